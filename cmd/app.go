@@ -1,0 +1,141 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// App is what the commands share: the streams, the global options and the
+// workspace they open (once, on first use).
+type App struct {
+	IO   *render.IO
+	Now  func() time.Time
+	opts globalOpts
+	ws   *workspace.Workspace
+	ran  bool // a command's RunE was reached (later errors are not usage errors)
+}
+
+type globalOpts struct {
+	root, config, stateDir, thread string
+	json, yes                      bool
+}
+
+func newApp(stdio *render.IO) *App {
+	return &App{IO: stdio, Now: clock()}
+}
+
+// clock is the wall clock, or under tests a fixed time from WS_TEST_NOW
+// (RFC 3339), so goldens don't depend on the day they run.
+func clock() func() time.Time {
+	if testing.Testing() {
+		if v := os.Getenv("WS_TEST_NOW"); v != "" {
+			if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+				return func() time.Time { return t }
+			}
+		}
+	}
+	return time.Now
+}
+
+func (a *App) close() {
+	if a.ws != nil {
+		a.ws.Close()
+	}
+}
+
+// bindGlobalFlags declares the flags every subcommand takes, defaulting to
+// their environment variables.
+func (a *App) bindGlobalFlags(cmd *cobra.Command) {
+	f := cmd.PersistentFlags()
+	f.StringVar(&a.opts.root, "root", os.Getenv("WS_ROOT"), "workspace root (env WS_ROOT; default: the current directory)")
+	f.StringVar(&a.opts.config, "config", os.Getenv("WS_CONFIG"), "JSON config file (env WS_CONFIG)")
+	f.StringVar(&a.opts.stateDir, "state-dir", os.Getenv("WS_STATE_DIR"), "state directory (env WS_STATE_DIR; default under $XDG_STATE_HOME/ws)")
+	f.StringVar(&a.opts.thread, "thread", os.Getenv("WS_THREAD"), "thread id: scopes the read tracker and names the upload directory (env WS_THREAD)")
+	f.BoolVar(&a.opts.json, "json", false, "print one JSON envelope instead of text")
+	f.BoolVar(&a.opts.yes, "yes", false, "approve tools that require approval without asking")
+}
+
+// Workspace opens the workspace the global options describe.
+func (a *App) Workspace() (*workspace.Workspace, error) {
+	if a.ws != nil {
+		return a.ws, nil
+	}
+	cfg := config.Default()
+	if a.opts.config != "" {
+		c, err := config.Load(a.opts.config)
+		if err != nil {
+			return nil, &workspace.Error{Code: workspace.InvalidConfig, Message: err.Error(), Err: err}
+		}
+		cfg = c
+	}
+	root := a.opts.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, workspace.Errorf(workspace.ENOENT, "cannot find the current directory: %v", err)
+		}
+		root = wd
+	}
+	home, _ := os.UserHomeDir()
+	stateDir := a.opts.stateDir
+	if stateDir == "" {
+		stateDir = workspace.DefaultStateDir(root, os.Getenv("XDG_STATE_HOME"), home, os.TempDir())
+	} else if abs, err := filepath.Abs(stateDir); err == nil {
+		stateDir = abs
+	}
+	ws, err := workspace.New(workspace.Options{
+		Root:     root,
+		Home:     home,
+		Config:   cfg,
+		StateDir: stateDir,
+		Thread:   a.opts.thread,
+		Now:      a.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.ws = ws
+	return ws, nil
+}
+
+// runTool runs one tool by id with req (a request struct, encoded to JSON
+// so that flags and `ws call` share one validation) and prints the outcome.
+func (a *App) runTool(ctx context.Context, id string, req any) error {
+	args, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	ws, err := a.Workspace()
+	if err != nil {
+		return a.fail(id, err)
+	}
+	res, err := ws.Run(ctx, id, args)
+	return a.print(id, res, err)
+}
+
+// print renders an outcome; an error comes back marked as reported, so
+// Main only maps it to an exit status.
+func (a *App) print(tool string, res workspace.Result, err error) error {
+	if perr := render.Result(a.IO, a.opts.json, tool, res, err); perr != nil {
+		return perr
+	}
+	if err != nil {
+		return &reported{err}
+	}
+	return nil
+}
+
+// fail reports an error that happened before a tool could run (a bad config,
+// an unusable root) in the output mode asked for.
+func (a *App) fail(tool string, err error) error {
+	return a.print(tool, nil, err)
+}

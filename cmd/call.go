@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/render"
+)
+
+func newCallCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "call TOOL [JSON|-]",
+		Short: "Run a tool by its function-calling name with JSON arguments",
+		Long: `Run a tool the way a function-calling model does: by its exposed name
+(mastra_workspace_read_file, or the name the config gives it) with Mastra's
+JSON arguments, given inline or on stdin with "-". Exit 0 means the call
+succeeded; arguments that fail validation exit 2; a tool that is not offered
+exits 1 with "tool not available".`,
+		Example: `  ws call mastra_workspace_read_file '{"path":"a.txt","offset":3,"limit":2}'
+  echo '{"path":"notes.md","content":"hi\n"}' | ws call mastra_workspace_write_file -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("ws call takes a TOOL name and JSON arguments (or - for stdin)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			app.ran = true
+			input := "{}"
+			if len(args) == 2 {
+				input = args[1]
+			}
+			if input == "-" {
+				data, err := io.ReadAll(app.IO.In)
+				if err != nil {
+					return err
+				}
+				input = string(data)
+			}
+			if strings.TrimSpace(input) == "" {
+				input = "{}"
+			}
+			ws, err := app.Workspace()
+			if err != nil {
+				return app.fail(args[0], err)
+			}
+			spec, res, err := ws.Call(cmd.Context(), args[0], []byte(input))
+			tool := args[0]
+			if spec != nil {
+				tool = spec.ID
+			}
+			return app.print(tool, res, err)
+		},
+	}
+}
+
+// toolDef is one entry of `ws tools --format json`.
+type toolDef struct {
+	Name        string `json:"name"`
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Parameters  any    `json:"parameters"`
+}
+
+func newToolsCmd(app *App) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the enabled tools as function-calling definitions",
+		Example: `  ws tools
+  ws tools --format json | jq '.[].name'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "json" {
+				return usagef(`ws tools: --format must be "json"`)
+			}
+			app.ran = true
+			ws, err := app.Workspace()
+			if err != nil {
+				return err
+			}
+			defs := []toolDef{}
+			for _, o := range ws.Offered() {
+				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Spec.Description, Parameters: o.Spec.Schema()})
+			}
+			return render.IndentedJSON(app.IO.Out, defs)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "json", "output format: json")
+	return cmd
+}

@@ -1,0 +1,101 @@
+// Package cmd wires ws's subcommands: it parses flags into tool requests,
+// calls pkg/workspace, and hands results to pkg/render. Main is the only
+// place that maps errors to exit statuses.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // the tool did not do what was asked
+	exitUsage    = 2 // bad flags, arguments, JSON or config
+	exitApproval = 3 // approval refused
+)
+
+// exitCodes maps error codes to exit statuses; any other code is a failure.
+var exitCodes = map[workspace.Code]int{
+	workspace.InvalidArgument: exitUsage,
+	workspace.InvalidConfig:   exitUsage,
+	workspace.ApprovalRefused: exitApproval,
+}
+
+// usageError is a problem with the command line itself.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(msg string) error { return &usageError{msg: msg} }
+
+// reported wraps an error that has already been printed (as a JSON
+// envelope or on stderr); Main only turns it into an exit status.
+type reported struct{ err error }
+
+func (r *reported) Error() string { return r.err.Error() }
+func (r *reported) Unwrap() error { return r.err }
+
+// Main runs ws with os.Args and returns the exit status.
+func Main() int {
+	stdio := &render.IO{
+		In:     os.Stdin,
+		Out:    os.Stdout,
+		Err:    os.Stderr,
+		InTTY:  isTerminal(os.Stdin),
+		OutTTY: isTerminal(os.Stdout),
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	app := newApp(stdio)
+	defer app.close()
+	root := newRootCmd(app)
+	root.SetArgs(os.Args[1:])
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	return exitStatus(stdio, app, err)
+}
+
+// exitStatus prints err unless it was already reported, and maps it to an
+// exit status with the one table above.
+func exitStatus(stdio *render.IO, app *App, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var rep *reported
+	if !errors.As(err, &rep) {
+		render.Error(stdio, err)
+	}
+	var ue *usageError
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ue) || !app.ran:
+		// Errors raised before any command ran are cobra's: flags, arguments.
+		render.Error(stdio, errors.New("run 'ws --help' for usage"))
+		return exitUsage
+	case errors.As(err, &ce):
+		return exitUsage
+	}
+	if code, ok := exitCodes[workspace.CodeOf(err)]; ok {
+		return code
+	}
+	return exitFailure
+}
+
+func isTerminal(f *os.File) bool {
+	if v := os.Getenv("WS_FORCE_TTY"); v != "" {
+		return v == "1" || v == "true"
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ws",
+		Short: "A workspace for agents and scripts: files, search, shell commands",
+		Long: `ws gives AI agents and shell scripts a workspace: read, write and edit files,
+list and search trees, run commands. Each subcommand is one tool, with the
+same parameters and output as Mastra's workspace tools; 'ws call' runs any
+tool from JSON arguments and 'ws tools' describes them for function calling.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       version,
+	}
+	app.bindGlobalFlags(root)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usagef(err.Error()) })
+	root.AddCommand(
+		newReadCmd(app),
+		newWriteCmd(app),
+		newEditCmd(app),
+		newDeleteCmd(app),
+		newStatCmd(app),
+		newMkdirCmd(app),
+		newCallCmd(app),
+		newToolsCmd(app),
+	)
+	return root
+}
+
+// version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".
+var version = "dev"
+
+// exactArgs is cobra.ExactArgs with a usage error and our wording.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef(fmt.Sprintf("%s takes %s (got %d arguments)", cmd.CommandPath(), what, len(args)))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,15 @@
+module github.com/wstools/ws
+
+go 1.26.0
+
+require (
+	github.com/gabriel-vasile/mimetype v1.4.16
+	github.com/mattn/go-isatty v0.0.24
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/sys v0.50.0
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)

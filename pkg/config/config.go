@@ -1,0 +1,536 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Tool ids, as Mastra names them.
+const (
+	ReadFile             = "mastra_workspace_read_file"
+	WriteFile            = "mastra_workspace_write_file"
+	EditFile             = "mastra_workspace_edit_file"
+	ListFiles            = "mastra_workspace_list_files"
+	Delete               = "mastra_workspace_delete"
+	FileStat             = "mastra_workspace_file_stat"
+	Mkdir                = "mastra_workspace_mkdir"
+	Grep                 = "mastra_workspace_grep"
+	AstEdit              = "mastra_workspace_ast_edit"
+	Search               = "mastra_workspace_search"
+	Index                = "mastra_workspace_index"
+	ExecuteCommand       = "mastra_workspace_execute_command"
+	GetProcessOutput     = "mastra_workspace_get_process_output"
+	KillProcess          = "mastra_workspace_kill_process"
+	Skill                = "skill"
+	SkillSearch          = "skill_search"
+	SkillRead            = "skill_read"
+	DefaultWriteLockMs   = 30000
+	DefaultMaxMediaBytes = 10 * 1024 * 1024
+)
+
+// ToolIDs lists every tool id a config may name under "tools".
+var ToolIDs = []string{ReadFile, WriteFile, EditFile, ListFiles, Delete, FileStat, Mkdir, Grep, AstEdit,
+	Search, Index, ExecuteCommand, GetProcessOutput, KillProcess, Skill, SkillSearch, SkillRead}
+
+// DefaultMediaTypes are the MIME types read_file returns as media parts
+// unless the config says otherwise.
+var DefaultMediaTypes = []string{"image/png", "image/jpeg", "image/webp", "application/pdf"}
+
+// Config is the whole configuration. The zero value is the default.
+type Config struct {
+	Filesystem     Filesystem
+	Sandbox        Sandbox
+	Tools          Tools
+	BM25           bool
+	AutoIndexPaths []string
+	Skills         []string
+}
+
+// Filesystem holds filesystem.* settings.
+type Filesystem struct {
+	Contained    bool // default true
+	AllowedPaths []string
+	ReadOnly     bool
+}
+
+// Sandbox holds sandbox.* settings. Disabled is `"sandbox": false`.
+type Sandbox struct {
+	Disabled      bool
+	Env           map[string]string
+	Timeout       *float64 // seconds; nil = ws default
+	Isolation     string   // "none" or "bwrap"
+	InheritEnv    bool
+	NativeSandbox NativeSandbox
+}
+
+// NativeSandbox holds sandbox.nativeSandbox.* settings.
+type NativeSandbox struct {
+	AllowNetwork   bool
+	ReadWritePaths []string
+	ReadOnlyPaths  []string
+}
+
+// Tools holds tools.* settings: the global switches and one entry per tool.
+type Tools struct {
+	Enabled            bool // default true
+	RequireApproval    bool
+	WriteLockTimeoutMs int
+	BeforeToolCall     []string
+	AfterToolCall      []string
+	PerTool            map[string]Tool
+}
+
+// Tool is the configuration of one tool. Nil pointers mean "not set".
+type Tool struct {
+	Enabled                *bool
+	Name                   string
+	RequireApproval        *bool
+	RequireReadBeforeWrite *bool
+	MaxOutputTokens        *int
+	MediaTypes             []string // nil: default; empty: none
+	MaxMediaBytes          *int64
+}
+
+// Default returns the configuration used when no file is given.
+func Default() *Config {
+	return &Config{
+		Filesystem: Filesystem{Contained: true},
+		Sandbox:    Sandbox{Isolation: "none"},
+		Tools:      Tools{Enabled: true, WriteLockTimeoutMs: DefaultWriteLockMs, PerTool: map[string]Tool{}},
+	}
+}
+
+// Tool returns the settings of one tool id (zero when none are configured).
+func (c *Config) Tool(id string) Tool { return c.Tools.PerTool[id] }
+
+// ToolEnabled reports whether a tool is switched on by the config.
+func (c *Config) ToolEnabled(id string) bool {
+	if t := c.Tools.PerTool[id]; t.Enabled != nil {
+		return *t.Enabled
+	}
+	return c.Tools.Enabled
+}
+
+// MediaTypes returns read_file's media type patterns.
+func (c *Config) MediaTypes() []string {
+	if t := c.Tools.PerTool[ReadFile]; t.MediaTypes != nil {
+		return t.MediaTypes
+	}
+	return DefaultMediaTypes
+}
+
+// MaxMediaBytes returns read_file's media size cap.
+func (c *Config) MaxMediaBytes() int64 {
+	if t := c.Tools.PerTool[ReadFile]; t.MaxMediaBytes != nil {
+		return *t.MaxMediaBytes
+	}
+	return DefaultMaxMediaBytes
+}
+
+// MaxOutputTokens returns a tool's token cap, or def when not configured.
+func (c *Config) MaxOutputTokens(id string, def int) int {
+	if t := c.Tools.PerTool[id]; t.MaxOutputTokens != nil {
+		return *t.MaxOutputTokens
+	}
+	return def
+}
+
+// RequireReadBeforeWrite reports the read-before-write policy of a tool.
+func (c *Config) RequireReadBeforeWrite(id string) bool {
+	if t := c.Tools.PerTool[id]; t.RequireReadBeforeWrite != nil {
+		return *t.RequireReadBeforeWrite
+	}
+	return false
+}
+
+// Error is a configuration problem; Key is the dotted path of the key.
+type Error struct {
+	File string
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	where := "config"
+	if e.File != "" {
+		where = "config " + e.File
+	}
+	if e.Key == "" {
+		return where + ": " + e.Msg
+	}
+	return where + ": " + e.Key + ": " + e.Msg
+}
+
+// Load reads and checks the config file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	c, err := Parse(data)
+	if e, ok := err.(*Error); ok {
+		e.File = path
+	}
+	return c, err
+}
+
+// Parse checks and decodes a config document.
+func Parse(data []byte) (*Config, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, &Error{Msg: "invalid JSON: " + err.Error()}
+	}
+	if dec.More() {
+		return nil, &Error{Msg: "invalid JSON: trailing data after the top-level object"}
+	}
+	top, ok := raw.(map[string]any)
+	if !ok {
+		return nil, &Error{Msg: "expected a JSON object at the top level, got " + kind(raw)}
+	}
+	c := Default()
+	p := parser{}
+	p.object("", top, map[string]func(string, any){
+		"filesystem":     func(k string, v any) { p.filesystem(k, v, &c.Filesystem) },
+		"sandbox":        func(k string, v any) { p.sandbox(k, v, &c.Sandbox) },
+		"tools":          func(k string, v any) { p.tools(k, v, &c.Tools) },
+		"bm25":           func(k string, v any) { c.BM25 = p.bm25(k, v) },
+		"autoIndexPaths": func(k string, v any) { c.AutoIndexPaths = p.strings(k, v) },
+		"skills":         func(k string, v any) { c.Skills = p.strings(k, v) },
+	})
+	if p.err != nil {
+		return nil, p.err
+	}
+	if err := checkNames(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkNames refuses two tools exposed under one name, as Mastra does.
+func checkNames(c *Config) error {
+	exposed := map[string]string{}
+	for _, id := range ToolIDs {
+		if !c.ToolEnabled(id) {
+			continue
+		}
+		name := id
+		if t := c.Tools.PerTool[id]; t.Name != "" {
+			name = t.Name
+		}
+		if other, dup := exposed[name]; dup {
+			return &Error{Key: "tools." + id + ".name", Msg: fmt.Sprintf(
+				"Duplicate workspace tool name %q: tool %q conflicts with an already-registered tool (%s). Check your tools config for duplicate \"name\" values.",
+				name, id, other)}
+		}
+		exposed[name] = id
+	}
+	return nil
+}
+
+type parser struct{ err error }
+
+func (p *parser) fail(key, format string, args ...any) {
+	if p.err == nil {
+		p.err = &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// object walks the keys of m in sorted order (so the first error reported
+// does not depend on map order) and hands each to its handler.
+func (p *parser) object(prefix string, m map[string]any, fields map[string]func(string, any)) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		h, ok := fields[k]
+		if !ok {
+			known := make([]string, 0, len(fields))
+			for f := range fields {
+				known = append(known, f)
+			}
+			sort.Strings(known)
+			p.fail(join(prefix, k), "unknown key (known keys here: %s)", strings.Join(known, ", "))
+			return
+		}
+		h(join(prefix, k), m[k])
+		if p.err != nil {
+			return
+		}
+	}
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func (p *parser) obj(key string, v any) map[string]any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.fail(key, "expected an object, got %s", kind(v))
+	}
+	return m
+}
+
+func (p *parser) bool(key string, v any) bool {
+	b, ok := v.(bool)
+	if !ok {
+		p.fail(key, "expected a boolean, got %s", kind(v))
+	}
+	return b
+}
+
+func (p *parser) boolPtr(key string, v any) *bool {
+	b := p.bool(key, v)
+	return &b
+}
+
+func (p *parser) str(key string, v any) string {
+	s, ok := v.(string)
+	if !ok {
+		p.fail(key, "expected a string, got %s", kind(v))
+	}
+	return s
+}
+
+func (p *parser) strings(key string, v any) []string {
+	a, ok := v.([]any)
+	if !ok {
+		p.fail(key, "expected an array of strings, got %s", kind(v))
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for i, e := range a {
+		out = append(out, p.str(fmt.Sprintf("%s[%d]", key, i), e))
+	}
+	return out
+}
+
+// number accepts a JSON number (and null, which means "not set": ok false).
+func (p *parser) number(key string, v any) (float64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		p.fail(key, "expected a number, got %s", kind(v))
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		p.fail(key, "number out of range: %s", n)
+		return 0, false
+	}
+	return f, true
+}
+
+func (p *parser) nonNegInt(key string, v any) (int64, bool) {
+	f, ok := p.number(key, v)
+	if !ok {
+		return 0, false
+	}
+	if f < 0 || f != math.Trunc(f) || f > math.MaxInt32*1e6 {
+		p.fail(key, "expected a non-negative integer, got %v", v)
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func (p *parser) filesystem(key string, v any, fs *Filesystem) {
+	m := p.obj(key, v)
+	p.object(key, m, map[string]func(string, any){
+		"contained":    func(k string, v any) { fs.Contained = p.bool(k, v) },
+		"allowedPaths": func(k string, v any) { fs.AllowedPaths = p.strings(k, v) },
+		"readOnly":     func(k string, v any) { fs.ReadOnly = p.bool(k, v) },
+		"basePath": func(k string, v any) {
+			p.fail(k, "set the workspace root with --root or WS_ROOT, not in the config")
+		},
+	})
+}
+
+func (p *parser) sandbox(key string, v any, s *Sandbox) {
+	if b, ok := v.(bool); ok {
+		s.Disabled = !b
+		return
+	}
+	m := p.obj(key, v)
+	p.object(key, m, map[string]func(string, any){
+		"env": func(k string, v any) {
+			env := p.obj(k, v)
+			s.Env = map[string]string{}
+			for name, val := range env {
+				s.Env[name] = p.str(join(k, name), val)
+			}
+		},
+		"timeout": func(k string, v any) {
+			if f, ok := p.number(k, v); ok {
+				if f < 0 {
+					p.fail(k, "expected a non-negative number of seconds, got %v", v)
+				}
+				s.Timeout = &f
+			}
+		},
+		"isolation": func(k string, v any) {
+			s.Isolation = p.str(k, v)
+			if p.err == nil && !slices.Contains([]string{"none", "bwrap"}, s.Isolation) {
+				p.fail(k, `expected "none" or "bwrap", got %q`, s.Isolation)
+			}
+		},
+		"inheritEnv": func(k string, v any) { s.InheritEnv = p.bool(k, v) },
+		"workingDirectory": func(k string, v any) {
+			p.fail(k, "the sandbox works in the workspace root; set it with --root or WS_ROOT")
+		},
+		"nativeSandbox": func(k string, v any) {
+			p.object(k, p.obj(k, v), map[string]func(string, any){
+				"allowNetwork":   func(k string, v any) { s.NativeSandbox.AllowNetwork = p.bool(k, v) },
+				"readWritePaths": func(k string, v any) { s.NativeSandbox.ReadWritePaths = p.strings(k, v) },
+				"readOnlyPaths":  func(k string, v any) { s.NativeSandbox.ReadOnlyPaths = p.strings(k, v) },
+			})
+		},
+	})
+}
+
+func (p *parser) bm25(key string, v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case map[string]any:
+		// BM25 tuning ({k1, b}) is accepted for Mastra compatibility.
+		p.object(key, x, map[string]func(string, any){
+			"k1": func(k string, v any) { p.number(k, v) },
+			"b":  func(k string, v any) { p.number(k, v) },
+		})
+		return true
+	}
+	p.fail(key, "expected a boolean or an object, got %s", kind(v))
+	return false
+}
+
+func (p *parser) command(key string, v any) []string {
+	switch x := v.(type) {
+	case string:
+		if strings.TrimSpace(x) == "" {
+			p.fail(key, "expected a command, got an empty string")
+		}
+		return []string{"/bin/sh", "-c", x}
+	case []any:
+		cmd := p.strings(key, x)
+		if p.err == nil && len(cmd) == 0 {
+			p.fail(key, "expected a command (an array of program and arguments), got an empty array")
+		}
+		return cmd
+	}
+	p.fail(key, "expected a command (a string for /bin/sh -c, or an array of program and arguments), got %s", kind(v))
+	return nil
+}
+
+func (p *parser) tools(key string, v any, t *Tools) {
+	m := p.obj(key, v)
+	fields := map[string]func(string, any){
+		"enabled":         func(k string, v any) { t.Enabled = p.bool(k, v) },
+		"requireApproval": func(k string, v any) { t.RequireApproval = p.bool(k, v) },
+		"writeLockTimeoutMs": func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				t.WriteLockTimeoutMs = int(n)
+			}
+		},
+		"hooks": func(k string, v any) {
+			p.object(k, p.obj(k, v), map[string]func(string, any){
+				"beforeToolCall": func(k string, v any) { t.BeforeToolCall = p.command(k, v) },
+				"afterToolCall":  func(k string, v any) { t.AfterToolCall = p.command(k, v) },
+			})
+		},
+	}
+	for _, id := range ToolIDs {
+		fields[id] = func(k string, v any) {
+			tc := p.tool(k, id, v)
+			t.PerTool[id] = tc
+		}
+	}
+	p.object(key, m, fields)
+}
+
+var mediaPattern = regexp.MustCompile(`(?i)^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$`)
+
+func (p *parser) tool(key, id string, v any) Tool {
+	var t Tool
+	fields := map[string]func(string, any){
+		"enabled":                func(k string, v any) { t.Enabled = p.boolPtr(k, v) },
+		"name":                   func(k string, v any) { t.Name = p.toolName(k, v) },
+		"requireApproval":        func(k string, v any) { t.RequireApproval = p.boolPtr(k, v) },
+		"requireReadBeforeWrite": func(k string, v any) { t.RequireReadBeforeWrite = p.boolPtr(k, v) },
+		"maxOutputTokens": func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				i := int(n)
+				t.MaxOutputTokens = &i
+			}
+		},
+	}
+	if id == ReadFile {
+		fields["mediaTypes"] = func(k string, v any) {
+			if b, ok := v.(bool); ok && !b {
+				t.MediaTypes = []string{}
+				return
+			}
+			if _, ok := v.([]any); !ok {
+				p.fail(k, "expected an array of MIME type patterns or false, got %s", kind(v))
+				return
+			}
+			t.MediaTypes = p.strings(k, v)
+			for _, pat := range t.MediaTypes {
+				if p.err == nil && !mediaPattern.MatchString(pat) {
+					js, _ := json.Marshal(pat)
+					p.fail(k, "Invalid `mediaTypes` pattern: %s. Expected `*`, `*/*`, `type/*`, or a full mime type like `application/pdf`.", js)
+				}
+			}
+		}
+		fields["maxMediaBytes"] = func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				t.MaxMediaBytes = &n
+			}
+		}
+	}
+	p.object(key, p.obj(key, v), fields)
+	return t
+}
+
+var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func (p *parser) toolName(key string, v any) string {
+	s := p.str(key, v)
+	if p.err == nil && !toolNamePattern.MatchString(s) {
+		p.fail(key, "a tool name must be 1-64 letters, digits, '_' or '-' (function-calling APIs accept no others), got %q", s)
+	}
+	return s
+}

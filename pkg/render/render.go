@@ -1,0 +1,93 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// IO holds the streams a command uses and what is known about them.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	InTTY  bool
+	OutTTY bool
+}
+
+// Envelope is the JSON form of every tool outcome.
+type Envelope struct {
+	OK     bool       `json:"ok"`
+	Tool   string     `json:"tool"`
+	Output string     `json:"output"`
+	Error  *ErrorBody `json:"error"`
+	Data   any        `json:"data"`
+}
+
+// ErrorBody is the error part of the envelope.
+type ErrorBody struct {
+	Code    workspace.Code `json:"code"`
+	Message string         `json:"message"`
+}
+
+// Result prints one tool outcome. In text mode a result's text goes to
+// stdout with one newline after it (the text itself is the model's, byte
+// for byte); an error goes to stderr as `ws: <message>`.
+func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) error {
+	if asJSON {
+		env := Envelope{OK: err == nil, Tool: tool}
+		if err != nil {
+			env.Error = &ErrorBody{Code: workspace.CodeOf(err), Message: err.Error()}
+			env.Output = err.Error()
+		} else {
+			env.Output = res.Text()
+			env.Data = res
+		}
+		return JSON(s.Out, env)
+	}
+	if err != nil {
+		return Error(s, err)
+	}
+	_, werr := io.WriteString(s.Out, res.Text()+"\n")
+	return werr
+}
+
+// Error prints a failure in text mode.
+func Error(s *IO, err error) error {
+	msg := err.Error()
+	var we *workspace.Error
+	if !errors.As(err, &we) {
+		msg = strings.TrimSuffix(msg, "\n")
+	}
+	_, werr := io.WriteString(s.Err, "ws: "+msg+"\n")
+	return werr
+}
+
+// JSON writes v as one line of JSON, HTML characters unescaped.
+func JSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// IndentedJSON writes v indented by two spaces, for documents people read.
+func IndentedJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}

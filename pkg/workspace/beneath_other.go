@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package workspace
+
+import "golang.org/x/sys/unix"
+
+func haveOpenat2() bool { return false }
+
+func openat2Beneath(dirfd int, name string, flags int, mode uint32) (int, error) {
+	return -1, unix.ENOSYS
+}

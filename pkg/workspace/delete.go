@@ -1,0 +1,73 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"golang.org/x/sys/unix"
+)
+
+// DeleteRequest is the input of delete (mastra_workspace_delete).
+type DeleteRequest struct {
+	Path      string `json:"path" desc:"File or directory to delete. A symlink is removed, not what it points to."`
+	Recursive *bool  `json:"recursive,omitempty" default:"false" desc:"Delete a directory with everything in it (default false: only empty directories)."`
+}
+
+// DeleteResult is the outcome of delete.
+type DeleteResult struct {
+	Path string `json:"path"`
+	Type string `json:"type"` // file, directory or symlink
+	text string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *DeleteResult) Text() string { return r.text }
+
+// Delete removes a file, a symlink (the link only) or a directory. Nothing
+// is followed: a recursive delete never leaves the workspace through a link.
+func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
+	if w.readOnly {
+		return nil, errReadOnly("delete")
+	}
+	t, err := w.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	if t.IsRoot() {
+		return nil, errPermission("delete", req.Path, nil)
+	}
+	l := t.loc()
+	lock, err := w.lockPath(w.realPath(l), req.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
+
+	st, err := w.lstat(l)
+	if err != nil {
+		return nil, fsError("delete", req.Path, err, false)
+	}
+	p, name := l.parent()
+	pfd, err := w.open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, fsError("delete", req.Path, err, false)
+	}
+	defer unix.Close(pfd)
+	recursive := req.Recursive != nil && *req.Recursive
+	if err := removeAt(pfd, name, recursive); err != nil {
+		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+			return nil, errNotEmpty(req.Path, err)
+		}
+		return nil, fsError("delete", req.Path, err, false)
+	}
+	_ = unix.Fsync(pfd)
+	typ := "file"
+	switch {
+	case st.Mode&fs.ModeSymlink != 0:
+		typ = "symlink"
+	case st.IsDir():
+		typ = "directory"
+	}
+	return &DeleteResult{Path: req.Path, Type: typ, text: "Deleted " + req.Path}, nil
+}

@@ -1,0 +1,463 @@
+package workspace
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// forceNoOpenat2 makes the workspace use the realpath-check fallback even
+// where openat2 exists; tests set it to cover both paths.
+var forceNoOpenat2 bool
+
+// loc is a place below an allowed root (root nil: an uncontained workspace,
+// where abs is used as is).
+type loc struct {
+	root *allowedRoot
+	sub  string
+	abs  string
+}
+
+func (t *Target) loc() loc {
+	return loc{root: t.root, sub: t.sub, abs: string(t.Abs)}
+}
+
+func (l loc) parent() (loc, string) {
+	if l.root == nil {
+		return loc{abs: filepath.Dir(l.abs)}, filepath.Base(l.abs)
+	}
+	return loc{root: l.root, sub: path.Dir(l.sub), abs: filepath.Dir(l.abs)}, path.Base(l.sub)
+}
+
+func (l loc) child(name string) loc {
+	if l.root == nil {
+		return loc{abs: filepath.Join(l.abs, name)}
+	}
+	return loc{root: l.root, sub: path.Join(l.sub, name), abs: filepath.Join(l.abs, name)}
+}
+
+// rootFD returns an O_PATH descriptor of an allowed root, opened once.
+func (w *Workspace) rootFD(r *allowedRoot) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if fd, ok := w.rootFDs[r]; ok {
+		return fd, nil
+	}
+	fd, err := unix.Open(r.real, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	w.rootFDs[r] = fd
+	return fd, nil
+}
+
+// openRaw opens l with flags. Contained: beneath its root with openat2, or
+// after a realpath check where openat2 is missing. An escape is EXDEV.
+func (w *Workspace) openRaw(l loc, flags int, mode uint32) (int, error) {
+	if l.root == nil {
+		return retryEINTR(func() (int, error) { return unix.Open(l.abs, flags|unix.O_CLOEXEC, mode) })
+	}
+	if haveOpenat2() {
+		rfd, err := w.rootFD(l.root)
+		if err != nil {
+			return -1, err
+		}
+		return openat2Beneath(rfd, l.sub, flags, mode)
+	}
+	abs := filepath.Join(l.root.real, filepath.FromSlash(l.sub))
+	if !w.insideAnyRoot(realpathPartial(abs)) {
+		return -1, unix.EXDEV
+	}
+	return retryEINTR(func() (int, error) { return unix.Open(abs, flags|unix.O_CLOEXEC, mode) })
+}
+
+// open opens l, following symlinks that stay inside the allowed roots. A
+// symlink that is absolute, or crosses from one allowed root into another,
+// is re-resolved and opened beneath the root that really holds it.
+func (w *Workspace) open(l loc, flags int, mode uint32) (int, error) {
+	fd, err := w.openRaw(l, flags, mode)
+	if err != unix.EXDEV || l.root == nil {
+		return fd, err
+	}
+	real := realpathPartial(filepath.Join(l.root.real, filepath.FromSlash(l.sub)))
+	for _, r := range w.roots {
+		if sub, ok := within(r.real, real); ok {
+			return w.openRaw(loc{root: r, sub: sub, abs: real}, flags, mode)
+		}
+	}
+	return -1, unix.EXDEV
+}
+
+func retryEINTR(f func() (int, error)) (int, error) {
+	for {
+		fd, err := f()
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// openFile opens l as an *os.File named after the user's spelling.
+func (w *Workspace) openFile(l loc, flags int, mode uint32, name string) (*os.File, error) {
+	fd, err := w.open(l, flags, mode)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}
+
+// fileStat is what the tools need to know about a file, nanoseconds kept.
+type fileStat struct {
+	Mode    fs.FileMode
+	Size    int64
+	MtimeNS int64
+	Uid     uint32
+	Gid     uint32
+}
+
+// IsDir reports whether the file is a directory.
+func (s fileStat) IsDir() bool { return s.Mode.IsDir() }
+
+// Mtime is the modification time.
+func (s fileStat) Mtime() time.Time { return time.Unix(0, s.MtimeNS) }
+
+func statOf(st *unix.Stat_t) fileStat {
+	m := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		m |= fs.ModeDir
+	case unix.S_IFLNK:
+		m |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		m |= fs.ModeSocket
+	case unix.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		m |= fs.ModeDevice
+	}
+	if st.Mode&unix.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return fileStat{Mode: m, Size: st.Size, MtimeNS: st.Mtim.Nano(), Uid: st.Uid, Gid: st.Gid}
+}
+
+func fstat(fd int) (fileStat, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fileStat{}, err
+	}
+	return statOf(&st), nil
+}
+
+// stat follows symlinks (inside the roots); lstat does not follow a final one.
+func (w *Workspace) stat(l loc) (fileStat, error) { return w.statFlags(l, unix.O_PATH) }
+
+func (w *Workspace) lstat(l loc) (fileStat, error) {
+	return w.statFlags(l, unix.O_PATH|unix.O_NOFOLLOW)
+}
+
+func (w *Workspace) statFlags(l loc, flags int) (fileStat, error) {
+	fd, err := w.open(l, flags, 0)
+	if err != nil {
+		return fileStat{}, err
+	}
+	defer unix.Close(fd)
+	return fstat(fd)
+}
+
+// realPathOf names the file behind fd, for read-tracker keys and locks.
+func realPathOf(fd int, fallback string) string {
+	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if err != nil || !filepath.IsAbs(p) {
+		return realpathPartial(fallback)
+	}
+	return p
+}
+
+// realPath is the symlink-free absolute path of l; for a path that does not
+// exist yet, its existing parent's real path joined with the rest.
+func (w *Workspace) realPath(l loc) string {
+	if fd, err := w.open(l, unix.O_PATH, 0); err == nil {
+		defer unix.Close(fd)
+		return realPathOf(fd, l.abs)
+	}
+	return realpathPartial(l.abs)
+}
+
+// mkdirAll creates l and its missing parents, each with mkdirat below an
+// already opened parent, so no step can be redirected outside the root.
+func (w *Workspace) mkdirAll(l loc) error {
+	st, err := w.stat(l)
+	if err == nil {
+		if st.IsDir() {
+			return nil
+		}
+		return unix.EEXIST
+	}
+	if !errors.Is(err, unix.ENOENT) {
+		return err
+	}
+	p, name := l.parent()
+	if p.abs == l.abs || name == "." || name == "/" {
+		return err
+	}
+	if err := w.mkdirAll(p); err != nil {
+		return err
+	}
+	return w.mkdirIn(p, name)
+}
+
+// mkdirIn creates one directory name inside the directory p.
+func (w *Workspace) mkdirIn(p loc, name string) error {
+	pfd, err := w.open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pfd)
+	err = unix.Mkdirat(pfd, name, 0o777)
+	if err == unix.EEXIST {
+		if st, serr := w.stat(p.child(name)); serr == nil && st.IsDir() {
+			return nil
+		}
+	}
+	return err
+}
+
+// removeAt removes name inside the open directory dirfd: a file, a symlink
+// (the link only) or, when recursive, a directory and everything below it.
+// Symlinks are never followed.
+func removeAt(dirfd int, name string, recursive bool) error {
+	err := unix.Unlinkat(dirfd, name, 0)
+	if err == nil || (err != unix.EISDIR && err != unix.EPERM) {
+		return err
+	}
+	err = unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+	if err != unix.ENOTEMPTY && err != unix.EEXIST || !recursive {
+		return err
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	d := os.NewFile(uintptr(fd), name)
+	for {
+		names, rerr := d.Readdirnames(256)
+		for _, n := range names {
+			if err := removeAt(fd, n, true); err != nil && err != unix.ENOENT {
+				d.Close()
+				return err
+			}
+		}
+		if rerr == io.EOF || len(names) == 0 {
+			break
+		}
+		if rerr != nil {
+			d.Close()
+			return rerr
+		}
+	}
+	d.Close()
+	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+}
+
+// tempPrefix starts the name of every temporary file ws creates beside a
+// target; ls and grep never show them.
+const tempPrefix = ".ws-tmp-"
+
+// staleTempAge is how old a temporary file must be before a later write in
+// the same directory may remove it (and only if no writer holds its lock).
+const staleTempAge = time.Minute
+
+// IsTempName reports whether a directory entry is one of ws's temporary files.
+func IsTempName(name string) bool { return strings.HasPrefix(name, tempPrefix) }
+
+// writeOptions say how writeAtomic treats an existing file.
+type writeOptions struct {
+	noReplace bool // fail with EEXIST when the file exists (write --overwrite=false)
+}
+
+// writeAtomic replaces the file at l with the bytes of r: a temporary file in
+// the same directory is written, fsynced, given the old file's mode (and
+// owner, when permitted), and renamed over the target; the directory is then
+// fsynced. A symlink at l has its target replaced, not the link itself.
+// On failure nothing is left behind and the old file is untouched.
+func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat, error) {
+	dest, err := w.followFinalLink(l)
+	if err != nil {
+		return fileStat{}, err
+	}
+	p, name := dest.parent()
+	if err := w.mkdirAll(p); err != nil {
+		if err == unix.EEXIST {
+			err = unix.ENOTDIR
+		}
+		return fileStat{}, err
+	}
+	pfd, err := w.open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return fileStat{}, err
+	}
+	defer unix.Close(pfd)
+
+	mode := uint32(0o666) &^ umask()
+	var old *fileStat
+	var st unix.Stat_t
+	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		s := statOf(&st)
+		switch {
+		case s.IsDir():
+			return fileStat{}, unix.EISDIR
+		case opts.noReplace:
+			return fileStat{}, unix.EEXIST
+		case !s.Mode.IsRegular():
+			return fileStat{}, errNotRegular
+		}
+		old = &s
+		mode = st.Mode & 0o7777
+	} else if err != unix.ENOENT {
+		return fileStat{}, err
+	}
+
+	tmp := tempPrefix + randomHex(8)
+	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return fileStat{}, err
+	}
+	_ = unix.Flock(fd, unix.LOCK_EX)
+	f := os.NewFile(uintptr(fd), tmp)
+	fail := func(err error) (fileStat, error) {
+		f.Close()
+		unix.Unlinkat(pfd, tmp, 0)
+		return fileStat{}, err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		return fail(err)
+	}
+	if old != nil && (int(old.Uid) != os.Geteuid() || int(old.Gid) != os.Getegid()) {
+		_ = unix.Fchown(fd, int(old.Uid), int(old.Gid)) // best effort: only root may give files away
+	}
+	if err := unix.Fchmod(fd, mode); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if opts.noReplace {
+		err = unix.Renameat2(pfd, tmp, pfd, name, unix.RENAME_NOREPLACE)
+		if err == unix.EINVAL || err == unix.ENOSYS {
+			// Filesystems without RENAME_NOREPLACE: link(2) also refuses to replace.
+			if err = unix.Linkat(pfd, tmp, pfd, name, 0); err == nil {
+				unix.Unlinkat(pfd, tmp, 0)
+			}
+		}
+	} else {
+		err = unix.Renameat(pfd, tmp, pfd, name)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	result, serr := fstat(fd)
+	f.Close()
+	_ = unix.Fsync(pfd)
+	removeStaleTemps(pfd, w.now())
+	if serr != nil {
+		return fileStat{}, serr
+	}
+	return result, nil
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// followFinalLink resolves a symlink at l to the place it points to, which
+// must itself be inside the allowed roots. Anything else comes back as is.
+func (w *Workspace) followFinalLink(l loc) (loc, error) {
+	st, err := w.lstat(l)
+	if err != nil || st.Mode&fs.ModeSymlink == 0 {
+		return l, nil
+	}
+	real := w.realPath(l)
+	if l.root == nil {
+		return loc{abs: real}, nil
+	}
+	for _, r := range w.roots {
+		if sub, ok := within(r.real, real); ok {
+			return loc{root: r, sub: sub, abs: real}, nil
+		}
+	}
+	return l, unix.EXDEV
+}
+
+// removeStaleTemps deletes temporary files that a crashed writer left in
+// the directory: older than staleTempAge and not locked by a live writer.
+func removeStaleTemps(dirfd int, now time.Time) {
+	fd, err := unix.Openat(dirfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	d := os.NewFile(uintptr(fd), ".")
+	defer d.Close()
+	for {
+		names, err := d.Readdirnames(1024)
+		for _, n := range names {
+			if !IsTempName(n) {
+				continue
+			}
+			var st unix.Stat_t
+			if unix.Fstatat(dirfd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil ||
+				st.Mode&unix.S_IFMT != unix.S_IFREG || now.Sub(time.Unix(0, st.Mtim.Nano())) < staleTempAge {
+				continue
+			}
+			tfd, err := unix.Openat(dirfd, n, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				continue
+			}
+			if unix.Flock(tfd, unix.LOCK_EX|unix.LOCK_NB) == nil {
+				unix.Unlinkat(dirfd, n, 0)
+			}
+			unix.Close(tfd)
+		}
+		if err != nil || len(names) == 0 {
+			return
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// umask reads the process umask without changing it (Linux reports it in
+// /proc/self/status); elsewhere the common 022 is assumed.
+func umask() uint32 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+				if n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+					return uint32(n)
+				}
+			}
+		}
+	}
+	return 0o022
+}

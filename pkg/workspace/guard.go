@@ -1,0 +1,90 @@
+package workspace
+
+import (
+	"fmt"
+	"time"
+)
+
+// isoMillis formats a time as JavaScript's toISOString does.
+func isoMillis(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// isoPair formats two times for a message, with nanoseconds when the
+// millisecond forms would look the same.
+func isoPair(a, b time.Time) (string, string) {
+	x, y := isoMillis(a), isoMillis(b)
+	if x == y && !a.Equal(b) {
+		x, y = a.UTC().Format("2006-01-02T15:04:05.000000000Z"), b.UTC().Format("2006-01-02T15:04:05.000000000Z")
+	}
+	return x, y
+}
+
+// writeGuard is held while a tool changes one file: the cross-process write
+// lock, and what the read tracker knew of the file.
+type writeGuard struct {
+	lock *writeLock
+	real string // real path: the lock and read-tracker key
+}
+
+func (g *writeGuard) release() { g.lock.release() }
+
+// guardWrite takes the write lock of t and applies the read tracker's one
+// rule: a write is refused when this thread read the file and its size or
+// mtime (in nanoseconds) has changed since; with requireReadBeforeWrite, an
+// existing file must also have been read by this thread first.
+func (w *Workspace) guardWrite(t *Target, toolID string) (*writeGuard, error) {
+	l := t.loc()
+	if dest, err := w.followFinalLink(l); err == nil {
+		l = dest
+	}
+	real := w.realPath(l)
+	lock, err := w.lockPath(real, t.Input)
+	if err != nil {
+		return nil, err
+	}
+	g := &writeGuard{lock: lock, real: real}
+	if err := w.checkFresh(t, l, real, toolID); err != nil {
+		g.release()
+		return nil, err
+	}
+	return g, nil
+}
+
+func (w *Workspace) checkFresh(t *Target, l loc, real, toolID string) error {
+	cur, statErr := w.stat(l)
+	exists := statErr == nil && !cur.IsDir()
+	if !exists {
+		return nil
+	}
+	rec, err := w.lookupRead(real, t.Input)
+	if err != nil {
+		return err
+	}
+	policy := w.cfg.RequireReadBeforeWrite(toolID)
+	if policy {
+		switch {
+		case rec == nil:
+			return &Error{Code: EREADREQUIRED, Path: t.Input, Message: fmt.Sprintf(
+				"File \"%s\" has not been read. You must read a file before writing to it.", t.Input)}
+		case rec.Scope != w.scope():
+			return &Error{Code: EREADREQUIRED, Path: t.Input, Message: fmt.Sprintf(
+				"File \"%s\" was read in a different filesystem. You must read a file before writing to it.", t.Input)}
+		}
+	}
+	if rec == nil || (cur.MtimeNS == rec.MtimeNS && cur.Size == rec.Size) {
+		return nil
+	}
+	readAt, now := isoPair(time.Unix(0, rec.MtimeNS), cur.Mtime())
+	sizes := ""
+	if cur.Size != rec.Size {
+		sizes = fmt.Sprintf("; expected size %d bytes, actual %d bytes", rec.Size, cur.Size)
+	}
+	if policy {
+		return &Error{Code: ESTALE, Path: t.Input, Message: fmt.Sprintf(
+			"File \"%s\" was modified since last read (read at: %s, current: %s%s). Please re-read the file to get the latest contents.",
+			t.Input, readAt, now, sizes)}
+	}
+	return &Error{Code: ESTALE, Path: t.Input, Message: fmt.Sprintf(
+		"File was modified externally: %s (expected mtime %s, actual %s%s)", t.Input, readAt, now, sizes)}
+}

@@ -1,0 +1,264 @@
+package workspace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsValue is a JSON value that keeps object key order, so arguments can be
+// echoed back exactly as JavaScript's JSON.stringify would print them.
+type jsValue struct {
+	kind string // "null", "boolean", "number", "string", "array", "object"
+	b    bool
+	num  float64
+	raw  string // number literal as given
+	str  string
+	arr  []*jsValue
+	keys []string
+	obj  map[string]*jsValue
+}
+
+// jsType is the type name zod reports for a value ("received …").
+func (v *jsValue) jsType() string {
+	if v == nil {
+		return "undefined"
+	}
+	return v.kind
+}
+
+func (v *jsValue) get(key string) *jsValue {
+	if v == nil || v.kind != "object" {
+		return nil
+	}
+	return v.obj[key]
+}
+
+// parseJSValue decodes one JSON document, keeping key order. Duplicate keys
+// keep the last value, as JavaScript does.
+func parseJSValue(data []byte) (*jsValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeJS(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+func decodeJS(dec *json.Decoder) (*jsValue, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("unexpected end of JSON input")
+		}
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return &jsValue{kind: "null"}, nil
+	case bool:
+		return &jsValue{kind: "boolean", b: t}, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !strings.Contains(err.Error(), "range") {
+			return nil, err
+		}
+		return &jsValue{kind: "number", num: f, raw: string(t)}, nil
+	case string:
+		return &jsValue{kind: "string", str: t}, nil
+	case json.Delim:
+		switch t {
+		case '[':
+			v := &jsValue{kind: "array"}
+			for dec.More() {
+				e, err := decodeJS(dec)
+				if err != nil {
+					return nil, err
+				}
+				v.arr = append(v.arr, e)
+			}
+			_, err := dec.Token()
+			return v, err
+		case '{':
+			v := &jsValue{kind: "object", obj: map[string]*jsValue{}}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k := kt.(string)
+				e, err := decodeJS(dec)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := v.obj[k]; !dup {
+					v.keys = append(v.keys, k)
+				}
+				v.obj[k] = e
+			}
+			_, err := dec.Token()
+			return v, err
+		}
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// toGo turns the value into plain Go values for encoding/json.
+func (v *jsValue) toGo() any {
+	switch v.kind {
+	case "boolean":
+		return v.b
+	case "number":
+		return json.Number(jsNumber(v.num))
+	case "string":
+		return v.str
+	case "array":
+		out := make([]any, len(v.arr))
+		for i, e := range v.arr {
+			out[i] = e.toGo()
+		}
+		return out
+	case "object":
+		out := make(map[string]any, len(v.obj))
+		for k, e := range v.obj {
+			out[k] = e.toGo()
+		}
+		return out
+	}
+	return nil
+}
+
+// stringify prints v as JSON.stringify(v, null, 2) does.
+func (v *jsValue) stringify() string {
+	var sb strings.Builder
+	v.write(&sb, "")
+	return sb.String()
+}
+
+func (v *jsValue) write(sb *strings.Builder, indent string) {
+	switch v.kind {
+	case "null":
+		sb.WriteString("null")
+	case "boolean":
+		sb.WriteString(strconv.FormatBool(v.b))
+	case "number":
+		sb.WriteString(jsNumber(v.num))
+	case "string":
+		jsQuote(sb, v.str)
+	case "array":
+		if len(v.arr) == 0 {
+			sb.WriteString("[]")
+			return
+		}
+		sb.WriteString("[\n")
+		for i, e := range v.arr {
+			sb.WriteString(indent + "  ")
+			e.write(sb, indent+"  ")
+			if i < len(v.arr)-1 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(indent + "]")
+	case "object":
+		if len(v.keys) == 0 {
+			sb.WriteString("{}")
+			return
+		}
+		sb.WriteString("{\n")
+		for i, k := range v.keys {
+			sb.WriteString(indent + "  ")
+			jsQuote(sb, k)
+			sb.WriteString(": ")
+			v.obj[k].write(sb, indent+"  ")
+			if i < len(v.keys)-1 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(indent + "}")
+	}
+}
+
+// jsNumber formats a float64 as JavaScript's Number#toString does.
+func jsNumber(f float64) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return "null"
+	case f == 0:
+		return "0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e21 || abs < 1e-6 {
+		s := strconv.FormatFloat(f, 'e', -1, 64) // 1e+21, 1.5e-07
+		mant, exp, _ := strings.Cut(s, "e")
+		sign := exp[0]
+		exp = strings.TrimLeft(exp[1:], "0")
+		return mant + "e" + string(sign) + exp
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// jsQuote writes s as JSON.stringify quotes strings: only '"', '\\' and
+// control characters are escaped (lower-case hex); everything else is raw.
+func jsQuote(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			sb.WriteString(`\"`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '\b':
+			sb.WriteString(`\b`)
+		case '\f':
+			sb.WriteString(`\f`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case '\t':
+			sb.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(sb, `\u%04x`, r)
+			} else {
+				sb.WriteRune(r)
+			}
+		}
+	}
+	sb.WriteByte('"')
+}
+
+// truncateForLog cuts s after 200 UTF-16 code units, as Mastra does when it
+// echoes the arguments of a failed call; a split surrogate pair becomes
+// U+FFFD, which is what a JavaScript string with a lone surrogate prints as.
+func truncateForLog(s string) string {
+	const max = 200
+	units := 0
+	for i, r := range s {
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1
+		}
+		if units+n > max {
+			out := s[:i]
+			if units < max { // half of a surrogate pair fits
+				out += string(utf8.RuneError)
+			}
+			return out + "... (truncated)"
+		}
+		units += n
+	}
+	return s
+}

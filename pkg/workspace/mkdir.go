@@ -1,0 +1,57 @@
+package workspace
+
+import (
+	"context"
+	"path"
+
+	"golang.org/x/sys/unix"
+)
+
+// MkdirRequest is the input of mkdir (mastra_workspace_mkdir).
+type MkdirRequest struct {
+	Path      string `json:"path" desc:"Directory to create."`
+	Recursive *bool  `json:"recursive,omitempty" default:"true" desc:"Create missing parent directories too (default true)."`
+}
+
+// MkdirResult is the outcome of mkdir.
+type MkdirResult struct {
+	Path string `json:"path"`
+	text string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *MkdirResult) Text() string { return r.text }
+
+// Mkdir creates a directory. An existing directory is success.
+func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, error) {
+	if w.readOnly {
+		return nil, errReadOnly("mkdir")
+	}
+	t, err := w.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	l := t.loc()
+	if req.Recursive == nil || *req.Recursive {
+		err = w.mkdirAll(l)
+	} else if st, serr := w.stat(l); serr == nil {
+		if !st.IsDir() {
+			err = unix.EEXIST
+		}
+	} else {
+		p, name := l.parent()
+		err = w.mkdirIn(p, name)
+		if err == unix.ENOENT {
+			return nil, errDirNotFound(path.Dir(req.Path), err)
+		}
+	}
+	switch {
+	case err == unix.EEXIST:
+		return nil, errFileExists(req.Path, err)
+	case err == unix.ENOTDIR:
+		return nil, errNotDir(req.Path, err)
+	case err != nil:
+		return nil, fsError("mkdir", req.Path, err, true)
+	}
+	return &MkdirResult{Path: req.Path, text: "Created directory " + req.Path}, nil
+}

@@ -1,0 +1,195 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// AbsPath is an absolute, cleaned host path. Only Resolve and the workspace's
+// own bookkeeping make them, so a raw user string never reaches an os call.
+type AbsPath string
+
+// RelPath is a slash-separated path relative to the workspace base path.
+type RelPath string
+
+// allowedRoot is one directory the workspace may touch: the base path or one
+// of the configured allowedPaths.
+type allowedRoot struct {
+	path string // absolute, cleaned, as configured
+	real string // symlinks resolved (of its nearest existing ancestor)
+}
+
+// Target is a user-supplied path after Resolve: where it points, which
+// allowed root holds it, and how the user spelt it (for messages).
+type Target struct {
+	Input string  // the path as typed, echoed in messages
+	Abs   AbsPath // lexical absolute form (symlinks not resolved)
+	root  *allowedRoot
+	sub   string // slash path below root.path; "." is the root itself
+	ws    *Workspace
+}
+
+// Rel is the target's workspace-relative, slash-separated form. A target
+// outside the base path (in another allowed root, or uncontained) yields its
+// absolute path.
+func (t *Target) Rel() RelPath {
+	rel, err := filepath.Rel(t.ws.base, string(t.Abs))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return RelPath(filepath.ToSlash(string(t.Abs)))
+	}
+	return RelPath(filepath.ToSlash(rel))
+}
+
+// IsRoot reports whether the target is an allowed root itself.
+func (t *Target) IsRoot() bool { return t.root != nil && t.sub == "." }
+
+// Resolve is the single chokepoint for user-supplied paths. It expands `~`,
+// makes the path absolute against the base path, and, when the workspace is
+// contained, checks that it lies inside the base path or an allowed path:
+// first lexically, then with symlinks resolved. Every file operation goes
+// through the returned Target, which opens files beneath the root so that a
+// symlink swapped after this check still cannot lead outside.
+func (w *Workspace) Resolve(input string) (*Target, error) {
+	abs := w.absolute(input)
+	t := &Target{Input: input, Abs: AbsPath(abs), ws: w}
+	if !w.contained {
+		return t, nil
+	}
+	// Check 1: lexical containment, repeated on real paths if it fails.
+	for _, r := range w.roots {
+		if sub, ok := within(r.path, abs); ok {
+			t.root, t.sub = r, sub
+			break
+		}
+	}
+	if t.root == nil {
+		real := realpathPartial(abs)
+		for _, r := range w.roots {
+			if sub, ok := within(r.real, real); ok {
+				t.root, t.sub = r, sub
+				t.Abs = AbsPath(filepath.Join(r.path, filepath.FromSlash(sub)))
+				break
+			}
+		}
+	}
+	if t.root == nil {
+		return nil, w.outsideError(input)
+	}
+	// Check 2: with symlinks resolved, the target (or, for a path that does
+	// not exist yet, its nearest existing ancestor) must stay inside a root.
+	if !w.insideAnyRoot(realpathPartial(abs)) {
+		return nil, escapeError("access", input, nil)
+	}
+	return t, nil
+}
+
+func (w *Workspace) absolute(input string) string {
+	p := input
+	switch {
+	case p == "~":
+		p = w.home
+	case strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`):
+		p = filepath.Join(w.home, p[2:])
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(w.base, p)
+}
+
+func (w *Workspace) insideAnyRoot(real string) bool {
+	for _, r := range w.roots {
+		if _, ok := within(r.real, real); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideError builds Mastra's containment message, with its hint for
+// absolute paths that were probably meant to be workspace-relative.
+func (w *Workspace) outsideError(input string) error {
+	msg := "Permission denied: access on " + input
+	if filepath.IsAbs(input) {
+		trimmed := strings.TrimLeft(input, `/\`)
+		first := strings.SplitN(filepath.ToSlash(trimmed), "/", 2)[0]
+		hint := `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
+		if first != "" {
+			if _, err := os.Lstat(filepath.Join(w.base, first)); err == nil {
+				hint = `path is outside the workspace; use a relative path like "` + trimmed + `"`
+			}
+		}
+		msg = "Permission denied: access (" + hint + ") on " + input
+	}
+	return &Error{Code: OutsideWorkspace, Op: "access", Path: input, Message: msg}
+}
+
+// escapeError is the refusal of a path that leaves the workspace through a
+// symlink. Unlike Mastra it names the path as typed, never the resolved
+// absolute path outside the workspace.
+func escapeError(op, input string, err error) *Error {
+	return &Error{Code: OutsideWorkspace, Op: op, Path: input, Message: "Permission denied: " + op + " on " + input, Err: err}
+}
+
+// within reports whether p equals root or lies below it, and returns p's
+// slash-separated path relative to root.
+func within(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// realpathPartial resolves symlinks in p as far as p exists, follows a
+// dangling final symlink lexically, and appends the part that does not exist.
+// It never fails: on a symlink loop it returns what it has.
+func realpathPartial(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	// Walk components, resolving links by hand.
+	out := string(filepath.Separator)
+	rest := strings.Split(strings.TrimPrefix(p, string(filepath.Separator)), string(filepath.Separator))
+	hops := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		if c == "" || c == "." {
+			continue
+		}
+		if c == ".." {
+			out = filepath.Dir(out)
+			continue
+		}
+		next := filepath.Join(out, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+				return filepath.Join(append([]string{next}, rest...)...)
+			}
+			return filepath.Join(append([]string{next}, rest...)...)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			out = next
+			continue
+		}
+		hops++
+		if hops > 40 {
+			return filepath.Join(append([]string{next}, rest...)...)
+		}
+		link, err := os.Readlink(next)
+		if err != nil {
+			return filepath.Join(append([]string{next}, rest...)...)
+		}
+		if filepath.IsAbs(link) {
+			out = string(filepath.Separator)
+		}
+		rest = append(strings.Split(link, string(filepath.Separator)), rest...)
+	}
+	return out
+}

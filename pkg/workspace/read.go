@@ -1,0 +1,347 @@
+package workspace
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/tokens"
+	"golang.org/x/sys/unix"
+)
+
+// ReadRequest is the input of read (mastra_workspace_read_file).
+type ReadRequest struct {
+	Path            string `json:"path" desc:"File to read: relative to the workspace root, or absolute inside it."`
+	Offset          *int   `json:"offset,omitempty" min:"1" desc:"First line to show, counting from 1. Text files only."`
+	Limit           *int   `json:"limit,omitempty" min:"1" desc:"How many lines to show from offset. Default: to the end of the file, within the output budget."`
+	ShowLineNumbers *bool  `json:"showLineNumbers,omitempty" default:"true" desc:"Prefix each line with its number and an arrow (default true)."`
+	Encoding        string `json:"encoding,omitempty" enum:"utf-8,utf8,base64,hex,binary" desc:"Read raw bytes in this encoding instead of as text; needed for binary files."`
+}
+
+// Kinds of read results.
+const (
+	ReadText     = "text"      // lines of a text file
+	ReadEncoded  = "encoded"   // bytes in base64, hex or latin1
+	ReadMedia    = "media"     // an image or PDF returned as a media part
+	ReadBinary   = "binary"    // metadata only: binary without an encoding
+	ReadTooLarge = "too_large" // metadata only: media over maxMediaBytes
+	ReadPastEnd  = "past_end"  // offset beyond the last line
+)
+
+// ReadResult is the outcome of read. Text holds what the model is shown.
+type ReadResult struct {
+	Path       RelPath `json:"path"`
+	Size       int64   `json:"size"`
+	Kind       string  `json:"kind"`
+	MediaType  string  `json:"mediaType,omitempty"`
+	Data       string  `json:"data,omitempty"`
+	Encoding   string  `json:"encoding,omitempty"`
+	Content    *string `json:"content,omitempty"`
+	StartLine  int     `json:"start_line,omitempty"`
+	EndLine    int     `json:"end_line,omitempty"`
+	TotalLines *int    `json:"total_lines,omitempty"`
+	Truncated  bool    `json:"truncated"`
+	NextOffset int     `json:"next_offset,omitempty"`
+	text       string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *ReadResult) Text() string { return r.text }
+
+// IsMedia reports whether the result carries a media part.
+func (r *ReadResult) IsMedia() bool { return r.Kind == ReadMedia }
+
+const (
+	defaultReadTokens = 2000
+	maxLineBytes      = 16 << 20 // one line kept for display at most
+	maxWindowBytes    = 64 << 20 // all shown lines together at most
+	maxEncodedBytes   = 8 << 20  // bytes encoded for one base64/hex/binary read
+)
+
+// Read reads a file: text as numbered lines within a token budget, media
+// as a base64 part, binary as a one-line description unless an encoding is
+// asked for. Only the requested window of a text file is held in memory.
+func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	t, err := w.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := w.openFile(t.loc(), unix.O_RDONLY, 0, req.Path)
+	if err != nil {
+		return nil, fsError("read", req.Path, err, false)
+	}
+	defer f.Close()
+	st, err := fstat(int(f.Fd()))
+	if err != nil {
+		return nil, fsError("read", req.Path, err, false)
+	}
+	if st.IsDir() {
+		return nil, errIsDir(req.Path, nil)
+	}
+	res, err := w.readOpen(f, st, t, req)
+	if err != nil {
+		return nil, err
+	}
+	// The record holds the size and mtime seen before reading, so a change
+	// made while the file was being read still counts as a change.
+	if err := w.recordRead(realPathOf(int(f.Fd()), string(t.Abs)), st); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest) (*ReadResult, error) {
+	rel := t.Rel()
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fsError("read", req.Path, err, false)
+	}
+	head = head[:n]
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fsError("read", req.Path, err, false)
+	}
+	kind := classify(string(rel), head)
+	res := &ReadResult{Path: rel, Size: st.Size}
+	budget := w.cfg.MaxOutputTokens(config.ReadFile, defaultReadTokens)
+
+	if matchMedia(w.cfg.MediaTypes(), kind.MIME) {
+		maxMedia := w.cfg.MaxMediaBytes()
+		if st.Size <= maxMedia {
+			data, err := io.ReadAll(io.LimitReader(f, maxMedia+1))
+			if err != nil {
+				return nil, fsError("read", req.Path, err, false)
+			}
+			res.Kind, res.MediaType = ReadMedia, kind.MIME
+			res.Data = base64.StdEncoding.EncodeToString(data)
+			res.text = fmt.Sprintf("%s (%d bytes, %s)", rel, st.Size, kind.MIME)
+			return res, nil
+		}
+		if req.Encoding == "" {
+			res.Kind, res.MediaType = ReadTooLarge, kind.MIME
+			res.text = fmt.Sprintf("%s (%d bytes, %s) — exceeds maxMediaBytes (%d). Returning metadata only; configure `maxMediaBytes` on the read_file tool to raise this cap.",
+				rel, st.Size, kind.MIME, maxMedia)
+			return res, nil
+		}
+	}
+	switch req.Encoding {
+	case "base64", "hex", "binary":
+		return w.readEncoded(f, st, res, req.Encoding, budget)
+	case "":
+		if !kind.Text {
+			res.Kind, res.MediaType = ReadBinary, kind.MIME
+			res.text = fmt.Sprintf("%s (%d bytes, %s) — binary file not readable as text. Pass an explicit `encoding` (e.g. `base64`) to read the raw bytes, or configure `mediaTypes` on the read_file tool to surface it as a media part.",
+				rel, st.Size, kind.MIME)
+			return res, nil
+		}
+	}
+	return readLines(f, st, res, req, budget)
+}
+
+func (w *Workspace) readEncoded(f *os.File, st fileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
+	data, err := io.ReadAll(io.LimitReader(f, maxEncodedBytes))
+	if err != nil {
+		return nil, fsError("read", string(res.Path), err, false)
+	}
+	var content string
+	switch enc {
+	case "base64":
+		content = base64.StdEncoding.EncodeToString(data)
+	case "hex":
+		content = hex.EncodeToString(data)
+	case "binary":
+		content = latin1(data)
+	}
+	text := fmt.Sprintf("%s (%d bytes, %s)\n%s", res.Path, st.Size, enc, content)
+	out, truncated, total := tokens.LimitHead(text, budget)
+	if !truncated && int64(len(data)) < st.Size {
+		out += fmt.Sprintf("\n[output truncated: showing the first %d of %d bytes]", len(data), st.Size)
+		truncated = true
+	} else if truncated && int64(len(data)) < st.Size {
+		// The total counts only the bytes that were encoded.
+		out = strings.TrimSuffix(out, fmt.Sprintf("of ~%d tokens]", total)) + fmt.Sprintf("of more than ~%d tokens]", total)
+	}
+	res.Kind, res.Encoding, res.Truncated = ReadEncoded, enc, truncated
+	if !truncated {
+		res.Content = &content
+	}
+	res.text = out
+	return res, nil
+}
+
+// latin1 maps each byte to the code point of the same value, as Node's
+// "binary" encoding does.
+func latin1(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b) * 2)
+	for _, c := range b {
+		sb.WriteRune(rune(c))
+	}
+	return sb.String()
+}
+
+// readLines produces the numbered text of a window of lines. The window is
+// cut at whole lines so the output never exceeds the token budget, and the
+// notice then says which offset continues the reading.
+func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget int) (*ReadResult, error) {
+	numbered := req.ShowLineNumbers == nil || *req.ShowLineNumbers
+	ranged := req.Offset != nil || req.Limit != nil
+	start := 1
+	if req.Offset != nil {
+		start = *req.Offset
+	}
+	end := -1 // to the end
+	if req.Limit != nil {
+		end = start + *req.Limit - 1
+	}
+
+	lr := newLineReader(f, maxLineBytes)
+	skipped := lr.skip(start - 1)
+	var (
+		shown     []string
+		toks      []int
+		sum       int
+		held      int
+		stopped   bool // the budget ran out before the window did
+		firstLong string
+		firstCut  bool
+		lineNo    = skipped
+	)
+	for end < 0 || lineNo < end {
+		b, cut, ok := lr.next()
+		if !ok {
+			break
+		}
+		lineNo++
+		s := jsString(b)
+		tk := lineTokens(lineNo, s, numbered)
+		if sum+tk > budget || held+len(s) > maxWindowBytes || cut {
+			stopped = true
+			if len(shown) == 0 {
+				firstLong, firstCut = s, cut
+			}
+			break
+		}
+		shown = append(shown, s)
+		toks = append(toks, tk)
+		sum += tk
+		held += len(s)
+	}
+	if lr.err != nil {
+		return nil, fsError("read", req.Path, lr.err, false)
+	}
+	// lineNo counts every line consumed, the one that did not fit included.
+	total := lineNo + lr.count()
+	if lr.err != nil {
+		return nil, fsError("read", req.Path, lr.err, false)
+	}
+	res.Kind = ReadText
+	res.TotalLines = &total
+
+	if total > 0 && start > total {
+		res.Kind = ReadPastEnd
+		res.text = fmt.Sprintf("%s (%d bytes): offset %d is past the end of the file, which has %d line%s (valid offsets 1-%d). The file has been fully read; stop paginating.",
+			res.Path, st.Size, start, total, plural(total), total)
+		return res, nil
+	}
+
+	header := func(last int) string {
+		if !ranged {
+			return fmt.Sprintf("%s (%d bytes)", res.Path, st.Size)
+		}
+		if last < start {
+			return fmt.Sprintf("%s (lines 0-0 of %d, %d bytes)", res.Path, total, st.Size)
+		}
+		return fmt.Sprintf("%s (lines %d-%d of %d, %d bytes)", res.Path, start, last, total, st.Size)
+	}
+	// Drop lines from the end until header and lines fit the budget.
+	for len(shown) > 0 && tokens.Estimate(header(start+len(shown)-1))+sum > budget {
+		if len(shown) == 1 {
+			firstLong, firstCut = shown[0], false
+		}
+		sum -= toks[len(toks)-1]
+		shown, toks = shown[:len(shown)-1], toks[:len(toks)-1]
+		stopped = true
+	}
+	last := start + len(shown) - 1
+
+	var sb strings.Builder
+	h := header(last)
+	sb.WriteString(h)
+	sb.WriteByte('\n')
+	width := gutterWidth(last)
+	for i, s := range shown {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if numbered {
+			gutter(&sb, start+i, width, s)
+		} else {
+			sb.WriteString(s)
+		}
+	}
+	content := strings.Join(shown, "\n")
+	res.StartLine, res.EndLine = start, last
+	if len(shown) == 0 {
+		res.StartLine, res.EndLine = 0, 0
+	}
+	if !stopped {
+		res.Content = &content
+		res.text = sb.String()
+		return res, nil
+	}
+
+	res.Truncated = true
+	if len(shown) == 0 {
+		// Not even one whole line fits: show the head of the first line.
+		sb.Reset()
+		sb.WriteString(h)
+		sb.WriteByte('\n')
+		if numbered {
+			gutter(&sb, start, gutterWidth(start), firstLong)
+		} else {
+			sb.WriteString(firstLong)
+		}
+		why := "alone exceeds the output budget"
+		if firstCut {
+			why = "is too long to show"
+		}
+		res.NextOffset = start + 1
+		res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
+			"\n[output truncated: line %d %s and was cut; continue with offset=%d]", start, why, start+1)
+		if start+1 > total {
+			res.NextOffset = 0
+			res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
+				"\n[output truncated: line %d %s and was cut; it is the last line]", start, why)
+		}
+		return res, nil
+	}
+	res.Content = &content
+	res.NextOffset = last + 1
+	sb.WriteString(fmt.Sprintf("\n[output truncated: showing lines %d-%d of %d; continue with offset=%d]", start, last, total, last+1))
+	res.text = sb.String()
+	return res, nil
+}
+
+// lineTokens is the token estimate of one shown line. The number and arrow
+// touch the line's first word, so they are counted together; the padding
+// and the newline between lines are whitespace and count nothing.
+func lineTokens(n int, s string, numbered bool) int {
+	if !numbered {
+		return tokens.Estimate(s)
+	}
+	return tokens.Estimate(strconv.Itoa(n) + "→" + s)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

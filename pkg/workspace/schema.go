@@ -1,0 +1,403 @@
+package workspace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// A tool's parameters are declared once, as a request struct. Its JSON
+// Schema (for `ws tools`) and its validation (for `ws call`) are both
+// derived from the struct's fields and tags:
+//
+//	json:"name,omitempty"  the parameter name; without omitempty it is required
+//	desc:"…"               the description shown to the model
+//	default:"…"            the default, as JSON
+//	min:"N" max:"N"        bounds of an integer
+//	enum:"a,b,c"           the allowed strings
+//	coerce:"number"        a numeric string is accepted as a number
+
+// maxSafeInt is JavaScript's Number.MAX_SAFE_INTEGER, the bound zod puts on
+// integers.
+const maxSafeInt = 9007199254740991
+
+type fieldKind int
+
+const (
+	kindString fieldKind = iota
+	kindInt
+	kindNumber
+	kindBool
+	kindStrings // []string
+	kindStringOrStrings
+)
+
+// field is one parameter of a tool.
+type field struct {
+	name     string
+	kind     fieldKind
+	required bool
+	desc     string
+	def      string // JSON
+	min, max *float64
+	enum     []string
+	coerce   bool
+}
+
+// StringOrStrings is a parameter that takes one string or a list of them.
+type StringOrStrings []string
+
+// UnmarshalJSON accepts "x" as well as ["x", "y"].
+func (s *StringOrStrings) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*s = StringOrStrings{one}
+		return nil
+	}
+	var many []string
+	err := json.Unmarshal(b, &many)
+	*s = many
+	return err
+}
+
+var stringOrStringsType = reflect.TypeOf(StringOrStrings(nil))
+
+// fieldsOf reads the parameters of a request struct type.
+func fieldsOf(t reflect.Type) []field {
+	var out []field
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" || !sf.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		f := field{name: name, required: !strings.Contains(opts, "omitempty"), desc: sf.Tag.Get("desc"), def: sf.Tag.Get("default")}
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+			f.required = false
+		}
+		switch {
+		case ft == stringOrStringsType:
+			f.kind = kindStringOrStrings
+		case ft.Kind() == reflect.String:
+			f.kind = kindString
+		case ft.Kind() == reflect.Int || ft.Kind() == reflect.Int64:
+			f.kind = kindInt
+		case ft.Kind() == reflect.Float64:
+			f.kind = kindNumber
+		case ft.Kind() == reflect.Bool:
+			f.kind = kindBool
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String:
+			f.kind = kindStrings
+		default:
+			panic(fmt.Sprintf("workspace: unsupported parameter type %s for %s", sf.Type, name))
+		}
+		if v, ok := sf.Tag.Lookup("min"); ok {
+			n, _ := strconv.ParseFloat(v, 64)
+			f.min = &n
+		}
+		if v, ok := sf.Tag.Lookup("max"); ok {
+			n, _ := strconv.ParseFloat(v, 64)
+			f.max = &n
+		}
+		if v, ok := sf.Tag.Lookup("enum"); ok {
+			f.enum = strings.Split(v, ",")
+		}
+		f.coerce = sf.Tag.Get("coerce") == "number"
+		out = append(out, f)
+	}
+	return out
+}
+
+// orderedJSON is a JSON object whose keys keep their insertion order.
+type orderedJSON struct {
+	keys []string
+	vals map[string]any
+}
+
+func newOrdered() *orderedJSON { return &orderedJSON{vals: map[string]any{}} }
+
+func (o *orderedJSON) set(k string, v any) *orderedJSON {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+	return o
+}
+
+// MarshalJSON writes the keys in insertion order.
+func (o *orderedJSON) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(o.vals[k]); err != nil {
+			return nil, err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// jsonSchema builds the draft-07 schema of a parameter list.
+func jsonSchema(fields []field) *orderedJSON {
+	props := newOrdered()
+	required := []string{}
+	for _, f := range fields {
+		p := newOrdered()
+		switch f.kind {
+		case kindString:
+			p.set("type", "string")
+		case kindInt:
+			p.set("type", "integer")
+		case kindNumber:
+			p.set("type", "number")
+		case kindBool:
+			p.set("type", "boolean")
+		case kindStrings:
+			p.set("type", "array").set("items", map[string]any{"type": "string"})
+		case kindStringOrStrings:
+			p.set("anyOf", []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})
+		}
+		if f.enum != nil {
+			p.set("enum", f.enum)
+		}
+		if f.kind == kindInt {
+			lo, hi := float64(-maxSafeInt), float64(maxSafeInt)
+			if f.min != nil {
+				lo = *f.min
+			}
+			if f.max != nil {
+				hi = *f.max
+			}
+			p.set("minimum", lo).set("maximum", hi)
+		} else {
+			if f.min != nil {
+				p.set("minimum", *f.min)
+			}
+			if f.max != nil {
+				p.set("maximum", *f.max)
+			}
+		}
+		if f.def != "" {
+			p.set("default", json.RawMessage(f.def))
+		}
+		if f.desc != "" {
+			p.set("description", f.desc)
+		}
+		props.set(f.name, p)
+		if f.required {
+			required = append(required, f.name)
+		}
+	}
+	return newOrdered().
+		set("$schema", "http://json-schema.org/draft-07/schema#").
+		set("type", "object").
+		set("properties", props).
+		set("required", required).
+		set("additionalProperties", false)
+}
+
+// validationError is Mastra's "Tool input validation failed" result.
+func validationError(id string, issues []string, provided string) *Error {
+	var sb strings.Builder
+	sb.WriteString("Tool input validation failed for " + id + ". Please fix the following errors and try again:\n")
+	sb.WriteString(strings.Join(issues, "\n"))
+	sb.WriteString("\n\nProvided arguments: " + truncateForLog(provided))
+	return &Error{Code: InvalidArgument, Op: id, Message: sb.String()}
+}
+
+// validate checks arguments against the parameters the way Mastra's zod
+// schemas do (same messages, same order), and returns the cleaned
+// arguments as JSON ready to decode into the request struct. Unlike
+// Mastra, which drops them silently, unknown keys are reported: the schema
+// handed to the model forbids them, and a misspelt parameter should not be
+// ignored.
+func validate(id string, fields []field, raw []byte) ([]byte, error) {
+	v, err := parseJSValue(raw)
+	if err != nil {
+		return nil, &Error{Code: InvalidArgument, Op: id, Message: "invalid JSON arguments for " + id + ": " + err.Error()}
+	}
+	provided := v.stringify()
+	if v.kind == "null" {
+		v = &jsValue{kind: "object", obj: map[string]*jsValue{}}
+	}
+	if v.kind != "object" {
+		return nil, validationError(id, []string{"- root: Invalid input: expected object, received " + v.jsType()}, provided)
+	}
+	var issues []string
+	clean := map[string]any{}
+	known := map[string]bool{}
+	for _, f := range fields {
+		known[f.name] = true
+		val, msg := checkField(f, v.obj[f.name])
+		if msg != "" {
+			issues = append(issues, "- "+f.name+": "+msg)
+			continue
+		}
+		if val != nil {
+			clean[f.name] = val
+		}
+	}
+	var unknown []string
+	for _, k := range v.keys {
+		if !known[k] {
+			var sb strings.Builder
+			jsQuote(&sb, k)
+			unknown = append(unknown, sb.String())
+		}
+	}
+	if len(unknown) == 1 {
+		issues = append(issues, "- root: Unrecognized key: "+unknown[0])
+	} else if len(unknown) > 1 {
+		issues = append(issues, "- root: Unrecognized keys: "+strings.Join(unknown, ", "))
+	}
+	if len(issues) > 0 {
+		return nil, validationError(id, issues, provided)
+	}
+	out, err := json.Marshal(clean)
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: err.Error()}
+	}
+	return out, nil
+}
+
+func received(v *jsValue) string { return "received " + v.jsType() }
+
+// checkField validates one value; it returns the value to pass on (nil:
+// absent) or zod's message.
+func checkField(f field, v *jsValue) (any, string) {
+	if v == nil || v.kind == "null" {
+		if f.required {
+			return nil, "Invalid input: expected " + kindName(f.kind) + ", " + received(v)
+		}
+		return nil, "" // null for an optional parameter means absent
+	}
+	switch f.kind {
+	case kindString:
+		if v.kind != "string" {
+			return nil, "Invalid input: expected string, " + received(v)
+		}
+		if f.enum != nil {
+			for _, e := range f.enum {
+				if v.str == e {
+					return v.str, ""
+				}
+			}
+			quoted := make([]string, len(f.enum))
+			for i, e := range f.enum {
+				quoted[i] = `"` + e + `"`
+			}
+			return nil, "Invalid option: expected one of " + strings.Join(quoted, "|")
+		}
+		return v.str, ""
+	case kindBool:
+		if v.kind != "boolean" {
+			return nil, "Invalid input: expected boolean, " + received(v)
+		}
+		return v.b, ""
+	case kindInt, kindNumber:
+		n := v.num
+		if v.kind == "string" && f.coerce && numericString(v.str) {
+			n, _ = strconv.ParseFloat(strings.TrimSpace(v.str), 64)
+		} else if v.kind != "number" {
+			return nil, "Invalid input: expected number, " + received(v)
+		}
+		if f.kind == kindInt {
+			if math.IsInf(n, 0) || n != math.Trunc(n) {
+				return nil, "Invalid input: expected int, received number"
+			}
+			if n > maxSafeInt {
+				return nil, "Too big: expected int to be <=9007199254740991"
+			}
+			if n < -maxSafeInt {
+				return nil, "Too small: expected int to be >=-9007199254740991"
+			}
+		}
+		if f.min != nil && n < *f.min {
+			return nil, "Too small: expected number to be >=" + jsNumber(*f.min)
+		}
+		if f.max != nil && n > *f.max {
+			return nil, "Too big: expected number to be <=" + jsNumber(*f.max)
+		}
+		return json.Number(jsNumber(n)), ""
+	case kindStrings, kindStringOrStrings:
+		if v.kind == "string" {
+			// Mastra's retry: a string holding a JSON array is parsed.
+			if p, err := parseJSValue([]byte(v.str)); err == nil && p.kind == "array" {
+				v = p
+			} else if f.kind == kindStringOrStrings {
+				return v.str, ""
+			}
+		}
+		if v.kind != "array" {
+			want := "array"
+			if f.kind == kindStringOrStrings {
+				want = "string | array"
+			}
+			return nil, "Invalid input: expected " + want + ", " + received(v)
+		}
+		out := make([]string, 0, len(v.arr))
+		for _, e := range v.arr {
+			if e.kind != "string" {
+				return nil, "Invalid input: expected string, " + received(e)
+			}
+			out = append(out, e.str)
+		}
+		return out, ""
+	}
+	return nil, "unsupported parameter"
+}
+
+func kindName(k fieldKind) string {
+	switch k {
+	case kindInt, kindNumber:
+		return "number"
+	case kindBool:
+		return "boolean"
+	case kindStrings:
+		return "array"
+	}
+	return "string"
+}
+
+// numericString is the coercion rule of execute_command's numeric fields.
+func numericString(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	if s[0] == '-' {
+		s = s[1:]
+	}
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	digits := func(x string) bool {
+		if x == "" {
+			return false
+		}
+		for _, c := range x {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return digits(intPart) && (!hasDot || digits(frac))
+}

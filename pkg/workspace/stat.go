@@ -1,0 +1,54 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// StatRequest is the input of stat (mastra_workspace_file_stat).
+type StatRequest struct {
+	Path string `json:"path" desc:"File or directory to describe. Symlinks are followed."`
+}
+
+// StatResult is the outcome of stat.
+type StatResult struct {
+	Path     string `json:"path"`
+	Type     string `json:"type"` // file or directory
+	Size     int64  `json:"size"`
+	Modified string `json:"modified"` // RFC 3339 with nanoseconds, UTC
+	Mode     string `json:"mode"`
+	text     string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *StatResult) Text() string { return r.text }
+
+// Stat describes a file or directory.
+func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, error) {
+	t, err := w.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := w.stat(t.loc())
+	if errors.Is(err, unix.ENOENT) {
+		return nil, &Error{Code: ENOENT, Path: req.Path, Message: req.Path + ": not found", Err: err}
+	}
+	if err != nil {
+		return nil, fsError("stat", req.Path, err, false)
+	}
+	typ := "file"
+	if st.IsDir() {
+		typ = "directory"
+	}
+	return &StatResult{
+		Path:     req.Path,
+		Type:     typ,
+		Size:     st.Size,
+		Modified: st.Mtime().UTC().Format("2006-01-02T15:04:05.000000000Z"),
+		Mode:     fmt.Sprintf("%04o", uint32(st.Mode.Perm())),
+		text:     fmt.Sprintf("%s Type: %s Size: %d bytes Modified: %s", req.Path, typ, st.Size, isoMillis(st.Mtime())),
+	}, nil
+}

@@ -1,0 +1,177 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
+
+	"github.com/wstools/ws/pkg/config"
+)
+
+// Result is what every tool returns: the text the model is shown, plus the
+// exported fields that `--json` puts under "data".
+type Result interface {
+	Text() string
+}
+
+// ToolSpec describes one tool: its id, our description, its parameters
+// (from the request struct) and how to run it.
+type ToolSpec struct {
+	ID          string
+	Description string
+	// Writes marks tools that change files; a read-only filesystem drops them.
+	Writes bool
+	fields []field
+	run    func(ctx context.Context, w *Workspace, args []byte) (Result, error)
+}
+
+// Schema is the tool's parameters as a draft-07 JSON Schema.
+func (s *ToolSpec) Schema() json.Marshaler { return jsonSchema(s.fields) }
+
+// Params lists the tool's parameter names in declaration order.
+func (s *ToolSpec) Params() []string {
+	out := make([]string, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = f.name
+	}
+	return out
+}
+
+func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Workspace, context.Context, Req) (Res, error)) *ToolSpec {
+	return &ToolSpec{
+		ID:          id,
+		Description: desc,
+		Writes:      writes,
+		fields:      fieldsOf(reflect.TypeOf((*Req)(nil)).Elem()),
+		run: func(ctx context.Context, w *Workspace, args []byte) (Result, error) {
+			var req Req
+			if err := json.Unmarshal(args, &req); err != nil {
+				return nil, &Error{Code: InvalidArgument, Op: id, Message: "invalid arguments for " + id + ": " + err.Error()}
+			}
+			return run(w, ctx, req)
+		},
+	}
+}
+
+// allTools lists every tool ws implements, in Mastra's registration order.
+var allTools = []*ToolSpec{
+	defineTool(config.ReadFile,
+		"Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding.",
+		false, (*Workspace).Read),
+	defineTool(config.WriteFile,
+		"Create or replace a file with the given content, creating missing directories. The write is atomic: readers see the old file or the new one, never a mix.",
+		true, (*Workspace).Write),
+	defineTool(config.EditFile,
+		"Replace one exact piece of text in a file with new text. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. Read the file first to copy the text.",
+		true, (*Workspace).Edit),
+	defineTool(config.Delete,
+		"Delete a file or directory. A non-empty directory needs recursive=true. A symlink is removed, not its target.",
+		true, (*Workspace).Delete),
+	defineTool(config.FileStat,
+		"Show whether a path is a file or a directory, its size and when it was last modified.",
+		false, (*Workspace).Stat),
+	defineTool(config.Mkdir,
+		"Create a directory, with its missing parents unless recursive is false. An existing directory is not an error.",
+		true, (*Workspace).Mkdir),
+}
+
+// Spec returns the tool with the given id.
+func Spec(id string) (*ToolSpec, bool) {
+	for _, s := range allTools {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// Offered is a tool as this workspace exposes it: under its configured
+// name, if renamed.
+type Offered struct {
+	Name string
+	Spec *ToolSpec
+}
+
+// Offered lists the tools this workspace offers, in registration order:
+// tools switched off in the config are left out, and so are the write tools
+// on a read-only filesystem.
+func (w *Workspace) Offered() []Offered {
+	var out []Offered
+	for _, s := range allTools {
+		if !w.cfg.ToolEnabled(s.ID) || (s.Writes && w.readOnly) {
+			continue
+		}
+		name := s.ID
+		if n := w.cfg.Tool(s.ID).Name; n != "" {
+			name = n
+		}
+		out = append(out, Offered{Name: name, Spec: s})
+	}
+	return out
+}
+
+// Lookup finds an offered tool by its exposed name. A renamed tool is no
+// longer found under its id.
+func (w *Workspace) Lookup(name string) (*ToolSpec, error) {
+	for _, o := range w.Offered() {
+		if o.Name == name {
+			return o.Spec, nil
+		}
+	}
+	return nil, &Error{Code: NotAvailable, Message: "tool not available: " + name}
+}
+
+// OfferedNames lists the exposed names, sorted, for messages.
+func (w *Workspace) OfferedNames() []string {
+	var names []string
+	for _, o := range w.Offered() {
+		names = append(names, o.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Call runs an offered tool with JSON arguments: the function-calling path.
+// Arguments are validated as Mastra validates them; the result is the same
+// as the tool's subcommand gives.
+func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSpec, Result, error) {
+	spec, err := w.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	clean, err := validate(spec.ID, spec.fields, args)
+	if err != nil {
+		return spec, nil, err
+	}
+	res, err := spec.run(ctx, w, clean)
+	return spec, res, err
+}
+
+// Run runs a tool by id with JSON arguments: the subcommand path. The
+// arguments go through the same validation as Call. A write tool on a
+// read-only filesystem fails with Mastra's read-only message; a tool the
+// config switched off is not available.
+func (w *Workspace) Run(ctx context.Context, id string, args []byte) (Result, error) {
+	spec, ok := Spec(id)
+	if !ok || !w.cfg.ToolEnabled(id) {
+		return nil, &Error{Code: NotAvailable, Message: "tool not available: " + id}
+	}
+	if spec.Writes && w.readOnly {
+		return nil, errReadOnly(readOnlyOp[id])
+	}
+	clean, err := validate(spec.ID, spec.fields, args)
+	if err != nil {
+		return nil, err
+	}
+	return spec.run(ctx, w, clean)
+}
+
+// readOnlyOp names each write tool's operation in the read-only message.
+var readOnlyOp = map[string]string{
+	config.WriteFile: "write_file",
+	config.EditFile:  "edit_file",
+	config.Delete:    "delete",
+	config.Mkdir:     "mkdir",
+	config.AstEdit:   "ast_edit",
+}

@@ -1,0 +1,137 @@
+package workspace
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+)
+
+// Options configure a Workspace. The caller (cmd) reads flags and the
+// environment; nothing here does.
+type Options struct {
+	Root     string         // workspace base path; must be an existing directory
+	Home     string         // expansion of `~`
+	Config   *config.Config // nil: defaults
+	StateDir string         // where the read tracker and locks live
+	Thread   string         // scopes the read tracker; "" is the workspace's own
+	Now      func() time.Time
+}
+
+// Workspace is one workspace root with its configuration and state.
+type Workspace struct {
+	base      string
+	home      string
+	roots     []*allowedRoot
+	contained bool
+	readOnly  bool
+	cfg       *config.Config
+	stateDir  string
+	thread    string
+	now       func() time.Time
+
+	mu      sync.Mutex
+	rootFDs map[*allowedRoot]int
+}
+
+// New opens a workspace. An unusable root is an error.
+func New(o Options) (*Workspace, error) {
+	cfg := o.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	if o.Root == "" {
+		return nil, Errorf(InvalidArgument, "no workspace root given")
+	}
+	base, err := filepath.Abs(o.Root)
+	if err != nil {
+		return nil, Errorf(InvalidArgument, "workspace root %s: %v", o.Root, err)
+	}
+	fi, err := os.Stat(base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &Error{Code: ENOENT, Message: "workspace root " + o.Root + ": no such directory", Err: err}
+	case err != nil:
+		return nil, &Error{Code: EACCES, Message: "workspace root " + o.Root + ": " + errnoText(err), Err: err}
+	case !fi.IsDir():
+		return nil, &Error{Code: ENOTDIR, Message: "workspace root " + o.Root + ": not a directory"}
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	w := &Workspace{
+		base:      base,
+		home:      o.Home,
+		contained: cfg.Filesystem.Contained,
+		readOnly:  cfg.Filesystem.ReadOnly,
+		cfg:       cfg,
+		stateDir:  o.StateDir,
+		thread:    o.Thread,
+		now:       now,
+		rootFDs:   map[*allowedRoot]int{},
+	}
+	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})
+	for _, p := range cfg.Filesystem.AllowedPaths {
+		abs := w.absolute(p)
+		w.roots = append(w.roots, &allowedRoot{path: abs, real: realpathPartial(abs)})
+	}
+	return w, nil
+}
+
+// Base is the workspace base path.
+func (w *Workspace) Base() string { return w.base }
+
+// Config is the configuration in effect.
+func (w *Workspace) Config() *config.Config { return w.cfg }
+
+// ReadOnly reports whether the filesystem is read-only.
+func (w *Workspace) ReadOnly() bool { return w.readOnly }
+
+// Close releases the descriptors the workspace holds.
+func (w *Workspace) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for r, fd := range w.rootFDs {
+		closeFD(fd)
+		delete(w.rootFDs, r)
+	}
+	return nil
+}
+
+// DefaultStateDir is where a workspace keeps its state when the user names
+// no directory: $XDG_STATE_HOME/ws/<16 hex of sha256(real root)>, else
+// ~/.local/state/ws/…. When that would lie inside the workspace itself (a
+// root at or above the home directory), the state goes under the temporary
+// directory instead, so tools never see or edit it.
+func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
+	real := realpathPartial(root)
+	sum := sha256.Sum256([]byte(real))
+	id := hex.EncodeToString(sum[:])[:16]
+	base := xdgStateHome
+	if base == "" || !filepath.IsAbs(base) {
+		base = filepath.Join(home, ".local", "state")
+	}
+	dir := filepath.Join(base, "ws", id)
+	if _, inside := within(real, realpathPartial(dir)); inside || home == "" {
+		dir = filepath.Join(tmp, "ws-state-"+uidString(), id)
+	}
+	return dir
+}
+
+// normalizeKey spells a path the way Mastra's write lock and messages
+// normalise it: slashes, cleaned, no trailing slash.
+func normalizeKey(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if p == "" {
+		return "/"
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}

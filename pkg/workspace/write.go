@@ -1,0 +1,67 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/wstools/ws/pkg/config"
+	"golang.org/x/sys/unix"
+)
+
+// WriteRequest is the input of write (mastra_workspace_write_file).
+type WriteRequest struct {
+	Path      string `json:"path" desc:"File to write; missing parent directories are created."`
+	Content   string `json:"content" desc:"The complete new content of the file."`
+	Overwrite *bool  `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
+}
+
+// WriteResult is the outcome of write.
+type WriteResult struct {
+	Path  string `json:"path"`
+	Bytes int    `json:"bytes"`
+	text  string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *WriteResult) Text() string { return r.text }
+
+// Write replaces (or creates) a file atomically.
+func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
+	if w.readOnly {
+		return nil, errReadOnly("write_file")
+	}
+	t, err := w.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := w.guardWrite(t, config.WriteFile)
+	if err != nil {
+		return nil, err
+	}
+	defer g.release()
+	noReplace := req.Overwrite != nil && !*req.Overwrite
+	if err := w.writeFile(t, g, []byte(req.Content), noReplace); err != nil {
+		return nil, err
+	}
+	return &WriteResult{Path: req.Path, Bytes: len(req.Content),
+		text: fmt.Sprintf("Wrote %d bytes to %s", len(req.Content), req.Path)}, nil
+}
+
+// writeFile writes data to t under a held guard and records the new state
+// of the file as seen by this thread.
+func (w *Workspace) writeFile(t *Target, g *writeGuard, data []byte, noReplace bool) error {
+	st, err := w.writeAtomic(t.loc(), bytes.NewReader(data), writeOptions{noReplace: noReplace})
+	if err != nil {
+		switch {
+		case err == errNotRegular:
+			return &Error{Code: EACCES, Path: t.Input, Message: "Permission denied: write on " + t.Input + " (not a regular file)", Err: err}
+		case err == unix.EEXIST && noReplace:
+			return errFileExists(t.Input, err)
+		case err == unix.ENOTDIR:
+			return errNotDir(t.Input, err)
+		}
+		return fsError("write", t.Input, err, false)
+	}
+	return w.recordRead(g.real, st)
+}
