@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/gabriel-vasile/mimetype v1.4.16
 	github.com/mattn/go-isatty v0.0.24
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/sys v0.50.0
 )
@@ -12,4 +13,5 @@ require (
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )
