@@ -25,9 +25,11 @@
 //
 // # Invalid UTF-8
 //
-// Every byte that is not part of a valid UTF-8 sequence is treated as if it
-// were U+FFFD (one code unit, one code point), which is how a JavaScript
-// runtime would see the text after a lossy decode. The byte itself is kept:
-// apart from the U+FFFD repair described above, the text returned by the
-// slicing functions is always a substring of the input.
+// Nothing panics on invalid UTF-8. Every byte that is not part of a valid
+// UTF-8 sequence counts as a U+FFFD of its own (one code unit, one code
+// point), the way a Go range loop decodes it. The byte itself is kept: apart
+// from the U+FFFD repair described above, the text returned by the slicing
+// functions is always a substring of the input. (A JavaScript decoder may
+// merge a truncated sequence into a single U+FFFD, so estimates of invalid
+// text can differ slightly from those of JavaScript on the decoded string.)
 package tokens

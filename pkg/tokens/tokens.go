@@ -10,15 +10,16 @@ import (
 // text", like omitting the second argument of JavaScript's Array.slice.
 const End = math.MaxInt
 
-// Bits of asciiClass.
+// Bits of byteClass.
 const (
-	bitSpace = 1 << iota // JavaScript \s
+	bitSpace = 1 << iota // ASCII character in JavaScript's \s class
 	bitPunct             // one of tokenx's 30 split characters
 	bitDigit             // ASCII digit
+	bitHigh              // byte of a multi-byte (or invalid) UTF-8 sequence
 )
 
-// asciiClass classifies every ASCII byte for the segment scanner.
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+// byteClass classifies every byte for the segment scanner.
+var byteClass = func() (t [256]uint8) {
 	for _, c := range "\t\n\v\f\r " {
 		t[c] |= bitSpace
 	}
@@ -27,6 +28,9 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	}
 	for c := '0'; c <= '9'; c++ {
 		t[c] |= bitDigit
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] |= bitHigh
 	}
 	return t
 }()
@@ -114,24 +118,23 @@ func isCJK(r rune) bool {
 // segment, its token estimate and its length in UTF-16 code units (the length
 // is only computed for segments that have tokens; whitespace has none).
 func nextSegment(s string, i int) (end, tokens, units int) {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		switch asciiClass[c] {
-		case bitSpace:
-			return skipSpace(s, i+1), 0, 0
-		case bitPunct:
-			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && asciiClass[s[j]] == bitPunct {
-				j++
-			}
-			n := j - i
-			if n <= 3 {
-				return j, 1, n
-			}
-			return j, (n + 1) / 2, n
+	switch cl := byteClass[s[i]]; {
+	case cl&bitSpace != 0:
+		return skipSpace(s, i+1), 0, 0
+	case cl&bitPunct != 0:
+		j := i + 1
+		for j < len(s) && byteClass[s[j]]&bitPunct != 0 {
+			j++
 		}
-	} else if r, size := utf8.DecodeRuneInString(s[i:]); isSpaceRune(r) {
-		return skipSpace(s, i+size), 0, 0
+		n := j - i
+		if n <= 3 {
+			return j, 1, n
+		}
+		return j, (n + 1) / 2, n
+	case cl&bitHigh != 0:
+		if r, size := utf8.DecodeRuneInString(s[i:]); isSpaceRune(r) {
+			return skipSpace(s, i+size), 0, 0
+		}
 	}
 	return wordSegment(s, i)
 }
@@ -139,13 +142,13 @@ func nextSegment(s string, i int) (end, tokens, units int) {
 // skipSpace returns the end of the whitespace run that continues at s[i].
 func skipSpace(s string, i int) int {
 	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if asciiClass[c] != bitSpace {
-				break
-			}
+		cl := byteClass[s[i]]
+		if cl&bitSpace != 0 {
 			i++
 			continue
+		}
+		if cl&bitHigh == 0 {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !isSpaceRune(r) {
@@ -160,37 +163,38 @@ func skipSpace(s string, i int) int {
 // punctuation, starting at s[i], and estimates its tokens.
 func wordSegment(s string, i int) (end, tokens, units int) {
 	var (
-		j      = i
-		points int    // code points, an invalid byte counting as one
-		digits = true // only ASCII digits so far
+		j = i
+		// all is the AND of the classes of the ASCII characters, and 0 once
+		// a non-ASCII one is seen: its bitDigit says "only ASCII digits".
+		all    uint8 = bitDigit
 		cjk    bool
 		lang   uint8
+		fewerU int // bytes minus UTF-16 code units
+		fewerP int // bytes minus code points
 	)
 	for j < len(s) {
-		c := s[j]
-		if c < utf8.RuneSelf {
-			cl := asciiClass[c]
-			if cl&(bitSpace|bitPunct) != 0 {
-				break
-			}
-			if cl != bitDigit {
-				digits = false
-			}
+		cl := byteClass[s[j]]
+		if cl&(bitSpace|bitPunct|bitHigh) == 0 {
+			all &= cl
 			j++
-			units++
-			points++
 			continue
+		}
+		if cl&bitHigh == 0 {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[j:])
 		if isSpaceRune(r) {
 			break
 		}
-		digits = false
-		points++
+		all = 0
 		if size == 4 {
-			units += 2
+			// A supplementary character: two code units, one code point.
+			fewerU += 2
+			fewerP += 3
 		} else {
-			units++
+			// An invalid byte decodes as U+FFFD with size 1.
+			fewerU += size - 1
+			fewerP += size - 1
 			if isCJK(r) {
 				cjk = true
 			}
@@ -198,10 +202,11 @@ func wordSegment(s string, i int) (end, tokens, units int) {
 		}
 		j += size
 	}
+	units = j - i - fewerU
 	switch {
 	case cjk:
-		tokens = points
-	case digits, units <= 3:
+		tokens = j - i - fewerP
+	case all&bitDigit != 0, units <= 3:
 		tokens = 1
 	case lang&langDense != 0:
 		tokens = (units + 2) / 3 // ceil(units / 3)
