@@ -17,7 +17,7 @@ var (
 // RESOLVE_BENEATH (Linux 5.6 and later, and not filtered by a seccomp policy).
 func haveOpenat2() bool {
 	openat2Once.Do(func() {
-		fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{
+		fd, err := unix.Openat2(unix.AT_FDCWD, ".", &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 		})

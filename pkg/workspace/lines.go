@@ -21,8 +21,8 @@ type lineReader struct {
 	scratch []byte // a line that spans chunks
 }
 
-func newLineReader(r io.Reader, maxLine int) *lineReader {
-	return &lineReader{r: r, buf: make([]byte, 1<<20), maxLine: maxLine}
+func newLineReader(r io.Reader, bufSize, maxLine int) *lineReader {
+	return &lineReader{r: r, buf: make([]byte, bufSize), maxLine: maxLine}
 }
 
 func (lr *lineReader) fill() bool {
@@ -47,21 +47,23 @@ func (lr *lineReader) fill() bool {
 // skip consumes up to n lines and returns how many it consumed.
 func (lr *lineReader) skip(n int) int {
 	done := 0
+	partial := false // bytes of a line without its newline were consumed
 	for done < n {
 		if lr.lo == lr.hi && !lr.fill() {
+			if partial {
+				done++
+			}
 			return done
 		}
 		chunk := lr.buf[lr.lo:lr.hi]
 		i := bytes.IndexByte(chunk, '\n')
 		if i < 0 {
-			if lr.eof {
-				lr.lo = lr.hi
-				return done + 1 // a final line without newline
-			}
+			partial = true
 			lr.lo = lr.hi
 			continue
 		}
 		lr.lo += i + 1
+		partial = false
 		done++
 	}
 	return done

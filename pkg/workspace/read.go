@@ -59,6 +59,7 @@ func (r *ReadResult) IsMedia() bool { return r.Kind == ReadMedia }
 
 const (
 	defaultReadTokens = 2000
+	readBufSize       = 1 << 20
 	maxLineBytes      = 16 << 20 // one line kept for display at most
 	maxWindowBytes    = 64 << 20 // all shown lines together at most
 	maxEncodedBytes   = 8 << 20  // bytes encoded for one base64/hex/binary read
@@ -201,7 +202,7 @@ func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget
 		end = start + *req.Limit - 1
 	}
 
-	lr := newLineReader(f, maxLineBytes)
+	lr := newLineReader(f, readBufSize, maxLineBytes)
 	skipped := lr.skip(start - 1)
 	var (
 		shown     []string

@@ -1,0 +1,204 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wstools/ws/pkg/config"
+	"golang.org/x/sys/unix"
+)
+
+// newTestWorkspace makes a workspace in a temporary directory holding the
+// given files ("dir/" entries are directories).
+func newTestWorkspace(t *testing.T, cfg *config.Config, files ...string) (*Workspace, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "root")
+	for _, f := range append([]string{""}, files...) {
+		p := filepath.Join(root, f)
+		if f == "" || strings.HasSuffix(f, "/") {
+			must(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte("content of "+f+"\n"), 0o644))
+	}
+	w, err := New(Options{Root: root, Home: filepath.Join(tmp, "home"), Config: cfg, StateDir: filepath.Join(tmp, "state")})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+	return w, root
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// bothModes runs f with openat2 and with the realpath-check fallback.
+func bothModes(t *testing.T, f func(t *testing.T)) {
+	t.Run("openat2", func(t *testing.T) {
+		if !haveOpenat2() {
+			t.Skip("kernel without openat2")
+		}
+		f(t)
+	})
+	t.Run("fallback", func(t *testing.T) {
+		forceNoOpenat2 = true
+		defer func() { forceNoOpenat2 = false }()
+		f(t)
+	})
+}
+
+func TestResolve(t *testing.T) {
+	bothModes(t, func(t *testing.T) {
+		w, root := newTestWorkspace(t, nil, "a.txt", "src/app.ts", "..foo/x")
+		outside := filepath.Join(filepath.Dir(root), "outside")
+		must(t, os.MkdirAll(outside, 0o755))
+		must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+		must(t, os.Symlink(outside, filepath.Join(root, "outlink")))
+		must(t, os.Symlink("src", filepath.Join(root, "srclink")))
+		must(t, os.Symlink(filepath.Join(root, "a.txt"), filepath.Join(root, "abslink")))
+		must(t, os.Symlink(filepath.Join(outside, "nowhere"), filepath.Join(root, "dangling-out")))
+
+		tests := []struct {
+			in      string
+			wantRel string // "" = refused
+			wantMsg string
+		}{
+			{"a.txt", "a.txt", ""},
+			{"./a.txt", "a.txt", ""},
+			{"src/../a.txt", "a.txt", ""},
+			{root + "/a.txt", "a.txt", ""},
+			{".", ".", ""},
+			{"new/file.txt", "new/file.txt", ""},
+			{"..foo/x", "..foo/x", ""},
+			{"srclink/app.ts", "srclink/app.ts", ""},
+			{"abslink", "abslink", ""},
+			{"../x", "", "Permission denied: access on ../x"},
+			{"src/../../x", "", "Permission denied: access on src/../../x"},
+			{"/etc/passwd", "", `Permission denied: access (path is outside the workspace; use a path relative to the workspace root, without a leading "/") on /etc/passwd`},
+			{"/src/app.ts", "", `Permission denied: access (path is outside the workspace; use a relative path like "src/app.ts") on /src/app.ts`},
+			{"outlink/secret", "", "Permission denied: access on outlink/secret"},
+			{"outlink", "", "Permission denied: access on outlink"},
+			{"outlink/new.txt", "", "Permission denied: access on outlink/new.txt"},
+			{"dangling-out", "", "Permission denied: access on dangling-out"},
+			{"~/x", "", ""},
+		}
+		for _, tt := range tests {
+			got, err := w.Resolve(tt.in)
+			if tt.wantRel == "" {
+				if err == nil {
+					t.Errorf("Resolve(%q) = %q, want refusal", tt.in, got.Rel())
+					continue
+				}
+				if CodeOf(err) != OutsideWorkspace {
+					t.Errorf("Resolve(%q) code %s, want OUTSIDE_WORKSPACE", tt.in, CodeOf(err))
+				}
+				if tt.wantMsg != "" && err.Error() != tt.wantMsg {
+					t.Errorf("Resolve(%q) error\n  %s\nwant\n  %s", tt.in, err, tt.wantMsg)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("Resolve(%q): %v", tt.in, err)
+				continue
+			}
+			if string(got.Rel()) != tt.wantRel {
+				t.Errorf("Resolve(%q).Rel() = %q, want %q", tt.in, got.Rel(), tt.wantRel)
+			}
+			if st, err := w.stat(got.loc()); err == nil && !st.IsDir() {
+				if _, err := w.Read(context.Background(), ReadRequest{Path: tt.in}); err != nil {
+					t.Errorf("Read(%q) of an accepted path: %v", tt.in, err)
+				}
+			}
+		}
+	})
+}
+
+func TestResolveAllowedPathsAndUncontained(t *testing.T) {
+	tmp := t.TempDir()
+	root, extra := filepath.Join(tmp, "root"), filepath.Join(tmp, "extra")
+	must(t, os.MkdirAll(root, 0o755))
+	must(t, os.MkdirAll(extra, 0o755))
+	must(t, os.WriteFile(filepath.Join(extra, "e.txt"), []byte("e\n"), 0o644))
+	must(t, os.Symlink(filepath.Join(extra, "e.txt"), filepath.Join(root, "tolink")))
+
+	cfg := config.Default()
+	cfg.Filesystem.AllowedPaths = []string{"../extra"}
+	w, err := New(Options{Root: root, Config: cfg, StateDir: filepath.Join(tmp, "state")})
+	must(t, err)
+	defer w.Close()
+	for _, p := range []string{extra + "/e.txt", "../extra/e.txt", "tolink"} {
+		res, err := w.Read(context.Background(), ReadRequest{Path: p})
+		if err != nil {
+			t.Errorf("read %s in an allowed path: %v", p, err)
+			continue
+		}
+		if !strings.HasSuffix(res.Text(), "1→e") {
+			t.Errorf("read %s: %q", p, res.Text())
+		}
+	}
+	if _, err := w.Resolve(filepath.Join(tmp, "other")); err == nil {
+		t.Error("a path beside the allowed ones was accepted")
+	}
+
+	cfg = config.Default()
+	cfg.Filesystem.Contained = false
+	w2, err := New(Options{Root: root, Config: cfg, StateDir: filepath.Join(tmp, "state")})
+	must(t, err)
+	defer w2.Close()
+	if _, err := w2.Read(context.Background(), ReadRequest{Path: "../extra/e.txt"}); err != nil {
+		t.Errorf("uncontained read outside the root: %v", err)
+	}
+}
+
+// TestSymlinkSwappedAfterCheck swaps a checked symlink to point outside
+// between Resolve and the open: the open beneath the root must refuse it.
+func TestSymlinkSwappedAfterCheck(t *testing.T) {
+	bothModes(t, func(t *testing.T) {
+		w, root := newTestWorkspace(t, nil, "inside.txt")
+		outside := filepath.Join(filepath.Dir(root), "outside")
+		must(t, os.MkdirAll(outside, 0o755))
+		must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("secret\n"), 0o644))
+		link := filepath.Join(root, "link")
+		must(t, os.Symlink("inside.txt", link))
+
+		tgt, err := w.Resolve("link")
+		must(t, err)
+		must(t, os.Remove(link))
+		must(t, os.Symlink(filepath.Join(outside, "secret"), link))
+
+		f, err := w.openFile(tgt.loc(), unix.O_RDONLY, 0, "link")
+		if err == nil {
+			f.Close()
+			t.Fatal("opened a symlink swapped to point outside the workspace")
+		}
+		if !errors.Is(err, unix.EXDEV) {
+			t.Fatalf("open error %v, want EXDEV", err)
+		}
+		if got := fsError("read", "link", err, false); CodeOf(got) != OutsideWorkspace || got.Error() != "Permission denied: access on link" {
+			t.Fatalf("mapped error %v (%s)", got, CodeOf(got))
+		}
+
+		// A directory component swapped the same way.
+		must(t, os.MkdirAll(filepath.Join(root, "d"), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, "d", "secret"), []byte("in\n"), 0o644))
+		must(t, os.Symlink("d", filepath.Join(root, "dl")))
+		tgt, err = w.Resolve("dl/secret")
+		must(t, err)
+		must(t, os.Remove(filepath.Join(root, "dl")))
+		must(t, os.Symlink(outside, filepath.Join(root, "dl")))
+		if _, err := w.writeAtomic(tgt.loc(), strings.NewReader("x"), writeOptions{}); err == nil {
+			t.Fatal("wrote through a directory symlink swapped to point outside")
+		}
+		if data, _ := os.ReadFile(filepath.Join(outside, "secret")); string(data) != "secret\n" {
+			t.Fatalf("the file outside changed: %q", data)
+		}
+	})
+}
