@@ -114,10 +114,10 @@ func (lr *lineReader) next() (line []byte, cut bool, ok bool) {
 			return lr.scratch, cut, true
 		}
 		if !spanning && lr.lo > 0 && !lr.eof {
-			// Move the partial line to the front and read more behind it.
-			if lr.fill() {
-				continue
-			}
+			// Move the partial line to the front, read more behind it, and
+			// look again (the chunk moved).
+			lr.fill()
+			continue
 		}
 		spanning = true
 		lr.scratch, cut = appendCapped(lr.scratch, chunk, lr.maxLine, cut)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -23,12 +24,33 @@ func TestLineReader(t *testing.T) {
 		{"skip past end", "a\nb\n", 5, nil, 0},
 		{"skip partial last", "a\nb", 2, nil, 0},
 		{"span buffers", "ab\n" + long + "\nz", 1, []string{long, "z"}, 0},
+		{"last line after skip", "a\nbcd", 1, []string{"bcd"}, 0},
+		{"last line after line", "a\nbcdef", 0, []string{"a", "bcdef"}, 0},
 		{"count rest", "a\nb\nc\nd", 0, []string{"a"}, 3},
 		{"crlf kept", "a\r\nb\r\n", 0, []string{"a\r", "b\r"}, 0},
 	}
 	for _, tt := range tests {
 		for _, bufSize := range []int{4, 7, 1 << 10} {
-			lr := newLineReader(iotest.OneByteReader(strings.NewReader(tt.in)), bufSize, 1<<10)
+			for _, oneByte := range []bool{true, false} {
+				var r io.Reader = strings.NewReader(tt.in)
+				if oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				checkLineReader(t, tt.name, bufSize, newLineReader(r, bufSize, 1<<10), tt.in, tt.skip, tt.want, tt.wantCnt)
+			}
+		}
+	}
+}
+
+func checkLineReader(t *testing.T, name string, bufSize int, lr *lineReader, in string, skip int, want []string, wantCnt int) {
+	t.Helper()
+	tt := struct {
+		name, in      string
+		skip, wantCnt int
+		want          []string
+	}{name, in, skip, wantCnt, want}
+	{
+		{
 			skipped := lr.skip(tt.skip)
 			var got []string
 			for len(got) < len(tt.want) {
