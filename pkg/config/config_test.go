@@ -1,0 +1,82 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	c, err := Parse([]byte(`{
+		"filesystem": {"contained": false, "allowedPaths": ["../x"], "readOnly": true},
+		"sandbox": {"env": {"A": "1"}, "timeout": 12.5, "isolation": "bwrap", "inheritEnv": true,
+			"nativeSandbox": {"allowNetwork": true, "readWritePaths": ["/tmp"], "readOnlyPaths": []}},
+		"tools": {"enabled": true, "requireApproval": true, "writeLockTimeoutMs": 500,
+			"hooks": {"beforeToolCall": ["hook", "--before"], "afterToolCall": "echo after"},
+			"mastra_workspace_read_file": {"maxOutputTokens": 30, "mediaTypes": ["image/*", "application/pdf"], "maxMediaBytes": 10, "name": "view"},
+			"mastra_workspace_write_file": {"requireReadBeforeWrite": true, "enabled": false}},
+		"bm25": {"k1": 1.2, "b": 0.75},
+		"autoIndexPaths": ["docs/**/*.md"],
+		"skills": ["skills"]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Filesystem.Contained || !c.Filesystem.ReadOnly || c.Filesystem.AllowedPaths[0] != "../x" {
+		t.Errorf("filesystem: %+v", c.Filesystem)
+	}
+	if *c.Sandbox.Timeout != 12.5 || c.Sandbox.Isolation != "bwrap" || c.Sandbox.Env["A"] != "1" || !c.Sandbox.NativeSandbox.AllowNetwork {
+		t.Errorf("sandbox: %+v", c.Sandbox)
+	}
+	if c.Tools.WriteLockTimeoutMs != 500 || !c.Tools.RequireApproval || strings.Join(c.Tools.AfterToolCall, " ") != "/bin/sh -c echo after" {
+		t.Errorf("tools: %+v", c.Tools)
+	}
+	if c.MaxOutputTokens(ReadFile, 2000) != 30 || c.MaxMediaBytes() != 10 || c.Tool(ReadFile).Name != "view" || len(c.MediaTypes()) != 2 {
+		t.Errorf("read_file: %+v", c.Tool(ReadFile))
+	}
+	if c.ToolEnabled(WriteFile) || !c.RequireReadBeforeWrite(WriteFile) || !c.ToolEnabled(EditFile) {
+		t.Errorf("write_file: %+v", c.Tool(WriteFile))
+	}
+	if !c.BM25 || c.AutoIndexPaths[0] != "docs/**/*.md" || c.Skills[0] != "skills" {
+		t.Errorf("search: %+v", c)
+	}
+
+	d, err := Parse([]byte(`{"sandbox": false, "tools": {"mastra_workspace_read_file": {"mediaTypes": false}}}`))
+	if err != nil || !d.Sandbox.Disabled || len(d.MediaTypes()) != 0 {
+		t.Errorf("false forms: %+v %v", d, err)
+	}
+	def := Default()
+	if !def.Filesystem.Contained || def.Tools.WriteLockTimeoutMs != 30000 || def.MaxMediaBytes() != 10<<20 || len(def.MediaTypes()) != 4 {
+		t.Errorf("defaults: %+v", def)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"filesystem": {"readonly": true}}`, "config: filesystem.readonly: unknown key (known keys here: allowedPaths, basePath, contained, readOnly)"},
+		{`{"filesystem": {"readOnly": "yes"}}`, "config: filesystem.readOnly: expected a boolean, got string"},
+		{`{"tools": {"mastra_workspace_read_file": {"maxTokens": 5}}}`, "config: tools.mastra_workspace_read_file.maxTokens: unknown key"},
+		{`{"tools": {"mastra_workspace_write_file": {"mediaTypes": ["x"]}}}`, "config: tools.mastra_workspace_write_file.mediaTypes: unknown key"},
+		{`{"tools": {"mastra_workspace_read_file": {"mediaTypes": ["not a type"]}}}`, "config: tools.mastra_workspace_read_file.mediaTypes: Invalid `mediaTypes` pattern: \"not a type\". Expected `*`, `*/*`, `type/*`, or a full mime type like `application/pdf`."},
+		{`{"tools": {"writeLockTimeoutMs": -1}}`, "config: tools.writeLockTimeoutMs: expected a non-negative integer, got -1"},
+		{`{"tools": {"nope_tool": {}}}`, "config: tools.nope_tool: unknown key"},
+		{`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "x"`},
+		{`{"tools": {"mastra_workspace_grep": {"name": "mastra_workspace_read_file"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "mastra_workspace_read_file"`},
+		{`{"tools": {"mastra_workspace_grep": {"name": "has space"}}}`, `config: tools.mastra_workspace_grep.name: a tool name must be`},
+		{`{"sandbox": {"isolation": "docker"}}`, `config: sandbox.isolation: expected "none" or "bwrap", got "docker"`},
+		{`[]`, "config: expected a JSON object at the top level, got array"},
+		{`{`, "config: invalid JSON"},
+		{`{} {}`, "config: invalid JSON: trailing data"},
+		{`{"skills": "skills"}`, "config: skills: expected an array of strings, got string"},
+		{`{"autoIndexPaths": [1]}`, "config: autoIndexPaths[0]: expected a string, got number"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Parse(%s):\n got %v\nwant %s…", tt.in, err, tt.want)
+		}
+	}
+	// A disabled tool's name does not clash.
+	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x", "enabled": false}}}`)); err != nil {
+		t.Errorf("disabled tool clashed: %v", err)
+	}
+}

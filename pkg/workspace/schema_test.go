@@ -1,0 +1,132 @@
+package workspace
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/wstools/ws/pkg/config"
+)
+
+func TestValidate(t *testing.T) {
+	read, _ := Spec(config.ReadFile)
+	write, _ := Spec(config.WriteFile)
+	head := "Tool input validation failed for mastra_workspace_read_file. Please fix the following errors and try again:\n"
+	tests := []struct {
+		spec  *ToolSpec
+		in    string
+		clean string // on success
+		err   string // on failure: the issue lines and provided part
+	}{
+		{read, `{"path":"a.txt"}`, `{"path":"a.txt"}`, ""},
+		{read, `{"path":"a.txt","offset":null,"limit":null,"encoding":null}`, `{"path":"a.txt"}`, ""},
+		{read, `{"path":"a.txt","offset":3,"limit":2.0}`, `{"limit":2,"offset":3,"path":"a.txt"}`, ""},
+		{read, `{"path":"a.txt","offset":0}`, "", "- offset: Too small: expected number to be >=1\n\nProvided arguments: {\n  \"path\": \"a.txt\",\n  \"offset\": 0\n}"},
+		{read, `{}`, "", "- path: Invalid input: expected string, received undefined\n\nProvided arguments: {}"},
+		{read, `null`, "", "- path: Invalid input: expected string, received undefined\n\nProvided arguments: null"},
+		{read, `{"path":null}`, "", "- path: Invalid input: expected string, received null\n\nProvided arguments: {\n  \"path\": null\n}"},
+		{read, `{"path":5}`, "", "- path: Invalid input: expected string, received number\n\nProvided arguments: {\n  \"path\": 5\n}"},
+		{read, `{"path":"a","offset":1.5}`, "", "- offset: Invalid input: expected int, received number\n\nProvided arguments: {\n  \"path\": \"a\",\n  \"offset\": 1.5\n}"},
+		{read, `{"path":"a","offset":12345678901234567890}`, "", "- offset: Too big: expected int to be <=9007199254740991\n\nProvided arguments: {\n  \"path\": \"a\",\n  \"offset\": 12345678901234567000\n}"},
+		{read, `{"path":"a","offset":"3"}`, "", "- offset: Invalid input: expected number, received string\n\nProvided arguments: {\n  \"path\": \"a\",\n  \"offset\": \"3\"\n}"},
+		{read, `{"path":"a","encoding":"utf16"}`, "", "- encoding: Invalid option: expected one of \"utf-8\"|\"utf8\"|\"base64\"|\"hex\"|\"binary\"\n\nProvided arguments: {\n  \"path\": \"a\",\n  \"encoding\": \"utf16\"\n}"},
+		{read, `"a.txt"`, "", "- root: Invalid input: expected object, received string\n\nProvided arguments: \"a.txt\""},
+		{read, `[]`, "", "- root: Invalid input: expected object, received array\n\nProvided arguments: []"},
+		{read, `{"path":"a.txt","offest":5}`, "", "- root: Unrecognized key: \"offest\"\n\nProvided arguments: {\n  \"path\": \"a.txt\",\n  \"offest\": 5\n}"},
+		{read, `{"path":"a","offset":0,"limit":-1,"encoding":"x","showLineNumbers":1}`, "",
+			"- offset: Too small: expected number to be >=1\n- limit: Too small: expected number to be >=1\n- showLineNumbers: Invalid input: expected boolean, received number\n- encoding: Invalid option: expected one of \"utf-8\"|\"utf8\"|\"base64\"|\"hex\"|\"binary\"\n\nProvided arguments: {\n  \"path\": \"a\",\n  \"offset\": 0,\n  \"limit\": -1,\n  \"encoding\": \"x\",\n  \"showLineNumbers\": 1\n}"},
+		{write, `{"path":"w.txt"}`, "", "- content: Invalid input: expected string, received undefined\n\nProvided arguments: {\n  \"path\": \"w.txt\"\n}"},
+	}
+	for _, tt := range tests {
+		clean, err := validate(tt.spec.ID, tt.spec.fields, []byte(tt.in))
+		if tt.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.in, err)
+				continue
+			}
+			var got, want any
+			json.Unmarshal(clean, &got)
+			json.Unmarshal([]byte(tt.clean), &want)
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("%s: cleaned to %s, want %s", tt.in, g, w)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: accepted, want failure", tt.in)
+			continue
+		}
+		h := head
+		if tt.spec == write {
+			h = strings.Replace(head, "read_file", "write_file", 1)
+		}
+		if err.Error() != h+tt.err {
+			t.Errorf("%s:\n got %q\nwant %q", tt.in, err.Error(), h+tt.err)
+		}
+		if CodeOf(err) != InvalidArgument {
+			t.Errorf("%s: code %s", tt.in, CodeOf(err))
+		}
+	}
+	if _, err := validate(read.ID, read.fields, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {
+		t.Errorf("bad JSON: %v", err)
+	}
+}
+
+func TestJSStringify(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":[1,{"b":null}],"c":"x","e":{},"f":[]}`, "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": \"x\",\n  \"e\": {},\n  \"f\": []\n}"},
+		{`1.50`, "1.5"}, {`1e2`, "100"}, {`-0`, "0"}, {`1E-7`, "1e-7"}, {`0.1`, "0.1"}, {`1e21`, "1e+21"},
+		{`12345678901234567890`, "12345678901234567000"}, {`0.000001`, "0.000001"}, {`123e-20`, "1.23e-18"},
+		{`"héllo → 日本 👍"`, `"héllo → 日本 👍"`},
+		{`"a\u0000\u001f\b\t\n\f\r\"\\\u007f\u2028"`, "\"a\\u0000\\u001f\\b\\t\\n\\f\\r\\\"\\\\\u007f\u2028\""},
+		{`{"k":1,"k":2}`, "{\n  \"k\": 2\n}"},
+	}
+	for _, tt := range tests {
+		v, err := parseJSValue([]byte(tt.in))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if got := v.stringify(); got != tt.want {
+			t.Errorf("stringify(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTruncateForLog(t *testing.T) {
+	exact := strings.Repeat("a", 200)
+	if got := truncateForLog(exact); got != exact {
+		t.Errorf("200 units were cut")
+	}
+	if got := truncateForLog(exact + "b"); got != exact+"... (truncated)" {
+		t.Errorf("201 units: %q", got)
+	}
+	// An emoji is two UTF-16 units; one half fits.
+	if got := truncateForLog(strings.Repeat("a", 199) + "👍z"); got != strings.Repeat("a", 199)+"\uFFFD... (truncated)" {
+		t.Errorf("split surrogate pair: %q", got)
+	}
+}
+
+func TestSchema(t *testing.T) {
+	mkdir, _ := Spec(config.Mkdir)
+	b, err := json.Marshal(mkdir.Schema())
+	must(t, err)
+	var s struct {
+		Schema     string                    `json:"$schema"`
+		Type       string                    `json:"type"`
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+		Additional bool                      `json:"additionalProperties"`
+	}
+	must(t, json.Unmarshal(b, &s))
+	if s.Schema != "http://json-schema.org/draft-07/schema#" || s.Type != "object" || s.Additional ||
+		strings.Join(s.Required, ",") != "path" || s.Properties["recursive"]["default"] != true ||
+		s.Properties["recursive"]["type"] != "boolean" || s.Properties["path"]["type"] != "string" {
+		t.Errorf("mkdir schema: %s", b)
+	}
+	if !strings.HasPrefix(string(b), `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"path":`) {
+		t.Errorf("key order: %s", b)
+	}
+}
