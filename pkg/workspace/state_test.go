@@ -1,0 +1,62 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+)
+
+func TestCorruptReadRecord(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil, "a.txt")
+	ctx := context.Background()
+	_, err := w.Read(ctx, ReadRequest{Path: "a.txt"})
+	must(t, err)
+	real := w.realPath(testLoc(w, "a.txt"))
+	must(t, os.WriteFile(w.recordFile(real), []byte("{not json"), 0o600))
+	_, err = w.Write(ctx, WriteRequest{Path: "a.txt", Content: "x"})
+	if CodeOf(err) != StateCorrupt || err.Error() != "the read-tracker record of a.txt is corrupt; read the file again to rebuild it" {
+		t.Fatalf("write with a corrupt record: %v (%s)", err, CodeOf(err))
+	}
+	_, err = w.Read(ctx, ReadRequest{Path: "a.txt"})
+	must(t, err)
+	_, err = w.Write(ctx, WriteRequest{Path: "a.txt", Content: "x"})
+	must(t, err)
+
+	// A record of another file under this file's name is not trusted.
+	must(t, os.WriteFile(w.recordFile(real), []byte(`{"path":"/elsewhere","mtime_ns":1,"size":1}`), 0o600))
+	if _, err := w.Write(ctx, WriteRequest{Path: "a.txt", Content: "y"}); CodeOf(err) != StateCorrupt {
+		t.Fatalf("foreign record accepted: %v", err)
+	}
+}
+
+func TestWriteLockTimeout(t *testing.T) {
+	cfg := config.Default()
+	cfg.Tools.WriteLockTimeoutMs = 80
+	w, root := newTestWorkspace(t, cfg, "a.txt")
+	held, err := w.lockPath(w.realPath(testLoc(w, "a.txt")), "a.txt")
+	must(t, err)
+	start := time.Now()
+	_, err = w.Write(context.Background(), WriteRequest{Path: "./a.txt", Content: "x"})
+	if CodeOf(err) != LockTimeout || err.Error() != `write-lock timeout on "a.txt" after 80ms` {
+		t.Fatalf("write under a held lock: %v", err)
+	}
+	if d := time.Since(start); d < 80*time.Millisecond {
+		t.Fatalf("gave up after %v, before the timeout", d)
+	}
+	held.release()
+	if _, err := w.Write(context.Background(), WriteRequest{Path: "a.txt", Content: "x"}); err != nil {
+		t.Fatalf("write after the lock was released: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(data) != "x" {
+		t.Fatalf("content %q", data)
+	}
+}
+
+// testLoc is the loc of a path below the base path.
+func testLoc(w *Workspace, rel string) loc {
+	return loc{root: w.roots[0], sub: rel, abs: filepath.Join(w.base, rel)}
+}
