@@ -93,12 +93,14 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 		stateDir = abs
 	}
 	ws, err := workspace.New(workspace.Options{
-		Root:     root,
-		Home:     home,
-		Config:   cfg,
-		StateDir: stateDir,
-		Thread:   a.opts.thread,
-		Now:      a.Now,
+		Root:       root,
+		Home:       home,
+		Config:     cfg,
+		StateDir:   stateDir,
+		Thread:     a.opts.thread,
+		Now:        a.Now,
+		HostEnv:    os.Environ(),
+		Supervisor: supervisorArgv(),
 	})
 	if err != nil {
 		return nil, err
@@ -107,19 +109,36 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 	return ws, nil
 }
 
+// supervisorArgv runs this same binary as `ws __supervise`: the path of
+// the executable, then argv (whose first word stays "ws", which is also how
+// the test binary knows to act as ws).
+func supervisorArgv() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, "ws", "__supervise"}
+}
+
 // runTool runs one tool by id with req (a request struct, encoded to JSON
 // so that flags and `ws call` share one validation) and prints the outcome.
 func (a *App) runTool(ctx context.Context, id string, req any) error {
+	_, err := a.runToolResult(ctx, id, req)
+	return err
+}
+
+// runToolResult is runTool that also hands back the result.
+func (a *App) runToolResult(ctx context.Context, id string, req any) (workspace.Result, error) {
 	args, err := json.Marshal(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ws, err := a.Workspace()
 	if err != nil {
-		return a.fail(id, err)
+		return nil, a.fail(id, err)
 	}
 	res, err := ws.Run(ctx, id, args)
-	return a.print(id, res, err)
+	return res, a.print(id, res, err)
 }
 
 // print renders an outcome; an error comes back marked as reported, so

@@ -73,6 +73,10 @@ func exitStatus(stdio *render.IO, app *App, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var st *exitStatusError
+	if errors.As(err, &st) {
+		return st.code
+	}
 	var rep *reported
 	if !errors.As(err, &rep) {
 		render.Error(stdio, err)

@@ -74,6 +74,15 @@ var allTools = []*ToolSpec{
 	defineTool(config.Mkdir,
 		"Create a directory, with its missing parents unless recursive is false. An existing directory is not an error.",
 		true, (*Workspace).Mkdir),
+	defineTool(config.ExecuteCommand,
+		"Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process.",
+		false, (*Workspace).Exec),
+	defineTool(config.GetProcessOutput,
+		"Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end.",
+		false, (*Workspace).ProcessOutput),
+	defineTool(config.KillProcess,
+		"Stop a background process started with execute_command (and everything it started), and show its last output.",
+		false, (*Workspace).Kill),
 }
 
 // Spec returns the tool with the given id.
@@ -99,7 +108,7 @@ type Offered struct {
 func (w *Workspace) Offered() []Offered {
 	var out []Offered
 	for _, s := range allTools {
-		if !w.cfg.ToolEnabled(s.ID) || (s.Writes && w.readOnly) {
+		if !w.cfg.ToolEnabled(s.ID) || (s.Writes && w.readOnly) || !w.hasFeature(s.ID) {
 			continue
 		}
 		name := s.ID
@@ -109,6 +118,18 @@ func (w *Workspace) Offered() []Offered {
 		out = append(out, Offered{Name: name, Spec: s})
 	}
 	return out
+}
+
+// hasFeature reports whether the workspace has what a tool needs: the
+// sandbox tools need a sandbox, the process tools a supervisor too.
+func (w *Workspace) hasFeature(id string) bool {
+	switch id {
+	case config.ExecuteCommand:
+		return !w.cfg.Sandbox.Disabled
+	case config.GetProcessOutput, config.KillProcess:
+		return !w.cfg.Sandbox.Disabled && len(w.superv) > 0
+	}
+	return true
 }
 
 // Lookup finds an offered tool by its exposed name. A renamed tool is no

@@ -23,6 +23,12 @@ type Options struct {
 	StateDir string         // where the read tracker and locks live
 	Thread   string         // scopes the read tracker; "" is the workspace's own
 	Now      func() time.Time
+	// HostEnv is the environment ws runs in; commands get a filtered copy.
+	HostEnv []string
+	// Supervisor is the command line that runs a background supervisor
+	// (ws re-executing itself as `ws __supervise`); the record directory is
+	// appended. Without it background processes are not available.
+	Supervisor []string
 }
 
 // Workspace is one workspace root with its configuration and state.
@@ -36,6 +42,8 @@ type Workspace struct {
 	stateDir  string
 	thread    string
 	now       func() time.Time
+	hostEnv   []string
+	superv    []string
 
 	mu      sync.Mutex
 	rootFDs map[*allowedRoot]int
@@ -76,6 +84,8 @@ func New(o Options) (*Workspace, error) {
 		stateDir:  o.StateDir,
 		thread:    o.Thread,
 		now:       now,
+		hostEnv:   o.HostEnv,
+		superv:    o.Supervisor,
 		rootFDs:   map[*allowedRoot]int{},
 	}
 	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})

@@ -1,0 +1,72 @@
+package procstate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// StartTime reads a process's start time (field 22 of /proc/<pid>/stat, in
+// clock ticks after boot). Together with the pid and the boot id it names
+// one process for good: a reused pid has a later start time.
+func StartTime(pid int) (uint64, error) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces or
+	// parentheses itself: the fields after it start after the last ')'.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	// fields[0] is field 3 (state); field 22 is fields[19].
+	if len(fields) < 20 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	return strconv.ParseUint(fields[19], 10, 64)
+}
+
+// BootID identifies the current boot (start times restart at each boot).
+func BootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// Same reports whether pid is alive and is the process that started at
+// start in this boot. A zombie counts as alive until it is reaped.
+func Same(pid int, start uint64, bootID string) bool {
+	if pid <= 0 {
+		return false
+	}
+	if bootID != "" && bootID != BootID() {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	got, err := StartTime(pid)
+	return err == nil && got == start
+}
+
+// Running reports whether the record's process is still the live one.
+func (r *Record) Running() bool { return Same(r.PID, r.StartTime, r.BootID) }
+
+// SupervisorRunning reports whether the record's supervisor is still alive.
+func (r *Record) SupervisorRunning() bool {
+	return Same(r.SupervisorPID, r.SupervisorStart, r.BootID)
+}
+
+// GroupAlive reports whether any process is left in the group pgid.
+func GroupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

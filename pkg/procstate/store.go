@@ -1,0 +1,200 @@
+package procstate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Record describes a started background process.
+type Record struct {
+	ID        string    `json:"id"`  // directory name: <pid>-<start time>
+	PID       int       `json:"pid"` // the shell running the command
+	PGID      int       `json:"pgid"`
+	StartTime uint64    `json:"start_time"` // /proc/<pid>/stat starttime, clock ticks after boot
+	BootID    string    `json:"boot_id"`
+	Command   string    `json:"command"`
+	Cwd       string    `json:"cwd"`
+	Root      string    `json:"root"` // the workspace that started it
+	Thread    string    `json:"thread,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	TimeoutMs int64     `json:"timeout_ms,omitempty"`
+	// The supervisor (ws __supervise) that waits for the process.
+	SupervisorPID   int    `json:"supervisor_pid"`
+	SupervisorStart uint64 `json:"supervisor_start_time"`
+}
+
+// Exit is how a background process ended.
+type Exit struct {
+	ExitCode int       `json:"exit_code"`
+	Signal   int       `json:"signal,omitempty"` // the signal that ended it, if any
+	TimedOut bool      `json:"timed_out,omitempty"`
+	Killed   bool      `json:"killed,omitempty"` // ended by ws kill
+	EndedAt  time.Time `json:"ended_at"`
+	Error    string    `json:"error,omitempty"` // the supervisor could not run it
+}
+
+// Store is the procs/ directory of one state directory.
+type Store struct{ dir string }
+
+// Open returns the store under stateDir (created on first write).
+func Open(stateDir string) *Store { return &Store{dir: filepath.Join(stateDir, "procs")} }
+
+// Dir is the directory of one record.
+func (s *Store) Dir(id string) string { return filepath.Join(s.dir, id) }
+
+// NewDir creates a fresh directory for a process about to start; Commit
+// renames it to its final id once the pid is known.
+func (s *Store) NewDir() (string, error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(s.dir, ".new-")
+}
+
+// Commit moves a NewDir directory to the record's id and writes the record.
+func (s *Store) Commit(tmpDir string, rec *Record) error {
+	rec.ID = fmt.Sprintf("%d-%d", rec.PID, rec.StartTime)
+	if err := WriteJSON(filepath.Join(tmpDir, "record.json"), rec); err != nil {
+		return err
+	}
+	return os.Rename(tmpDir, s.Dir(rec.ID))
+}
+
+// Entry is a record with its exit, if it has one.
+type Entry struct {
+	Record Record
+	Exit   *Exit
+}
+
+// Exited reports whether the process has ended (as far as the record says).
+func (e *Entry) Exited() bool { return e.Exit != nil }
+
+// ErrCorrupt marks a record that cannot be decoded.
+var ErrCorrupt = errors.New("corrupt process record")
+
+// Load reads the record and exit of one id.
+func (s *Store) Load(id string) (*Entry, error) {
+	var e Entry
+	if err := readJSON(filepath.Join(s.Dir(id), "record.json"), &e.Record); err != nil {
+		return nil, err
+	}
+	if e.Record.ID != id {
+		return nil, fmt.Errorf("%w: %s names %q", ErrCorrupt, id, e.Record.ID)
+	}
+	var x Exit
+	switch err := readJSON(filepath.Join(s.Dir(id), "exit.json"), &x); {
+	case err == nil:
+		e.Exit = &x
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	return &e, nil
+}
+
+// List returns every record that belongs to root, oldest first. Records of
+// other workspaces (a shared state directory) and corrupt ones are skipped.
+func (s *Store) List(root string) ([]*Entry, error) {
+	names, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*Entry
+	for _, d := range names {
+		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		e, err := s.Load(d.Name())
+		if err != nil || e.Record.Root != root {
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Record.StartedAt.Before(out[j].Record.StartedAt) })
+	return out, nil
+}
+
+// Find returns the newest record of pid in root's records, or nil.
+func (s *Store) Find(root string, pid int) (*Entry, error) {
+	names, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	prefix := strconv.Itoa(pid) + "-"
+	var best *Entry
+	for _, d := range names {
+		if !strings.HasPrefix(d.Name(), prefix) {
+			continue
+		}
+		e, err := s.Load(d.Name())
+		if err != nil || e.Record.Root != root {
+			continue
+		}
+		if best == nil || e.Record.StartedAt.After(best.Record.StartedAt) {
+			best = e
+		}
+	}
+	return best, nil
+}
+
+// WriteExit records how the process ended. The first exit written wins.
+func (s *Store) WriteExit(id string, x *Exit) error {
+	path := filepath.Join(s.Dir(id), "exit.json")
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	return WriteJSON(path, x)
+}
+
+// Remove deletes a record and its logs.
+func (s *Store) Remove(id string) error { return os.RemoveAll(s.Dir(id)) }
+
+// WriteJSON writes v to path atomically (temp file, fsync, rename).
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(data, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, filepath.Base(path), err)
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/tokens"
+)
+
+// ProcessOutputRequest is the input of ps-output (mastra_workspace_get_process_output).
+type ProcessOutputRequest struct {
+	PID         string   `json:"pid" desc:"PID of a background process started by execute_command."`
+	Tail        *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all)."`
+	Wait        *bool    `json:"wait,omitempty" desc:"Wait for the process to exit before answering."`
+	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"With wait: give up waiting after this many seconds and answer with the output so far."`
+}
+
+// ProcessOutputResult is a background process's captured output and state.
+type ProcessOutputResult struct {
+	Process
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	text   string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *ProcessOutputResult) Text() string { return r.text }
+
+// Process is the state of one background process, for data output.
+type Process struct {
+	PID       int        `json:"pid"`
+	State     string     `json:"state"` // running, exited, killed, timed_out, lost
+	ExitCode  *int       `json:"exit_code"`
+	Command   string     `json:"command"`
+	Cwd       string     `json:"cwd"`
+	Thread    string     `json:"thread,omitempty"`
+	StartedAt time.Time  `json:"started_at"`
+	EndedAt   *time.Time `json:"ended_at"`
+}
+
+func processOf(e *procstate.Entry) Process {
+	p := Process{PID: e.Record.PID, Command: e.Record.Command, Cwd: e.Record.Cwd, Thread: e.Record.Thread,
+		StartedAt: e.Record.StartedAt, State: "running"}
+	switch {
+	case e.Exit != nil:
+		code := e.Exit.ExitCode
+		p.ExitCode, p.EndedAt = &code, &e.Exit.EndedAt
+		switch {
+		case e.Exit.TimedOut:
+			p.State = "timed_out"
+		case e.Exit.Killed:
+			p.State = "killed"
+		default:
+			p.State = "exited"
+		}
+	case !e.Record.Running() && !e.Record.SupervisorRunning():
+		p.State = "lost" // gone without its supervisor recording how
+	}
+	return p
+}
+
+func (w *Workspace) procStore() *procstate.Store { return procstate.Open(w.stateDir) }
+
+// findProcess looks up a pid among this workspace's records.
+func (w *Workspace) findProcess(pid string) (*procstate.Entry, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(pid))
+	if err != nil || n <= 0 {
+		return nil, nil
+	}
+	e, err := w.procStore().Find(w.roots[0].real, n)
+	if err != nil {
+		return nil, stateError(err)
+	}
+	return e, nil
+}
+
+func noProcess(pid string) error {
+	return &Error{Code: ENOENT, Message: "No background process found with PID " + pid + "."}
+}
+
+// ProcessOutput shows a background process's output, waiting for it to
+// exit if asked. The exit code is shown once it has exited, and the record
+// stays until `ws ps --prune`, so the output can be read again.
+func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest) (*ProcessOutputResult, error) {
+	if err := w.sandboxAvailable(); err != nil {
+		return nil, err
+	}
+	e, err := w.findProcess(req.PID)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, noProcess(req.PID)
+	}
+	waitedOut := false
+	if req.Wait != nil && *req.Wait && e.Exit == nil {
+		var deadline time.Time
+		if req.WaitTimeout != nil && *req.WaitTimeout > 0 {
+			deadline = time.Now().Add(time.Duration(*req.WaitTimeout * float64(time.Second)))
+		}
+		e, waitedOut, err = w.waitExit(ctx, e, deadline)
+		if err != nil {
+			return nil, err
+		}
+	}
+	dir := w.procStore().Dir(e.Record.ID)
+	outB, outDropped, err := procstate.ReadLog(dir, "stdout.log")
+	if err != nil {
+		return nil, stateError(err)
+	}
+	errB, errDropped, err := procstate.ReadLog(dir, "stderr.log")
+	if err != nil {
+		return nil, stateError(err)
+	}
+	tail := tailOf(req.Tail)
+	limit := w.toolTokens(config.GetProcessOutput)
+	out := streamText(outB, outDropped, tail, limit, true)
+	errText := streamText(errB, errDropped, tail, limit, true)
+	res := &ProcessOutputResult{Process: processOf(e), Stdout: string(outB), Stderr: string(errB)}
+	parts := streamParts(out, errText)
+	switch {
+	case len(parts) == 0 && e.Exit == nil:
+		parts = []string{"(no output yet)"}
+	case len(parts) == 0:
+		parts = []string{"(no output)"}
+	}
+	if e.Exit != nil {
+		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
+	} else if waitedOut {
+		parts = append(parts, "", fmt.Sprintf("[still running after waiting %ss; call again to keep waiting]", jsNumber(*req.WaitTimeout)))
+	}
+	res.text = tokens.StripANSI(strings.Join(parts, "\n"))
+	return res, nil
+}
+
+// waitExit polls until the process has an exit record, the deadline (zero:
+// none) passes, or ctx ends. A process whose supervisor died without
+// recording an exit is not waited for.
+func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline time.Time) (*procstate.Entry, bool, error) {
+	delay := 5 * time.Millisecond
+	for {
+		cur, err := w.procStore().Load(e.Record.ID)
+		if err != nil {
+			return nil, false, stateError(err)
+		}
+		if cur.Exit != nil || (!cur.Record.Running() && !cur.Record.SupervisorRunning()) {
+			return cur, false, nil
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return cur, true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, &Error{Code: Timeout, Message: "interrupted while waiting for process " + strconv.Itoa(e.Record.PID)}
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 100*time.Millisecond)
+	}
+}
+
+// KillRequest is the input of kill (mastra_workspace_kill_process).
+type KillRequest struct {
+	PID string `json:"pid" desc:"PID of a background process started by execute_command."`
+}
+
+// KillResult is the outcome of kill.
+type KillResult struct {
+	Process
+	text string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *KillResult) Text() string { return r.text }
+
+// Kill stops a running background process of this workspace: TERM to its
+// process group and every process its supervisor still has, KILL after the
+// grace period. A pid that is not a live record of this workspace, or whose
+// start time no longer matches (the pid was reused), is refused and nothing
+// is signalled.
+func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, error) {
+	if err := w.sandboxAvailable(); err != nil {
+		return nil, err
+	}
+	e, err := w.findProcess(req.PID)
+	if err != nil {
+		return nil, err
+	}
+	gone := &Error{Code: ENOENT, Message: "Process " + req.PID + " was not found or had already exited."}
+	if e == nil || e.Exit != nil || !e.Record.Running() {
+		return nil, gone
+	}
+	rec := e.Record
+	if rec.SupervisorRunning() {
+		_ = syscall.Kill(rec.SupervisorPID, syscall.SIGTERM)
+	} else {
+		// No supervisor: signal the group ourselves, checking each time
+		// that the pid is still the recorded process.
+		signalGroup(rec.PGID, syscall.SIGTERM)
+		deadline := time.Now().Add(killGrace)
+		for rec.Running() && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if rec.Running() {
+			signalGroup(rec.PGID, syscall.SIGKILL)
+		}
+		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(syscall.SIGTERM), Signal: int(syscall.SIGTERM), Killed: true, EndedAt: w.now().UTC()})
+	}
+	e, _, err = w.waitExit(ctx, e, time.Now().Add(killGrace+3*time.Second))
+	if err != nil {
+		return nil, err
+	}
+	dir := w.procStore().Dir(rec.ID)
+	outB, outDropped, _ := procstate.ReadLog(dir, "stdout.log")
+	errB, errDropped, _ := procstate.ReadLog(dir, "stderr.log")
+	limit := w.toolTokens(config.KillProcess)
+	parts := []string{"Process " + req.PID + " has been killed."}
+	if out := streamText(outB, outDropped, 50, limit, false); out != "" {
+		parts = append(parts, "", "--- stdout (last output) ---", out)
+	}
+	if errText := streamText(errB, errDropped, 50, limit, false); errText != "" {
+		parts = append(parts, "", "--- stderr (last output) ---", errText)
+	}
+	if e.Exit != nil {
+		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
+	}
+	return &KillResult{Process: processOf(e), text: tokens.StripANSI(strings.Join(parts, "\n"))}, nil
+}
+
+// PSRequest is the input of ps (a ws tool of its own).
+type PSRequest struct {
+	Prune *bool `json:"prune,omitempty" desc:"Remove the records of processes that have ended."`
+}
+
+// PSResult lists the background processes of this workspace.
+type PSResult struct {
+	Processes []Process `json:"processes"`
+	Pruned    []int     `json:"pruned,omitempty"`
+	now       time.Time
+}
+
+// Text is a table: PID, STATE, EXIT, AGE, COMMAND, tab-separated.
+func (r *PSResult) Text() string {
+	var sb strings.Builder
+	sb.WriteString("PID\tSTATE\tEXIT\tAGE\tCOMMAND")
+	for _, p := range r.Processes {
+		exit := "-"
+		if p.ExitCode != nil {
+			exit = strconv.Itoa(*p.ExitCode)
+		}
+		cmd := strings.Join(strings.Fields(p.Command), " ")
+		fmt.Fprintf(&sb, "\n%d\t%s\t%s\t%s\t%s", p.PID, p.State, exit, age(r.now.Sub(p.StartedAt)), cmd)
+	}
+	if len(r.Pruned) > 0 {
+		fmt.Fprintf(&sb, "\n(pruned %d ended process record%s)", len(r.Pruned), plural(len(r.Pruned)))
+	}
+	return sb.String()
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return strconv.Itoa(int(d.Hours()/24)) + "d"
+}
+
+// PS lists this workspace's background processes; with prune it removes
+// the records of those that have ended.
+func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
+	entries, err := w.procStore().List(w.roots[0].real)
+	if err != nil {
+		return nil, stateError(err)
+	}
+	res := &PSResult{Processes: []Process{}, now: w.now()}
+	for _, e := range entries {
+		p := processOf(e)
+		if req.Prune != nil && *req.Prune && p.State != "running" {
+			if err := w.procStore().Remove(e.Record.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, stateError(err)
+			}
+			res.Pruned = append(res.Pruned, p.PID)
+			continue
+		}
+		res.Processes = append(res.Processes, p)
+	}
+	return res, nil
+}

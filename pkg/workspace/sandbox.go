@@ -1,0 +1,174 @@
+package workspace
+
+import (
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Sandbox defaults.
+const (
+	defaultTimeout = 300 * time.Second // when sandbox.timeout is not set
+	killGrace      = 2 * time.Second   // between TERM and KILL
+	defaultTail    = 200
+	defaultExecTok = 2000
+)
+
+// hostEnvKeys are the host variables a command sees (SPEC deviation 7):
+// enough for tools to find their home, locale and temp directory, and no
+// others, so secrets in the host environment stay out.
+var hostEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR", "TERM"}
+
+// commandEnv builds a command's environment: the host's allowed variables
+// (or all of them with sandbox.inheritEnv), then sandbox.env, then the
+// call's own variables. Later entries win.
+func (w *Workspace) commandEnv(extra []string) []string {
+	vars := map[string]string{}
+	var order []string
+	set := func(k, v string) {
+		if _, ok := vars[k]; !ok {
+			order = append(order, k)
+		}
+		vars[k] = v
+	}
+	allowed := map[string]bool{}
+	for _, k := range hostEnvKeys {
+		allowed[k] = true
+	}
+	for _, kv := range w.hostEnv {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && (w.cfg.Sandbox.InheritEnv || allowed[k]) {
+			set(k, v)
+		}
+	}
+	if _, ok := vars["PATH"]; !ok {
+		set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+	}
+	keys := make([]string, 0, len(w.cfg.Sandbox.Env))
+	for k := range w.cfg.Sandbox.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		set(k, w.cfg.Sandbox.Env[k])
+	}
+	for _, kv := range extra {
+		k, v, _ := strings.Cut(kv, "=")
+		set(k, v)
+	}
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		out = append(out, k+"="+vars[k])
+	}
+	return out
+}
+
+// sandboxAvailable reports the NO_SANDBOX error when the config turned the
+// sandbox off.
+func (w *Workspace) sandboxAvailable() error {
+	if w.cfg.Sandbox.Disabled {
+		return &Error{Code: NotAvailable, Message: "Workspace does not have a sandbox configured"}
+	}
+	return nil
+}
+
+// commandCwd resolves a command's working directory: the workspace root by
+// default; a relative path is taken from the root. When the workspace is
+// contained the directory must lie inside it (SPEC deviation 5), symlinks
+// resolved; it must exist and be a directory.
+func (w *Workspace) commandCwd(cwd string) (string, error) {
+	if cwd == "" {
+		return w.roots[0].real, nil
+	}
+	t, err := w.Resolve(cwd)
+	if err != nil {
+		return "", err
+	}
+	st, err := w.stat(t.loc())
+	if err != nil {
+		return "", fsError("cwd", cwd, err, true)
+	}
+	if !st.IsDir() {
+		return "", errNotDir(cwd, nil)
+	}
+	if !w.contained {
+		return string(t.Abs), nil
+	}
+	return w.realPath(t.loc()), nil
+}
+
+// commandTimeout is a call's timeout: the call's own (seconds; 0 = none),
+// else sandbox.timeout, else 300 s.
+func (w *Workspace) commandTimeout(secs *float64) time.Duration {
+	s := w.cfg.Sandbox.Timeout
+	if secs != nil {
+		s = secs
+	}
+	if s == nil {
+		return defaultTimeout
+	}
+	return time.Duration(*s * float64(time.Second))
+}
+
+// shellArgv is the argv that runs command: /bin/sh -c, wrapped in
+// bubblewrap when sandbox.isolation is "bwrap".
+func (w *Workspace) shellArgv(command, cwd string) ([]string, error) {
+	sh := []string{"/bin/sh", "-c", command}
+	if w.cfg.Sandbox.Isolation != "bwrap" {
+		return sh, nil
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		for _, p := range []string{"/usr/bin/bwrap", "/usr/local/bin/bwrap"} {
+			if _, serr := exec.LookPath(p); serr == nil {
+				bwrap, err = p, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		return nil, &Error{Code: NotAvailable, Message: `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`}
+	}
+	return append(w.bwrapArgs(bwrap, cwd), sh...), nil
+}
+
+// bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories
+// read-only, the workspace (and readWritePaths) writable unless the
+// filesystem is read-only, a private /tmp, /proc and /dev, new pid, ipc and
+// uts namespaces, and no network unless nativeSandbox.allowNetwork.
+func (w *Workspace) bwrapArgs(bwrap, cwd string) []string {
+	ns := w.cfg.Sandbox.NativeSandbox
+	args := []string{bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts"}
+	if !ns.AllowNetwork {
+		args = append(args, "--unshare-net")
+	}
+	args = append(args, "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	for _, p := range []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives", "/etc/ssl",
+		"/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+		"/etc/ld.so.cache", "/etc/localtime", "/opt", "/snap"} {
+		args = append(args, "--ro-bind-try", p, p)
+	}
+	bind := "--bind"
+	if w.readOnly {
+		bind = "--ro-bind"
+	}
+	for _, r := range w.roots {
+		args = append(args, bind, r.real, r.real)
+	}
+	for _, p := range ns.ReadWritePaths {
+		p = w.absolute(p)
+		args = append(args, "--bind-try", p, p)
+	}
+	for _, p := range ns.ReadOnlyPaths {
+		p = w.absolute(p)
+		args = append(args, "--ro-bind-try", p, p)
+	}
+	return append(args, "--chdir", filepath.Clean(cwd), "--")
+}
+
+// toolTokens is the token cap of a sandbox tool.
+func (w *Workspace) toolTokens(id string) int {
+	return w.cfg.MaxOutputTokens(id, defaultExecTok)
+}
