@@ -68,6 +68,9 @@ type Sandbox struct {
 	Isolation     string   // "none" or "bwrap"
 	InheritEnv    bool
 	NativeSandbox NativeSandbox
+	// BackgroundOutputBytes caps the output kept per stream of a background
+	// process (the newest part is kept); 0 means the default, 64 MiB.
+	BackgroundOutputBytes int64
 }
 
 // NativeSandbox holds sandbox.nativeSandbox.* settings.
@@ -408,6 +411,11 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 			}
 		},
 		"inheritEnv": func(k string, v any) { s.InheritEnv = p.bool(k, v) },
+		"backgroundOutputBytes": func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				s.BackgroundOutputBytes = n
+			}
+		},
 		"workingDirectory": func(k string, v any) {
 			p.fail(k, "the sandbox works in the workspace root; set it with --root or WS_ROOT")
 		},

@@ -217,6 +217,10 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if err != nil {
 		return nil, err
 	}
+	// The group is gone once its last members are reaped.
+	for deadline := time.Now().Add(killGrace + time.Second); procstate.GroupAlive(rec.PGID) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	dir := w.procStore().Dir(rec.ID)
 	outB, outDropped, _ := procstate.ReadLog(dir, "stdout.log")
 	errB, errDropped, _ := procstate.ReadLog(dir, "stderr.log")

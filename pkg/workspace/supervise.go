@@ -56,6 +56,9 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 		Thread: w.thread, TimeoutMs: w.commandTimeout(req.Timeout).Milliseconds(),
 		LogCap: procstate.DefaultLogCap, GraceMs: killGrace.Milliseconds(),
 	}
+	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
+		spec.LogCap = n
+	}
 	if err := procstate.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
 		os.RemoveAll(dir)
 		return nil, stateError(err)
@@ -212,6 +215,14 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		killed = true
 		status = stopTree(pid, grace, exited)
 	}
+	// What the command wrote before it ended is still in the pipes: let the
+	// copies drain it, but do not wait on a descendant that keeps them open.
+	drained := make(chan struct{})
+	go func() { copies.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(250 * time.Millisecond):
+	}
 	x := &procstate.Exit{EndedAt: time.Now().UTC(), TimedOut: timedOut, Killed: killed}
 	switch {
 	case timedOut:
@@ -230,7 +241,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	for {
 		select {
 		case <-noChildren:
-			copies.Wait()
+			<-drained
 			outLog.Close()
 			errLog.Close()
 			return 0

@@ -1,0 +1,359 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/procstate"
+)
+
+func f64(f float64) *float64 { return &f }
+
+func TestExecText(t *testing.T) {
+	tests := []struct {
+		out, err string
+		code     int
+		want     string
+	}{
+		{"hi\n", "", 0, "hi\n"},
+		{"", "oops\n", 0, "stderr:\noops\n"},
+		{"", "", 0, "(no output)"},
+		{"", "", 1, "Exit code: 1"},
+		{"out\n", "err\n", 3, "stdout:\nout\n\n\nstderr:\nerr\n\nExit code: 3"},
+		{"abc", "", 2, "abc\n\nExit code: 2"},
+		{"abc\n\n", "", 2, "abc\n\nExit code: 2"},
+		{"start\n", "\nProcess timed out after 1000ms", 124, "stdout:\nstart\n\n\nstderr:\n\nProcess timed out after 1000ms\n\nExit code: 124"},
+	}
+	for _, tt := range tests {
+		if got := execText(tt.out, tt.err, tt.code); got != tt.want {
+			t.Errorf("execText(%q, %q, %d) = %q, want %q", tt.out, tt.err, tt.code, got, tt.want)
+		}
+	}
+}
+
+func TestStripTailPipe(t *testing.T) {
+	tests := []struct {
+		in, cmd string
+		n       int
+		ok      bool
+	}{
+		{"seq 1 10 | tail -3", "seq 1 10", 3, true},
+		{"seq 1 10 | tail -n 2", "seq 1 10", 2, true},
+		{"seq 1 10 |tail 5  ", "seq 1 10", 5, true},
+		{"seq 1 10 | tail -0", "seq 1 10 | tail -0", 0, false},
+		{"seq 1 10 | tail -n3", "seq 1 10 | tail -n3", 0, false},
+		{"seq 1 10 | tail -f", "seq 1 10 | tail -f", 0, false},
+		{"tail -3 file", "tail -3 file", 0, false},
+	}
+	for _, tt := range tests {
+		cmd, n, ok := stripTailPipe(tt.in)
+		if cmd != tt.cmd || n != tt.n || ok != tt.ok {
+			t.Errorf("stripTailPipe(%q) = %q, %d, %v", tt.in, cmd, n, ok)
+		}
+	}
+}
+
+func TestExecForeground(t *testing.T) {
+	w, root := newTestWorkspace(t, nil, "src/x")
+	w.hostEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=/home/u", "SECRET_TOKEN=s3cret", "LANG=C.UTF-8"}
+	ctx := context.Background()
+	run := func(req ExecRequest) *ExecResult {
+		t.Helper()
+		res, err := w.Exec(ctx, req)
+		if err != nil {
+			t.Fatalf("%q: %v", req.Command, err)
+		}
+		return res
+	}
+	if r := run(ExecRequest{Command: `echo "[$HOME][$SECRET_TOKEN][$LANG][$X]"`, Env: []string{"X=1"}}); r.Text() != "[/home/u][][C.UTF-8][1]\n" {
+		t.Errorf("environment: %q", r.Text())
+	}
+	if r := run(ExecRequest{Command: "pwd", Cwd: "src"}); r.Text() != filepath.Join(root, "src")+"\n" {
+		t.Errorf("cwd: %q", r.Text())
+	}
+	if _, err := w.Exec(ctx, ExecRequest{Command: "pwd", Cwd: "/"}); CodeOf(err) != OutsideWorkspace {
+		t.Errorf("cwd outside the workspace: %v", err)
+	}
+	if r := run(ExecRequest{Command: "kill -TERM $$"}); r.ExitCode != 143 || r.Text() != "Exit code: 143" {
+		t.Errorf("signal death: %d %q", r.ExitCode, r.Text())
+	}
+	if r := run(ExecRequest{Command: "seq 1 500"}); !strings.HasPrefix(r.Text(), "[showing last 200 of 500 lines]\n301\n") {
+		t.Errorf("default tail: %q", r.Text()[:40])
+	}
+	if r := run(ExecRequest{Command: "seq 1 5", Tail: intp(-2)}); r.Text() != "[showing last 2 of 5 lines]\n4\n5\n" {
+		t.Errorf("tail -2: %q", r.Text())
+	}
+}
+
+// A child left running with `&` that holds stdout must not hang exec.
+func TestExecGrandchildHoldingStdout(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	start := time.Now()
+	res, err := w.Exec(context.Background(), ExecRequest{Command: "sleep 30 & echo started"})
+	must(t, err)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("exec took %v with a grandchild holding stdout", d)
+	}
+	if res.Text() != "started\n" || res.ExitCode != 0 {
+		t.Fatalf("got %q (exit %d)", res.Text(), res.ExitCode)
+	}
+	// Even a child that ignores TERM is gone once exec returns (KILL after the grace).
+	res, err = w.Exec(context.Background(), ExecRequest{Command: "sh -c 'trap \"\" TERM; sleep 30' & echo $! > pid; echo ok"})
+	must(t, err)
+	data, _ := os.ReadFile(filepath.Join(w.base, "pid"))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if pid > 0 && syscall.Kill(pid, 0) == nil {
+		if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(st), ") Z ") {
+			t.Errorf("child %d that ignores TERM survived exec", pid)
+		}
+	}
+}
+
+// A timeout stops the whole group: nothing the command started survives.
+func TestExecTimeoutLeavesNoSurvivor(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	start := time.Now()
+	res, err := w.Exec(context.Background(), ExecRequest{
+		Command: "trap '' TERM; (sleep 30 & echo $! > child; wait) & echo $$ > shell; sleep 30", Timeout: f64(0.3)})
+	must(t, err)
+	if res.ExitCode != 124 || !res.TimedOut {
+		t.Fatalf("exit %d timed out %v", res.ExitCode, res.TimedOut)
+	}
+	if !strings.Contains(res.Text(), "Process timed out after 300ms\n\nExit code: 124") {
+		t.Fatalf("text %q", res.Text())
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	for _, f := range []string{"shell", "child"} {
+		data, _ := os.ReadFile(filepath.Join(w.base, f))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid <= 0 {
+			t.Fatalf("no pid in %s", f)
+		}
+		if err := syscall.Kill(pid, 0); err == nil {
+			st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if !strings.Contains(string(st), ") Z ") {
+				t.Errorf("%s process %d survived the timeout", f, pid)
+			}
+		}
+	}
+}
+
+func TestBackgroundLifecycle(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	withSupervisor(t, w)
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "echo bgstart; sleep 0.3; echo bgend; exit 7", Background: boolp(true)})
+	must(t, err)
+	if res.Text() != fmt.Sprintf("Started background process (PID: %d)", res.PID) {
+		t.Fatalf("start text %q", res.Text())
+	}
+	pid := strconv.Itoa(res.PID)
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+	must(t, err)
+	if out.Text() != "bgstart\nbgend\n\n\nExit code: 7" {
+		t.Fatalf("wait: %q", out.Text())
+	}
+	// Read again: the record stays, the exit code is still shown.
+	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid})
+	must(t, err)
+	if out.Text() != "bgstart\nbgend\n\n\nExit code: 7" || out.State != "exited" {
+		t.Fatalf("second read: %q %s", out.Text(), out.State)
+	}
+	if _, err := w.Kill(ctx, KillRequest{PID: pid}); err == nil || err.Error() != "Process "+pid+" was not found or had already exited." {
+		t.Fatalf("kill of an exited process: %v", err)
+	}
+	// A silent process that exited shows its exit code (Mastra: "(no output yet)").
+	res, err = w.Exec(ctx, ExecRequest{Command: "true", Background: boolp(true)})
+	must(t, err)
+	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
+	must(t, err)
+	if out.Text() != "(no output)\n\nExit code: 0" {
+		t.Fatalf("silent: %q", out.Text())
+	}
+	// Wait with a timeout on a long process.
+	res, err = w.Exec(ctx, ExecRequest{Command: "echo s1; echo e1 1>&2; sleep 30", Background: boolp(true)})
+	must(t, err)
+	pid = strconv.Itoa(res.PID)
+	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true), WaitTimeout: f64(0.2)})
+	must(t, err)
+	if !strings.HasSuffix(out.Text(), "\n\n[still running after waiting 0.2s; call again to keep waiting]") {
+		t.Fatalf("wait timeout: %q", out.Text())
+	}
+	k, err := w.Kill(ctx, KillRequest{PID: pid})
+	must(t, err)
+	want := "Process " + pid + " has been killed.\n\n--- stdout (last output) ---\ns1\n\n\n--- stderr (last output) ---\ne1\n\n\nExit code: 143"
+	if k.Text() != want {
+		t.Fatalf("kill:\n%q\nwant\n%q", k.Text(), want)
+	}
+	if procstate.GroupAlive(res.PID) {
+		t.Fatal("process group still alive after kill")
+	}
+	ps, err := w.PS(ctx, PSRequest{Prune: boolp(true)})
+	must(t, err)
+	if len(ps.Pruned) != 3 || len(ps.Processes) != 0 {
+		t.Fatalf("prune: %+v", ps)
+	}
+	if _, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid}); err == nil {
+		t.Fatal("a pruned record still answers")
+	}
+}
+
+func TestBackgroundTimeoutAndCap(t *testing.T) {
+	cfg := config.Default()
+	cfg.Sandbox.BackgroundOutputBytes = 1000
+	w, _ := newTestWorkspace(t, cfg)
+	withSupervisor(t, w)
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "seq 1 2000", Background: boolp(true)})
+	must(t, err)
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true), Tail: intp(0)})
+	must(t, err)
+	if !strings.HasPrefix(out.Text(), "[") || !strings.Contains(out.Text(), "bytes of earlier output were dropped") ||
+		!strings.HasSuffix(out.Text(), "\n1999\n2000\n\n\nExit code: 0") || len(out.Stdout) > 1000 {
+		t.Fatalf("capped output (%d bytes kept): %q", len(out.Stdout), out.Text())
+	}
+	res, err = w.Exec(ctx, ExecRequest{Command: "echo x; sleep 30", Background: boolp(true), Timeout: f64(0.3)})
+	must(t, err)
+	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
+	must(t, err)
+	if out.Text() != "stdout:\nx\n\n\nstderr:\n\nProcess timed out after 300ms\n\nExit code: 124" || out.State != "timed_out" {
+		t.Fatalf("background timeout: %q %s", out.Text(), out.State)
+	}
+}
+
+// Twenty background starts at once are all recorded.
+func TestBackgroundConcurrentStarts(t *testing.T) {
+	w0, root := newTestWorkspace(t, nil)
+	var wg sync.WaitGroup
+	pids := make(chan int, 20)
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := New(Options{Root: root, Config: w0.cfg, StateDir: w0.stateDir})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer w.Close()
+			withSupervisor(t, w)
+			res, err := w.Exec(context.Background(), ExecRequest{Command: "sleep 0.5", Background: boolp(true)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			pids <- res.PID
+		}()
+	}
+	wg.Wait()
+	close(pids)
+	ps, err := w0.PS(context.Background(), PSRequest{})
+	must(t, err)
+	seen := map[int]bool{}
+	for _, p := range ps.Processes {
+		seen[p.PID] = true
+	}
+	n := 0
+	for pid := range pids {
+		n++
+		if !seen[pid] {
+			t.Errorf("pid %d was not recorded", pid)
+		}
+	}
+	if n != 20 || len(ps.Processes) != 20 {
+		t.Fatalf("%d started, %d recorded", n, len(ps.Processes))
+	}
+}
+
+// kill refuses a recorded pid whose start time no longer matches: the pid
+// now belongs to another process, which must not be signalled.
+func TestKillRefusesReusedPID(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	withSupervisor(t, w)
+	victim := exec.Command("sleep", "30")
+	must(t, victim.Start())
+	defer victim.Process.Kill()
+	start, err := procstate.StartTime(victim.Process.Pid)
+	must(t, err)
+	store := w.procStore()
+	dir, err := store.NewDir()
+	must(t, err)
+	rec := &procstate.Record{PID: victim.Process.Pid, PGID: victim.Process.Pid, StartTime: start + 1, BootID: procstate.BootID(),
+		Command: "sleep 30", Root: w.roots[0].real, StartedAt: time.Now()}
+	must(t, store.Commit(dir, rec))
+	_, err = w.Kill(context.Background(), KillRequest{PID: strconv.Itoa(victim.Process.Pid)})
+	if err == nil || CodeOf(err) != ENOENT {
+		t.Fatalf("kill of a reused pid: %v", err)
+	}
+	if victim.ProcessState != nil || syscall.Kill(victim.Process.Pid, 0) != nil {
+		t.Fatal("the unrelated process was signalled")
+	}
+	// Another workspace's record is not ours to kill either.
+	rec2 := *rec
+	rec2.StartTime, rec2.Root = start, "/elsewhere"
+	dir, _ = store.NewDir()
+	must(t, store.Commit(dir, &rec2))
+	if _, err := w.Kill(context.Background(), KillRequest{PID: strconv.Itoa(victim.Process.Pid)}); err == nil {
+		t.Fatal("killed a process recorded by another workspace")
+	}
+}
+
+func TestBwrapIsolation(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("bubblewrap is not installed")
+	}
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-net", "true").CombinedOutput(); err != nil {
+		t.Skipf("bwrap cannot create namespaces here: %s", out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") })}
+	go srv.Serve(ln)
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/"
+
+	cfg := config.Default()
+	cfg.Sandbox.Isolation = "bwrap"
+	w, root := newTestWorkspace(t, cfg)
+	w.hostEnv = []string{"PATH=" + os.Getenv("PATH")}
+	outside := filepath.Join(filepath.Dir(root), "outside.txt")
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "echo in > inside.txt && echo x > " + outside + "; echo x > /usr/ws-test; curl -sS --max-time 5 " + url})
+	must(t, err)
+	if data, _ := os.ReadFile(filepath.Join(root, "inside.txt")); string(data) != "in\n" {
+		t.Errorf("a write inside the workspace failed: %q", res.Text())
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("a write outside the workspace succeeded")
+	}
+	if _, err := os.Stat("/usr/ws-test"); err == nil {
+		os.Remove("/usr/ws-test")
+		t.Errorf("a write to /usr succeeded")
+	}
+	if strings.Contains(res.Text(), "reached") || res.ExitCode == 0 {
+		t.Errorf("the network was reachable: %q", res.Text())
+	}
+	cfg.Sandbox.NativeSandbox.AllowNetwork = true
+	res, err = w.Exec(ctx, ExecRequest{Command: "curl -sS --max-time 5 " + url})
+	must(t, err)
+	if res.Text() != "reached" {
+		t.Errorf("allowNetwork: %q", res.Text())
+	}
+}

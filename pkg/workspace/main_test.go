@@ -1,0 +1,33 @@
+package workspace
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as the background supervisor, as the ws
+// binary does with `ws __supervise DIR`.
+func TestMain(m *testing.M) {
+	if os.Getenv("WS_TEST_SUPERVISOR") == "1" && len(os.Args) == 3 && os.Args[1] == "__supervise" {
+		os.Exit(Supervise(os.Args[2], os.NewFile(3, "ready")))
+	}
+	os.Exit(m.Run())
+}
+
+// withSupervisor makes a workspace able to start background processes by
+// re-executing this test binary.
+func withSupervisor(t *testing.T, w *Workspace) {
+	w.superv = []string{os.Args[0], os.Args[0], "__supervise"}
+	w.hostEnv = append(os.Environ(), "WS_TEST_SUPERVISOR=1")
+	// Before the temporary directories go, let the supervisors finish.
+	t.Cleanup(func() {
+		entries, _ := w.procStore().List(w.roots[0].real)
+		deadline := time.Now().Add(10 * time.Second)
+		for _, e := range entries {
+			for e.Record.SupervisorRunning() && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	})
+}
