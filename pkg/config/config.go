@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Tool ids, as Mastra names them.
@@ -489,7 +490,10 @@ func (p *parser) tools(key string, v any, t *Tools) {
 	p.object(key, m, fields)
 }
 
-var mediaPattern = regexp.MustCompile(`(?i)^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$`)
+// Patterns are compiled on first use: most runs never read a config.
+var mediaPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$`)
+})
 
 func (p *parser) tool(key, id string, v any) Tool {
 	var t Tool
@@ -517,7 +521,7 @@ func (p *parser) tool(key, id string, v any) Tool {
 			}
 			t.MediaTypes = p.strings(k, v)
 			for _, pat := range t.MediaTypes {
-				if p.err == nil && !mediaPattern.MatchString(pat) {
+				if p.err == nil && !mediaPattern().MatchString(pat) {
 					js, _ := json.Marshal(pat)
 					p.fail(k, "Invalid `mediaTypes` pattern: %s. Expected `*`, `*/*`, `type/*`, or a full mime type like `application/pdf`.", js)
 				}
@@ -533,11 +537,11 @@ func (p *parser) tool(key, id string, v any) Tool {
 	return t
 }
 
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 func (p *parser) toolName(key string, v any) string {
 	s := p.str(key, v)
-	if p.err == nil && !toolNamePattern.MatchString(s) {
+	if p.err == nil && !toolNamePattern().MatchString(s) {
 		p.fail(key, "a tool name must be 1-64 letters, digits, '_' or '-' (function-calling APIs accept no others), got %q", s)
 	}
 	return s

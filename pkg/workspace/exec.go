@@ -55,10 +55,10 @@ func (r *ExecResult) ExitStatus() int {
 
 // tailPipe matches a trailing `| tail -N` or `| tail -n N`, which Mastra
 // strips from the command and applies to the captured output instead.
-var tailPipe = regexp.MustCompile(`\|\s*tail\s+(?:-n\s+)?(-?\d+)\s*$`)
+var tailPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|\s*tail\s+(?:-n\s+)?(-?\d+)\s*$`) })
 
 func stripTailPipe(command string) (string, int, bool) {
-	m := tailPipe.FindStringSubmatchIndex(command)
+	m := tailPipe().FindStringSubmatchIndex(command)
 	if m == nil {
 		return command, 0, false
 	}

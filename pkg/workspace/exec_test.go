@@ -312,15 +312,21 @@ func TestKillRefusesReusedPID(t *testing.T) {
 	}
 }
 
+// TestBwrapIsolation needs bubblewrap and curl; CI installs both and sets
+// WS_REQUIRE_BWRAP=1 so that a missing one fails instead of skipping.
 func TestBwrapIsolation(t *testing.T) {
+	skip := t.Skipf
+	if os.Getenv("WS_REQUIRE_BWRAP") == "1" {
+		skip = t.Fatalf
+	}
 	if _, err := exec.LookPath("bwrap"); err != nil {
-		t.Skip("bubblewrap is not installed")
+		skip("bubblewrap is not installed")
 	}
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
+		skip("curl is not installed")
 	}
 	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-net", "true").CombinedOutput(); err != nil {
-		t.Skipf("bwrap cannot create namespaces here: %s", out)
+		skip("bwrap cannot create namespaces here: %s", out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
