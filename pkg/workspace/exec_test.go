@@ -363,3 +363,30 @@ func TestBwrapIsolation(t *testing.T) {
 		t.Errorf("allowNetwork: %q", res.Text())
 	}
 }
+
+// kill reaches descendants that left the process group (setsid): the
+// supervisor is their subreaper and stops its whole tree.
+func TestKillReachesEscapedDescendants(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	withSupervisor(t, w)
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "setsid sleep 30 & echo $! > escaped; sleep 30", Background: boolp(true)})
+	must(t, err)
+	var pid int
+	for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(filepath.Join(w.base, "escaped"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+	}
+	if pid == 0 {
+		t.Fatal("the escaped child never wrote its pid")
+	}
+	if _, err := w.Kill(ctx, KillRequest{PID: strconv.Itoa(res.PID)}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+	t.Fatalf("the descendant %d that left the group survived kill", pid)
+}
