@@ -30,6 +30,7 @@ const (
 	Timeout          Code = "TIMEOUT"
 	LockTimeout      Code = "LOCK_TIMEOUT"
 	InvalidArgument  Code = "INVALID_ARGUMENT"
+	InvalidPattern   Code = "INVALID_PATTERN"
 	InvalidConfig    Code = "INVALID_CONFIG"
 	NotAvailable     Code = "TOOL_NOT_AVAILABLE"
 	ApprovalRefused  Code = "APPROVAL_REFUSED"

@@ -1,0 +1,635 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/tokens"
+	"golang.org/x/sys/unix"
+)
+
+// GrepRequest is the input of grep (mastra_workspace_grep).
+type GrepRequest struct {
+	Pattern       string   `json:"pattern" desc:"Regular expression to find (Go RE2 syntax; lookaround and backreferences also work). Only the first match of each line is reported."`
+	Path          string   `json:"path,omitempty" default:"\".\"" desc:"File, directory or glob to search (e.g. 'src', 'src/**/*.ts'), relative to the workspace root."`
+	ContextLines  *float64 `json:"contextLines,omitempty" default:"0" desc:"Lines of context to show around each match."`
+	MaxCount      *float64 `json:"maxCount,omitempty" desc:"At most this many matching lines per file."`
+	CaseSensitive *bool    `json:"caseSensitive,omitempty" default:"true" desc:"Match case exactly (default true)."`
+	IncludeHidden *bool    `json:"includeHidden,omitempty" default:"false" desc:"Also search files and directories whose names start with a dot."`
+}
+
+// GrepMatch is one matching line.
+type GrepMatch struct {
+	Path    string        `json:"path"`
+	Line    int           `json:"line"`
+	Column  int           `json:"column"` // 1-based, in UTF-16 code units as Mastra counts
+	Text    string        `json:"text"`
+	Context []ContextLine `json:"context,omitempty"`
+}
+
+// ContextLine is a line shown around a match.
+type ContextLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// GrepResult is the outcome of grep.
+type GrepResult struct {
+	Matches        []GrepMatch `json:"matches"`
+	Files          int         `json:"files"`
+	Truncated      bool        `json:"truncated"` // stopped at the 1000-match cap
+	BinarySkipped  int         `json:"binary_skipped"`
+	ReadErrors     int         `json:"read_errors"`
+	TargetNotFound bool        `json:"target_not_found"`
+	OutputCut      bool        `json:"output_truncated"`
+	text           string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *GrepResult) Text() string { return r.text }
+
+const (
+	grepMaxMatches   = 1000
+	grepMaxLineUnits = 500
+	grepMaxPattern   = 1000
+	defaultGrepTok   = 2000
+)
+
+// matcher finds the first match of a line: Go's RE2 engine, or an
+// ECMAScript engine for patterns that need lookaround or backreferences.
+type matcher struct {
+	re  *regexp.Regexp  // multi-line mode, for whole-buffer scanning
+	re1 *regexp.Regexp  // single-line, for one line
+	es  *regexp2.Regexp // the fallback
+}
+
+func compileMatcher(pattern string, caseSensitive bool) (*matcher, error) {
+	flags := ""
+	if !caseSensitive {
+		flags = "i"
+	}
+	re1, err := regexp.Compile(prefixFlags(flags, pattern))
+	if err == nil {
+		re := regexp.MustCompile(prefixFlags(flags+"m", pattern))
+		return &matcher{re: re, re1: re1}, nil
+	}
+	opts := regexp2.ECMAScript
+	if !caseSensitive {
+		opts |= regexp2.IgnoreCase
+	}
+	es, err2 := regexp2.Compile(pattern, opts)
+	if err2 != nil {
+		return nil, &Error{Code: InvalidPattern, Message: "Error: Invalid regex pattern: " + err.Error()}
+	}
+	es.MatchTimeout = 5 * time.Second
+	return &matcher{es: es}, nil
+}
+
+func prefixFlags(flags, pattern string) string {
+	if flags == "" {
+		return pattern
+	}
+	return "(?" + flags + ")" + pattern
+}
+
+// firstInLine returns the byte offset of the first match in line, or -1.
+func (m *matcher) firstInLine(line []byte) int {
+	if m.es != nil {
+		mt, err := m.es.FindStringMatch(string(line))
+		if err != nil || mt == nil {
+			return -1
+		}
+		i, _ := mt.ByteRange()
+		return i
+	}
+	loc := m.re1.FindIndex(line)
+	if loc == nil {
+		return -1
+	}
+	return loc[0]
+}
+
+// hit is a matching line of one file.
+type hit struct {
+	line int // 0-based
+	col  int // byte offset in the line
+}
+
+// scanBuffer finds the first match of each line of buf, at most max lines
+// (0: no limit). RE2 scans the whole buffer at once and only falls back to
+// one line when a match crosses a line end.
+func (m *matcher) scanBuffer(buf []byte, limit int, lines *lineIndex) []hit {
+	var hits []hit
+	if m.es != nil || m.re == nil {
+		for i := 0; i < lines.count(); i++ {
+			if c := m.firstInLine(lines.get(buf, i)); c >= 0 {
+				hits = append(hits, hit{i, c})
+				if limit > 0 && len(hits) >= limit {
+					break
+				}
+			}
+		}
+		return hits
+	}
+	pos := 0
+	for pos <= len(buf) {
+		loc := m.re.FindIndex(buf[pos:])
+		if loc == nil {
+			break
+		}
+		start, end := pos+loc[0], pos+loc[1]
+		li := lines.lineOf(start)
+		ls, le := lines.bounds(buf, li)
+		col := start - ls
+		if start > le || end > le {
+			// The match runs past the line's end (a class matched the
+			// newline): the line alone decides.
+			col = m.firstInLine(buf[ls:le])
+		}
+		if col >= 0 {
+			hits = append(hits, hit{li, col})
+			if limit > 0 && len(hits) >= limit {
+				break
+			}
+		}
+		if li+1 >= lines.count() {
+			break
+		}
+		pos = lines.starts[li+1]
+	}
+	return hits
+}
+
+// lineIndex knows where the lines of a buffer start (POSIX lines: a final
+// newline starts no line).
+type lineIndex struct {
+	starts []int
+	size   int
+}
+
+func indexLines(buf []byte) *lineIndex {
+	li := &lineIndex{size: len(buf), starts: make([]int, 0, 64)}
+	if len(buf) == 0 {
+		return li
+	}
+	li.starts = append(li.starts, 0)
+	for off := 0; ; {
+		i := bytes.IndexByte(buf[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		if off >= len(buf) {
+			break
+		}
+		li.starts = append(li.starts, off)
+	}
+	return li
+}
+
+func (li *lineIndex) count() int { return len(li.starts) }
+
+// bounds is the line's start and end (the end excludes the newline).
+func (li *lineIndex) bounds(buf []byte, i int) (int, int) {
+	s := li.starts[i]
+	e := li.size
+	if i+1 < len(li.starts) {
+		e = li.starts[i+1] - 1
+	} else if e > s && buf[e-1] == '\n' {
+		e--
+	}
+	return s, e
+}
+
+func (li *lineIndex) get(buf []byte, i int) []byte {
+	s, e := li.bounds(buf, i)
+	return buf[s:e]
+}
+
+// lineOf is the line holding byte offset off.
+func (li *lineIndex) lineOf(off int) int {
+	i := sort.SearchInts(li.starts, off+1) - 1
+	return max(i, 0)
+}
+
+// grepFile is a file to search, in walk order.
+type grepFile struct {
+	rel  string // workspace-relative
+	abs  loc
+	seq  int
+	hits []hit
+	buf  []byte
+	li   *lineIndex
+	bin  bool
+	err  bool
+}
+
+// Grep searches files for a regular expression, in parallel, and reports
+// the first match of each matching line with Mastra's layout.
+func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error) {
+	if n := utf16Len(req.Pattern); n > grepMaxPattern {
+		return nil, &Error{Code: InvalidPattern, Message: fmt.Sprintf("Error: Pattern too long (%d chars, max 1000). Use a shorter pattern.", n)}
+	}
+	m, err := compileMatcher(req.Pattern, req.CaseSensitive == nil || *req.CaseSensitive)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Path
+	if p == "" {
+		p = "."
+	}
+	ctxLines := 0
+	if req.ContextLines != nil && *req.ContextLines > 0 {
+		ctxLines = int(*req.ContextLines)
+	}
+	maxCount := 0
+	if req.MaxCount != nil && *req.MaxCount > 0 {
+		maxCount = int(*req.MaxCount)
+		if float64(maxCount) < *req.MaxCount {
+			maxCount++
+		}
+	}
+	g := &grepRun{w: w, m: m, maxCount: maxCount, hidden: req.IncludeHidden != nil && *req.IncludeHidden, res: &GrepResult{Matches: []GrepMatch{}}}
+	root := p
+	if isGlob(p) {
+		root = globBase(p)
+		g.glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
+	}
+	g.run(ctx, root)
+	res := g.res
+	res.text = w.formatGrep(g, ctxLines)
+	return res, nil
+}
+
+// globBase is the static part of a glob: the text before the first glob
+// character, cut back to its last slash.
+func globBase(p string) string {
+	i := strings.IndexAny(p, "*?{}[]")
+	j := strings.LastIndex(p[:i], "/")
+	if j <= 0 {
+		if strings.HasPrefix(p, "/") {
+			return "/"
+		}
+		return "."
+	}
+	return p[:j]
+}
+
+type grepRun struct {
+	w        *Workspace
+	m        *matcher
+	maxCount int
+	hidden   bool
+	glob     string
+	res      *GrepResult
+	files    []*grepFile // files with hits, in walk order
+}
+
+// run walks root and scans its files with one worker per core; results
+// are taken in walk order so the 1000-match cap stops at the same place
+// every time.
+func (g *grepRun) run(ctx context.Context, root string) {
+	t, err := g.w.Resolve(root)
+	if err != nil {
+		g.res.ReadErrors++
+		return
+	}
+	l := t.loc()
+	st, err := g.w.stat(l)
+	if err != nil {
+		if err == unix.ENOENT || err == unix.ENOTDIR {
+			g.res.TargetNotFound = true
+		} else {
+			g.res.ReadErrors++
+		}
+		return
+	}
+	if path.Base(filepathToSlash(string(t.Rel()))) == ".git" && st.IsDir() {
+		return
+	}
+	work := make(chan *grepFile, 256)
+	done := make(chan *grepFile, 256)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for f := range work {
+				if ctx.Err() == nil {
+					g.scan(f)
+				}
+				done <- f
+			}
+		}()
+	}
+	go func() {
+		if st.IsDir() {
+			ig := g.w.ignoreFor(t)
+			seq := 0
+			fd, err := g.w.open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+			if err != nil {
+				g.res.ReadErrors++ // counted before any worker result
+			} else {
+				g.walk(ctx, fd, string(t.Rel()), ig.child("", fd), work, &seq)
+				unix.Close(fd)
+			}
+		} else {
+			work <- &grepFile{rel: string(t.Rel()), abs: l}
+		}
+		close(work)
+		workers.Wait()
+		close(done)
+	}()
+	// Collect in walk order.
+	pending := map[int]*grepFile{}
+	next, total := 0, 0
+	for f := range done {
+		pending[f.seq] = f
+		for {
+			f, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if total >= grepMaxMatches {
+				continue
+			}
+			switch {
+			case f.err:
+				g.res.ReadErrors++
+			case f.bin:
+				g.res.BinarySkipped++
+			case len(f.hits) > 0:
+				if total+len(f.hits) > grepMaxMatches {
+					f.hits = f.hits[:grepMaxMatches-total]
+				}
+				total += len(f.hits)
+				g.files = append(g.files, f)
+				if total >= grepMaxMatches {
+					g.res.Truncated = true
+					cancel()
+				}
+			}
+		}
+	}
+}
+
+// walk lists the directory open at fd (rel: its workspace-relative path)
+// depth-first in name order, sending the files to search.
+func (g *grepRun) walk(ctx context.Context, fd int, rel string, ig *ignoreState, work chan<- *grepFile, seq *int) {
+	if ctx.Err() != nil {
+		return
+	}
+	ents, err := readDirFD(fd, true)
+	if err != nil {
+		g.res.ReadErrors++
+		return
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].name < ents[j].name })
+	for _, e := range ents {
+		if ctx.Err() != nil {
+			return
+		}
+		if IsTempName(e.name) || !g.hidden && isHidden(e.name) {
+			continue
+		}
+		crel := joinRel(rel, e.name)
+		if e.isDir {
+			if e.name == ".git" || e.isLink || ig.ignored(e.name, true) {
+				continue
+			}
+			cfd, err := openDirAt(fd, e.name)
+			if err != nil {
+				g.res.ReadErrors++
+				continue
+			}
+			g.walk(ctx, cfd, crel, ig.child(e.name, cfd), work, seq)
+			unix.Close(cfd)
+			continue
+		}
+		if ig.ignored(e.name, false) {
+			continue
+		}
+		if g.glob != "" {
+			if ok, _ := doublestar.Match(g.glob, crel); !ok {
+				continue
+			}
+		}
+		t, err := g.w.Resolve(crel)
+		if err != nil {
+			g.res.ReadErrors++
+			continue
+		}
+		work <- &grepFile{rel: crel, abs: t.loc(), seq: *seq}
+		*seq++
+	}
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// scan reads one file once and finds its matching lines.
+func (g *grepRun) scan(f *grepFile) {
+	fd, err := g.w.open(f.abs, unix.O_RDONLY, 0)
+	if err != nil {
+		f.err = true
+		return
+	}
+	file := os.NewFile(uintptr(fd), f.rel)
+	defer file.Close()
+	st, err := fstat(fd)
+	if err != nil || st.IsDir() {
+		f.err = err != nil
+		return
+	}
+	buf := make([]byte, 0, st.Size+1)
+	for {
+		n, err := file.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF || n == 0 && err == nil && len(buf) < cap(buf) {
+			break
+		}
+		if err != nil {
+			f.err = true
+			return
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+	head := buf[:min(len(buf), sniffLen)]
+	if isBinary(f.rel, head) {
+		f.bin = true
+		return
+	}
+	f.li = indexLines(buf)
+	f.hits = g.m.scanBuffer(buf, g.maxCount, f.li)
+	if len(f.hits) > 0 {
+		f.buf = buf
+	}
+}
+
+// isBinary decides by content: a NUL byte in the first 8 KiB, or content
+// that sniffs as a binary type. Clean UTF-8 text skips the sniffer.
+func isBinary(name string, head []byte) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	if utf8.Valid(head) && looksText(head) {
+		return false
+	}
+	return !classify(name, head).Text
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// formatGrep lays out Mastra's text: the summary, `---`, then the rows.
+func (w *Workspace) formatGrep(g *grepRun, ctxLines int) string {
+	res := g.res
+	var rows []string
+	hunks := 0
+	for _, f := range g.files {
+		res.Files++
+		n := f.li.count()
+		// Hunks: [hit-C, hit+C], merged when they touch or overlap.
+		type span struct{ from, to int }
+		var spans []span
+		for _, h := range f.hits {
+			s := span{max(0, h.line-ctxLines), min(n-1, h.line+ctxLines)}
+			if k := len(spans); k > 0 && s.from <= spans[k-1].to+1 {
+				spans[k-1].to = max(spans[k-1].to, s.to)
+			} else {
+				spans = append(spans, s)
+			}
+		}
+		hitAt := map[int]int{}
+		for _, h := range f.hits {
+			hitAt[h.line] = h.col
+		}
+		for _, s := range spans {
+			if ctxLines > 0 && hunks > 0 {
+				rows = append(rows, "--")
+			}
+			hunks++
+			for i := s.from; i <= s.to; i++ {
+				line := f.li.get(f.buf, i)
+				col, isHit := hitAt[i]
+				if !isHit {
+					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.rel, i+1, jsString(line)))
+					continue
+				}
+				c := utf16Len(jsString(line[:col])) + 1
+				text := cutAround(jsString(line), c-1, utf16Len(jsString(line[col:min(len(line), col+matchLen(g.m, line, col))])))
+				rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", f.rel, i+1, c, text))
+			}
+		}
+		for _, h := range f.hits {
+			gm := GrepMatch{Path: f.rel, Line: h.line + 1, Column: utf16Len(jsString(f.li.get(f.buf, h.line)[:h.col])) + 1, Text: jsString(f.li.get(f.buf, h.line))}
+			for i := max(0, h.line-ctxLines); i <= min(n-1, h.line+ctxLines); i++ {
+				if i != h.line {
+					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: jsString(f.li.get(f.buf, i))})
+				}
+			}
+			res.Matches = append(res.Matches, gm)
+		}
+	}
+	total := len(res.Matches)
+	summary := fmt.Sprintf("%d %s across %d %s", total, pluralWord(total, "match", "matches"), res.Files, pluralWord(res.Files, "file", "files"))
+	if res.Truncated {
+		summary += " (truncated at 1000; narrow the path or pattern, or set maxCount)"
+	}
+	if res.BinarySkipped > 0 {
+		summary += fmt.Sprintf(" (%d binary %s skipped)", res.BinarySkipped, pluralWord(res.BinarySkipped, "file", "files"))
+	}
+	if res.TargetNotFound {
+		summary += " (target path not found: nothing searched)"
+	}
+	if res.ReadErrors > 0 {
+		summary += fmt.Sprintf(" (%d %s skipped: read error)", res.ReadErrors, pluralWord(res.ReadErrors, "path", "paths"))
+	}
+	full := summary + "\n---"
+	if len(rows) > 0 {
+		full += "\n" + strings.Join(rows, "\n")
+	}
+	budget := w.cfg.MaxOutputTokens(config.Grep, defaultGrepTok)
+	if tokens.Estimate(full) <= budget {
+		return full
+	}
+	res.OutputCut = true
+	notice := func(shown int) string {
+		return fmt.Sprintf("[output truncated: showing %d of %d lines; narrow the search with a more specific path or pattern, or set maxCount]", shown, len(rows))
+	}
+	used := tokens.Estimate(summary+"\n---") + tokens.Estimate(notice(len(rows)))
+	var sb strings.Builder
+	sb.WriteString(summary + "\n---")
+	shown := 0
+	for _, r := range rows {
+		t := tokens.Estimate(r)
+		if used+t > budget {
+			break
+		}
+		used += t
+		sb.WriteString("\n" + r)
+		shown++
+	}
+	sb.WriteString("\n" + notice(shown))
+	return sb.String()
+}
+
+// matchLen is the byte length of the match found at col (at least 0).
+func matchLen(m *matcher, line []byte, col int) int {
+	if m.re1 != nil {
+		if loc := m.re1.FindIndex(line[col:]); loc != nil && loc[0] == 0 {
+			return loc[1]
+		}
+		return 0
+	}
+	if mt, err := m.es.FindStringMatch(string(line)); err == nil && mt != nil {
+		_, n := mt.ByteRange()
+		return n
+	}
+	return 0
+}
+
+// cutAround shortens a long matching line to 500 UTF-16 units. Mastra keeps
+// the first 500 (so a match further right is cut away); here the window
+// moves to show the match when it lies beyond, with "..." at each cut end.
+func cutAround(s string, col, mlen int) string {
+	u := utf16.Encode([]rune(s))
+	if len(u) <= grepMaxLineUnits {
+		return s
+	}
+	if col+max(mlen, 1) <= grepMaxLineUnits {
+		return string(utf16.Decode(u[:grepMaxLineUnits])) + "..."
+	}
+	start := max(0, col-100)
+	end := min(len(u), start+grepMaxLineUnits)
+	out := "..." + string(utf16.Decode(u[start:end]))
+	if end < len(u) {
+		out += "..."
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package workspace
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/wstools/ws/pkg/gitignore"
+	"golang.org/x/sys/unix"
+)
+
+// ignoreState is what .gitignore files say for one directory of a walk:
+// the rules of the walk root and of every directory down to this one.
+// A nil state ignores nothing.
+type ignoreState struct {
+	m   *gitignore.Matcher
+	dir string // this directory, relative to the workspace root ("" = root)
+}
+
+// ignoreFor prepares the rules that apply above a walk's start directory:
+// the .gitignore files from the root of the allowed path that holds it down
+// to its parent. The start directory's own file is read by child when the
+// walk lists it. When the start directory is itself ignored, filtering is
+// off for the call (listing or searching an ignored directory on purpose
+// shows its content), as in Mastra.
+func (w *Workspace) ignoreFor(t *Target) *ignoreState {
+	if t.root == nil {
+		return nil
+	}
+	rootFD, err := w.rootFD(t.root)
+	if err != nil {
+		return nil
+	}
+	st := &ignoreState{m: gitignore.New()}
+	sub := t.sub
+	if sub == "." {
+		return st
+	}
+	parts := strings.Split(sub, "/")
+	dir := ""
+	for i, part := range parts {
+		st = st.childAt(rootFD, dir)
+		rel := joinRelRoot(dir, part)
+		isLast := i == len(parts)-1
+		if st.m.Ignored(rel, true) {
+			return nil
+		}
+		if !isLast {
+			dir = rel
+		}
+	}
+	st.dir = dir
+	return st.withDir(sub)
+}
+
+func joinRelRoot(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// withDir moves the state to dir without reading anything.
+func (s *ignoreState) withDir(dir string) *ignoreState {
+	if dir == "." {
+		dir = ""
+	}
+	return &ignoreState{m: s.m, dir: dir}
+}
+
+// childAt adds the .gitignore of dir (relative to the root open at rootFD).
+func (s *ignoreState) childAt(rootFD int, dir string) *ignoreState {
+	name := ".gitignore"
+	if dir != "" {
+		name = dir + "/.gitignore"
+	}
+	content := readSmallFileAt(rootFD, name)
+	return &ignoreState{m: s.m.Child(dir, content), dir: dir}
+}
+
+// child is the state for the subdirectory name of this one ("" for this
+// directory itself), open at fd: its own .gitignore is added.
+func (s *ignoreState) child(name string, fd int) *ignoreState {
+	if s == nil {
+		return nil
+	}
+	dir := s.dir
+	if name != "" {
+		dir = joinRelRoot(s.dir, name)
+	}
+	content := readSmallFileAt(fd, ".gitignore")
+	return &ignoreState{m: s.m.Child(dir, content), dir: dir}
+}
+
+// ignored reports whether the entry name of this directory is excluded.
+func (s *ignoreState) ignored(name string, isDir bool) bool {
+	if s == nil {
+		return false
+	}
+	return s.m.Ignored(joinRelRoot(s.dir, name), isDir)
+}
+
+// readSmallFileAt reads a .gitignore below dirfd without following a final
+// symlink; a missing or unreadable file is empty.
+func readSmallFileAt(dirfd int, name string) []byte {
+	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
+	if err == unix.ENOSYS || err == unix.EPERM && !haveOpenat2() {
+		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, gitignore.MaxFileSize))
+	return data
+}
