@@ -36,6 +36,7 @@ func TestScript(t *testing.T) {
 			env.Setenv("WS_THREAD", "")
 			env.Setenv("WS_TEST_NOW", "2030-01-02T03:04:05Z")
 			env.Setenv("TZ", "UTC")
+			env.Setenv("WS_FORCE_TTY", "0") // never ask on the developer's terminal
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

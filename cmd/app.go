@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,7 +20,8 @@ type App struct {
 	Now  func() time.Time
 	opts globalOpts
 	ws   *workspace.Workspace
-	ran  bool // a command's RunE was reached (later errors are not usage errors)
+	ran  bool   // a command's RunE was reached (later errors are not usage errors)
+	tool string // the tool of the command that ran or failed to parse, for envelopes
 }
 
 type globalOpts struct {
@@ -101,6 +101,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 		Now:        a.Now,
 		HostEnv:    os.Environ(),
 		Supervisor: supervisorArgv(),
+		Approve:    a.approver(),
 	})
 	if err != nil {
 		return nil, err
@@ -129,15 +130,11 @@ func (a *App) runTool(ctx context.Context, id string, req any) error {
 
 // runToolResult is runTool that also hands back the result.
 func (a *App) runToolResult(ctx context.Context, id string, req any) (workspace.Result, error) {
-	args, err := json.Marshal(req)
-	if err != nil {
-		return nil, err
-	}
 	ws, err := a.Workspace()
 	if err != nil {
 		return nil, a.fail(id, err)
 	}
-	res, err := ws.Run(ctx, id, args)
+	res, err := ws.Run(ctx, id, req)
 	return res, a.print(id, res, err)
 }
 

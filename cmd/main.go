@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/mattn/go-isatty"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -63,7 +62,10 @@ func Main() int {
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
+	if cmd != nil {
+		app.tool = cmd.Annotations["tool"]
+	}
 	return exitStatus(stdio, app, err)
 }
 
@@ -77,24 +79,50 @@ func exitStatus(stdio *render.IO, app *App, err error) int {
 	if errors.As(err, &st) {
 		return st.code
 	}
-	var rep *reported
-	if !errors.As(err, &rep) {
-		render.Error(stdio, err)
-	}
 	var ue *usageError
-	var ce *config.Error
-	switch {
-	case errors.As(err, &ue) || !app.ran:
-		// Errors raised before any command ran are cobra's: flags, arguments.
-		render.Error(stdio, errors.New("run 'ws --help' for usage"))
-		return exitUsage
-	case errors.As(err, &ce):
-		return exitUsage
+	usage := errors.As(err, &ue) || !app.ran // errors before any RunE are cobra's: flags, arguments
+	code := exitFailure
+	switch c, ok := exitCodes[workspace.CodeOf(err)]; {
+	case usage:
+		code = exitUsage
+	case ok:
+		code = c
 	}
-	if code, ok := exitCodes[workspace.CodeOf(err)]; ok {
+	var rep *reported
+	if errors.As(err, &rep) {
 		return code
 	}
-	return exitFailure
+	if wantsJSON(app) {
+		// --json promises one envelope on stdout, whatever happened.
+		wcode := workspace.CodeOf(err)
+		if usage {
+			wcode = workspace.InvalidArgument
+		}
+		render.JSON(stdio.Out, render.Envelope{Tool: app.tool, Output: err.Error(),
+			Error: &render.ErrorBody{Code: wcode, Message: err.Error()}})
+		return code
+	}
+	render.Error(stdio, err)
+	if usage {
+		render.Error(stdio, errors.New("run 'ws --help' for usage"))
+	}
+	return code
+}
+
+// wantsJSON reports --json, also when flag parsing failed before reaching it.
+func wantsJSON(app *App) bool {
+	if app.opts.json {
+		return true
+	}
+	for _, a := range os.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--json" || a == "--json=true" || a == "--json=1" {
+			return true
+		}
+	}
+	return false
 }
 
 func isTerminal(f *os.File) bool {

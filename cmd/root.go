@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/config"
 )
 
 func newRootCmd(app *App) *cobra.Command {
@@ -37,7 +38,19 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		newCallCmd(app),
 		newToolsCmd(app),
 	)
+	for _, c := range root.Commands() {
+		if id, ok := commandTool[c.Name()]; ok {
+			c.Annotations = map[string]string{"tool": id}
+		}
+	}
 	return root
+}
+
+// commandTool names the tool each subcommand runs.
+var commandTool = map[string]string{
+	"read": config.ReadFile, "write": config.WriteFile, "edit": config.EditFile, "delete": config.Delete,
+	"stat": config.FileStat, "mkdir": config.Mkdir, "ls": config.ListFiles, "grep": config.Grep,
+	"exec": config.ExecuteCommand, "ps-output": config.GetProcessOutput, "kill": config.KillProcess,
 }
 
 // version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".

@@ -230,10 +230,10 @@ func checkNames(c *Config) error {
 		if t := c.Tools.PerTool[id]; t.Name != "" {
 			name = t.Name
 		}
-		if other, dup := exposed[name]; dup {
+		if _, dup := exposed[name]; dup {
 			return &Error{Key: "tools." + id + ".name", Msg: fmt.Sprintf(
-				"Duplicate workspace tool name %q: tool %q conflicts with an already-registered tool (%s). Check your tools config for duplicate \"name\" values.",
-				name, id, other)}
+				"Duplicate workspace tool name \"%s\": tool \"%s\" conflicts with an already-registered tool. Check your tools config for duplicate \"name\" values.",
+				name, id)}
 		}
 		exposed[name] = id
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/config"
-	"golang.org/x/sys/unix"
 )
 
 // EditRequest is the input of edit (mastra_workspace_edit_file).
@@ -65,14 +64,9 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	}
 	defer g.release()
 
-	f, err := w.openFile(t.loc(), unix.O_RDONLY, 0, req.Path)
+	f, _, err := w.openRegular(t, "edit")
 	if err != nil {
-		return nil, fsError("read", req.Path, err, false)
-	}
-	st, err := fstat(int(f.Fd()))
-	if err == nil && st.IsDir() {
-		f.Close()
-		return nil, errIsDir(req.Path, nil)
+		return nil, err
 	}
 	content, err := io.ReadAll(f)
 	f.Close()

@@ -114,10 +114,8 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 	must(t, err)
 	data, _ := os.ReadFile(filepath.Join(w.base, "pid"))
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if pid > 0 && syscall.Kill(pid, 0) == nil {
-		if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(st), ") Z ") {
-			t.Errorf("child %d that ignores TERM survived exec", pid)
-		}
+	if pid > 0 && !gone(pid, 2*time.Second) {
+		t.Errorf("child %d that ignores TERM survived exec", pid)
 	}
 }
 
@@ -143,11 +141,8 @@ func TestExecTimeoutLeavesNoSurvivor(t *testing.T) {
 		if pid <= 0 {
 			t.Fatalf("no pid in %s", f)
 		}
-		if err := syscall.Kill(pid, 0); err == nil {
-			st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if !strings.Contains(string(st), ") Z ") {
-				t.Errorf("%s process %d survived the timeout", f, pid)
-			}
+		if !gone(pid, 2*time.Second) {
+			t.Errorf("%s process %d survived the timeout", f, pid)
 		}
 	}
 }
@@ -389,4 +384,20 @@ func TestKillReachesEscapedDescendants(t *testing.T) {
 		}
 	}
 	t.Fatalf("the descendant %d that left the group survived kill", pid)
+}
+
+// gone waits until pid has exited (a zombie waiting to be reaped counts as
+// exited: it runs nothing).
+func gone(pid int, within time.Duration) bool {
+	for deadline := time.Now().Add(within); ; time.Sleep(10 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+		if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(st), ") Z ") {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
 }

@@ -116,6 +116,30 @@ func (w *Workspace) openFile(l loc, flags int, mode uint32, name string) (*os.Fi
 	return os.NewFile(uintptr(fd), name), nil
 }
 
+// openRegular opens a file the tools read (read, edit): without blocking,
+// so a FIFO cannot hold ws waiting for a writer, and refusing anything that
+// is not a regular file. A directory is Mastra's "Path is a directory".
+func (w *Workspace) openRegular(t *Target, op string) (*os.File, fileStat, error) {
+	f, err := w.openFile(t.loc(), unix.O_RDONLY|unix.O_NONBLOCK, 0, t.Input)
+	if err != nil {
+		return nil, fileStat{}, fsError(op, t.Input, err, false)
+	}
+	st, err := fstat(int(f.Fd()))
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, fileStat{}, fsError(op, t.Input, err, false)
+	case st.IsDir():
+		f.Close()
+		return nil, fileStat{}, errIsDir(t.Input, nil)
+	case !st.Mode.IsRegular():
+		f.Close()
+		return nil, fileStat{}, &Error{Code: EACCES, Op: op, Path: t.Input,
+			Message: "Permission denied: " + op + " on " + t.Input + " (not a regular file)"}
+	}
+	return f, st, nil
+}
+
 // fileStat is what the tools need to know about a file, nanoseconds kept.
 type fileStat struct {
 	Mode    fs.FileMode

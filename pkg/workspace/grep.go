@@ -447,7 +447,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &
 
 // scan reads one file once and finds its matching lines.
 func (g *grepRun) scan(f *grepFile) {
-	fd, err := g.w.open(f.abs, unix.O_RDONLY, 0)
+	fd, err := g.w.open(f.abs, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		f.err = true
 		return
@@ -455,8 +455,8 @@ func (g *grepRun) scan(f *grepFile) {
 	file := os.NewFile(uintptr(fd), f.rel)
 	defer file.Close()
 	st, err := fstat(fd)
-	if err != nil || st.IsDir() {
-		f.err = err != nil
+	if err != nil || !st.Mode.IsRegular() {
+		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
 		return
 	}
 	buf := make([]byte, 0, st.Size+1)

@@ -11,10 +11,10 @@ func isoMillis(t time.Time) string {
 }
 
 // isoPair formats two times for a message, with nanoseconds when the
-// millisecond forms would look the same.
+// millisecond forms would look the same (or are: only the size changed).
 func isoPair(a, b time.Time) (string, string) {
 	x, y := isoMillis(a), isoMillis(b)
-	if x == y && !a.Equal(b) {
+	if x == y {
 		x, y = a.UTC().Format("2006-01-02T15:04:05.000000000Z"), b.UTC().Format("2006-01-02T15:04:05.000000000Z")
 	}
 	return x, y

@@ -32,12 +32,13 @@ type Target struct {
 	ws    *Workspace
 }
 
-// Rel is the target's workspace-relative, slash-separated form. A target
-// outside the base path (in another allowed root, or uncontained) yields its
-// absolute path.
+// Rel is the target's path relative to the workspace base path,
+// slash-separated; a target in another allowed root (or anywhere, when the
+// workspace is not contained) starts with "../", as Mastra's
+// relative(basePath, path) does.
 func (t *Target) Rel() RelPath {
 	rel, err := filepath.Rel(t.ws.base, string(t.Abs))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+	if err != nil {
 		return RelPath(filepath.ToSlash(string(t.Abs)))
 	}
 	return RelPath(filepath.ToSlash(rel))

@@ -12,7 +12,6 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/tokens"
-	"golang.org/x/sys/unix"
 )
 
 // ReadRequest is the input of read (mastra_workspace_read_file).
@@ -73,18 +72,11 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 	if err != nil {
 		return nil, err
 	}
-	f, err := w.openFile(t.loc(), unix.O_RDONLY, 0, req.Path)
+	f, st, err := w.openRegular(t, "read")
 	if err != nil {
-		return nil, fsError("read", req.Path, err, false)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := fstat(int(f.Fd()))
-	if err != nil {
-		return nil, fsError("read", req.Path, err, false)
-	}
-	if st.IsDir() {
-		return nil, errIsDir(req.Path, nil)
-	}
 	res, err := w.readOpen(f, st, t, req)
 	if err != nil {
 		return nil, err
@@ -112,7 +104,9 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 	res := &ReadResult{Path: rel, Size: st.Size}
 	budget := w.cfg.MaxOutputTokens(config.ReadFile, defaultReadTokens)
 
-	if matchMedia(w.cfg.MediaTypes(), kind.MIME) {
+	// Media is decided by content too: text in a .png is text. A text type
+	// (image/svg+xml) is media only when mediaTypes names it.
+	if matchMedia(w.cfg.MediaTypes(), kind.MIME) && (!kind.Text || IsTextMIME(kind.MIME)) {
 		maxMedia := w.cfg.MaxMediaBytes()
 		if st.Size <= maxMedia {
 			data, err := io.ReadAll(io.LimitReader(f, maxMedia+1))
@@ -302,6 +296,7 @@ func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget
 	if len(shown) == 0 {
 		// Not even one whole line fits: show the head of the first line.
 		sb.Reset()
+		h = header(start)
 		sb.WriteString(h)
 		sb.WriteByte('\n')
 		if numbered {

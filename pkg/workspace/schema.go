@@ -242,15 +242,23 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	if v.kind != "object" {
 		return nil, validationError(id, []string{"- root: Invalid input: expected object, received " + v.jsType()}, provided)
 	}
+	// Like Mastra's validator, the first pass treats null as a value (so
+	// an optional field given null is an issue) and a string where a list
+	// belongs as a string; when those are the only issues, the retry that
+	// drops nulls and parses such strings succeeds. Otherwise every issue
+	// of the first pass is reported.
 	var issues []string
+	recoverable := 0
 	clean := map[string]any{}
 	known := map[string]bool{}
 	for _, f := range fields {
 		known[f.name] = true
-		val, msg := checkField(f, v.obj[f.name])
+		val, msg, soft := checkField(f, v.obj[f.name])
 		if msg != "" {
 			issues = append(issues, "- "+f.name+": "+msg)
-			continue
+			if soft {
+				recoverable++
+			}
 		}
 		if val != nil {
 			clean[f.name] = val
@@ -269,7 +277,7 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	} else if len(unknown) > 1 {
 		issues = append(issues, "- root: Unrecognized keys: "+strings.Join(unknown, ", "))
 	}
-	if len(issues) > 0 {
+	if len(issues) > recoverable {
 		return nil, validationError(id, issues, provided)
 	}
 	out, err := json.Marshal(clean)
@@ -281,89 +289,105 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 
 func received(v *jsValue) string { return "received " + v.jsType() }
 
-// checkField validates one value; it returns the value to pass on (nil:
-// absent) or zod's message.
-func checkField(f field, v *jsValue) (any, string) {
-	if v == nil || v.kind == "null" {
+// checkField validates one value. It returns the value to pass on (nil:
+// absent), zod's message for the first pass, and whether that issue goes
+// away in Mastra's retry (null for an optional field, a JSON list in a
+// string).
+func checkField(f field, v *jsValue) (any, string, bool) {
+	if v == nil {
 		if f.required {
-			return nil, "Invalid input: expected " + kindName(f.kind) + ", " + received(v)
+			return nil, "Invalid input: expected " + kindName(f.kind) + ", received undefined", false
 		}
-		return nil, "" // null for an optional parameter means absent
+		return nil, "", false
+	}
+	if v.kind == "null" {
+		msg := "Invalid input: expected " + kindName(f.kind) + ", received null"
+		if f.enum != nil {
+			msg = enumMessage(f.enum)
+		}
+		return nil, msg, !f.required
 	}
 	switch f.kind {
 	case kindString:
-		if v.kind != "string" {
-			return nil, "Invalid input: expected string, " + received(v)
-		}
 		if f.enum != nil {
-			for _, e := range f.enum {
-				if v.str == e {
-					return v.str, ""
+			if v.kind == "string" {
+				for _, e := range f.enum {
+					if v.str == e {
+						return v.str, "", false
+					}
 				}
 			}
-			quoted := make([]string, len(f.enum))
-			for i, e := range f.enum {
-				quoted[i] = `"` + e + `"`
-			}
-			return nil, "Invalid option: expected one of " + strings.Join(quoted, "|")
+			return nil, enumMessage(f.enum), false
 		}
-		return v.str, ""
+		if v.kind != "string" {
+			return nil, "Invalid input: expected string, " + received(v), false
+		}
+		return v.str, "", false
 	case kindBool:
 		if v.kind != "boolean" {
-			return nil, "Invalid input: expected boolean, " + received(v)
+			return nil, "Invalid input: expected boolean, " + received(v), false
 		}
-		return v.b, ""
+		return v.b, "", false
 	case kindInt, kindNumber:
 		n := v.num
 		if v.kind == "string" && f.coerce && numericString(v.str) {
 			n, _ = strconv.ParseFloat(strings.TrimSpace(v.str), 64)
 		} else if v.kind != "number" {
-			return nil, "Invalid input: expected number, " + received(v)
+			return nil, "Invalid input: expected number, " + received(v), false
 		}
 		if f.kind == kindInt {
 			if math.IsInf(n, 0) || n != math.Trunc(n) {
-				return nil, "Invalid input: expected int, received number"
+				return nil, "Invalid input: expected int, received number", false
 			}
 			if n > maxSafeInt {
-				return nil, "Too big: expected int to be <=9007199254740991"
+				return nil, "Too big: expected int to be <=9007199254740991", false
 			}
 			if n < -maxSafeInt {
-				return nil, "Too small: expected int to be >=-9007199254740991"
+				return nil, "Too small: expected int to be >=-9007199254740991", false
 			}
 		}
 		if f.min != nil && n < *f.min {
-			return nil, "Too small: expected number to be >=" + jsNumber(*f.min)
+			return nil, "Too small: expected number to be >=" + jsNumber(*f.min), false
 		}
 		if f.max != nil && n > *f.max {
-			return nil, "Too big: expected number to be <=" + jsNumber(*f.max)
+			return nil, "Too big: expected number to be <=" + jsNumber(*f.max), false
 		}
-		return json.Number(jsNumber(n)), ""
+		return json.Number(jsNumber(n)), "", false
 	case kindStrings, kindStringOrStrings:
+		soft := false
 		if v.kind == "string" {
-			// Mastra's retry: a string holding a JSON array is parsed.
+			if f.kind == kindStringOrStrings {
+				return v.str, "", false
+			}
+			// Mastra's retry parses a string that holds a JSON array.
 			if p, err := parseJSValue([]byte(v.str)); err == nil && p.kind == "array" {
-				v = p
-			} else if f.kind == kindStringOrStrings {
-				return v.str, ""
+				v, soft = p, true
 			}
 		}
 		if v.kind != "array" {
-			want := "array"
-			if f.kind == kindStringOrStrings {
-				want = "string | array"
-			}
-			return nil, "Invalid input: expected " + want + ", " + received(v)
+			return nil, "Invalid input: expected " + kindName(f.kind) + ", " + received(v), false
 		}
 		out := make([]string, 0, len(v.arr))
 		for _, e := range v.arr {
 			if e.kind != "string" {
-				return nil, "Invalid input: expected string, " + received(e)
+				return nil, "Invalid input: expected string, " + received(e), false
 			}
 			out = append(out, e.str)
 		}
-		return out, ""
+		if soft {
+			return out, "Invalid input: expected array, received string", true
+		}
+		return out, "", false
 	}
-	return nil, "unsupported parameter"
+	return nil, "unsupported parameter", false
+}
+
+func enumMessage(enum []string) string {
+	quoted := make([]string, len(enum))
+	for i, e := range enum {
+		quoted[i] = `"` + e + `"`
+	}
+	return "Invalid option: expected one of " + strings.Join(quoted, "|")
 }
 
 func kindName(k fieldKind) string {

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 
@@ -23,7 +24,8 @@ type ToolSpec struct {
 	// Writes marks tools that change files; a read-only filesystem drops them.
 	Writes bool
 	fields []field
-	run    func(ctx context.Context, w *Workspace, args []byte) (Result, error)
+	decode func(args []byte) (any, error)
+	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
 
 // Schema is the tool's parameters as a draft-07 JSON Schema.
@@ -44,12 +46,19 @@ func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Wor
 		Description: desc,
 		Writes:      writes,
 		fields:      fieldsOf(reflect.TypeOf((*Req)(nil)).Elem()),
-		run: func(ctx context.Context, w *Workspace, args []byte) (Result, error) {
+		decode: func(args []byte) (any, error) {
 			var req Req
 			if err := json.Unmarshal(args, &req); err != nil {
 				return nil, &Error{Code: InvalidArgument, Op: id, Message: "invalid arguments for " + id + ": " + err.Error()}
 			}
-			return run(w, ctx, req)
+			return req, nil
+		},
+		run: func(ctx context.Context, w *Workspace, req any) (Result, error) {
+			r, ok := req.(Req)
+			if !ok {
+				return nil, &Error{Code: Internal, Message: fmt.Sprintf("%s: request of type %T", id, req)}
+			}
+			return run(w, ctx, r)
 		},
 	}
 }
@@ -160,38 +169,63 @@ func (w *Workspace) OfferedNames() []string {
 }
 
 // Call runs an offered tool with JSON arguments: the function-calling path.
-// Arguments are validated as Mastra validates them; the result is the same
-// as the tool's subcommand gives.
+// Arguments are validated as Mastra validates them (messages name the tool
+// as it was called); the result is the same as the tool's subcommand gives.
 func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSpec, Result, error) {
 	spec, err := w.Lookup(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	clean, err := validate(spec.ID, spec.fields, args)
+	clean, err := validate(name, spec.fields, args)
 	if err != nil {
 		return spec, nil, err
 	}
-	res, err := spec.run(ctx, w, clean)
+	req, err := spec.decode(clean)
+	if err != nil {
+		return spec, nil, err
+	}
+	res, err := w.invoke(ctx, spec, name, clean, req)
 	return spec, res, err
 }
 
-// Run runs a tool by id with JSON arguments: the subcommand path. The
-// arguments go through the same validation as Call. A write tool on a
-// read-only filesystem fails with Mastra's read-only message; a tool the
-// config switched off is not available.
-func (w *Workspace) Run(ctx context.Context, id string, args []byte) (Result, error) {
+// Run runs a tool by id with a request filled from flags: the subcommand
+// path. The request is validated exactly as Call validates JSON (it is
+// encoded for that only: the tool gets the request itself, so bytes that
+// are not valid UTF-8 reach it unchanged). A write tool on a read-only
+// filesystem fails with Mastra's read-only message; a tool the config
+// switched off is not available.
+func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error) {
 	spec, ok := Spec(id)
 	if !ok || !w.cfg.ToolEnabled(id) {
 		return nil, &Error{Code: NotAvailable, Message: "tool not available: " + id}
 	}
+	if !w.hasFeature(id) {
+		if err := w.sandboxAvailable(); err != nil {
+			return nil, err
+		}
+		return nil, &Error{Code: NotAvailable, Message: "Sandbox does not support processes"}
+	}
 	if spec.Writes && w.readOnly {
 		return nil, errReadOnly(readOnlyOp[id])
 	}
-	clean, err := validate(spec.ID, spec.fields, args)
+	args, err := json.Marshal(req)
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: err.Error()}
+	}
+	name := w.exposedName(id)
+	clean, err := validate(name, spec.fields, args)
 	if err != nil {
 		return nil, err
 	}
-	return spec.run(ctx, w, clean)
+	return w.invoke(ctx, spec, name, clean, req)
+}
+
+// exposedName is the name a tool is offered under.
+func (w *Workspace) exposedName(id string) string {
+	if n := w.cfg.Tool(id).Name; n != "" {
+		return n
+	}
+	return id
 }
 
 // readOnlyOp names each write tool's operation in the read-only message.

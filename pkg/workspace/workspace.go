@@ -29,6 +29,9 @@ type Options struct {
 	// (ws re-executing itself as `ws __supervise`); the record directory is
 	// appended. Without it background processes are not available.
 	Supervisor []string
+	// Approve is asked before a tool that requires approval runs, with a
+	// one-line summary of the call. Without it such calls are refused.
+	Approve func(tool, summary string) (bool, error)
 }
 
 // Workspace is one workspace root with its configuration and state.
@@ -44,6 +47,7 @@ type Workspace struct {
 	now       func() time.Time
 	hostEnv   []string
 	superv    []string
+	approver  func(tool, summary string) (bool, error)
 
 	mu      sync.Mutex
 	rootFDs map[*allowedRoot]int
@@ -86,6 +90,7 @@ func New(o Options) (*Workspace, error) {
 		now:       now,
 		hostEnv:   o.HostEnv,
 		superv:    o.Supervisor,
+		approver:  o.Approve,
 		rootFDs:   map[*allowedRoot]int{},
 	}
 	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})

@@ -1,0 +1,42 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+)
+
+// approver decides calls of tools that require approval: --yes approves
+// them all; otherwise, when there is a controlling terminal, the user is
+// asked y/N on /dev/tty (so stdin and stdout may be pipes); otherwise there
+// is no approver and such calls are refused.
+func (a *App) approver() func(tool, summary string) (bool, error) {
+	if a.opts.yes {
+		return func(string, string) (bool, error) { return true, nil }
+	}
+	if os.Getenv("WS_FORCE_TTY") == "0" {
+		return nil
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	if !isatty.IsTerminal(tty.Fd()) {
+		tty.Close()
+		return nil
+	}
+	return func(tool, summary string) (bool, error) {
+		defer tty.Close()
+		fmt.Fprintf(tty, "ws: allow %s? [y/N] ", oneLine(summary))
+		line, _ := bufio.NewReader(tty).ReadString('\n')
+		answer := strings.ToLower(strings.TrimSpace(line))
+		return answer == "y" || answer == "yes", nil
+	}
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

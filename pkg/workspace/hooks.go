@@ -1,0 +1,139 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// hookTimeout bounds one hook command.
+const hookTimeout = 60 * time.Second
+
+// hookResult is the answer of a before hook that stopped the call.
+type hookResult struct {
+	Output any `json:"output"`
+	text   string
+}
+
+// Text is the hook's output: a string as is, anything else as JSON.
+func (r *hookResult) Text() string { return r.text }
+
+// NeedsApproval reports whether a tool requires approval before it runs:
+// its own requireApproval, else the global one.
+func (w *Workspace) NeedsApproval(id string) bool {
+	if t := w.cfg.Tool(id); t.RequireApproval != nil {
+		return *t.RequireApproval
+	}
+	return w.cfg.Tools.RequireApproval
+}
+
+// invoke runs one validated call: approval, the before hook (which may
+// answer instead of the tool), the tool, then the after hook, which sees
+// the output or the error. This is Mastra's wrapWithToolHooks, with the
+// hooks as commands that read JSON on stdin.
+func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, args []byte, req any) (Result, error) {
+	if w.NeedsApproval(spec.ID) {
+		ok, err := w.approve(name, string(args))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &Error{Code: ApprovalRefused, Message: "the call of " + name + " was not approved"}
+		}
+	}
+	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
+	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 {
+		out, err := runHook(ctx, "beforeToolCall", hook, hookIn, w.base, w.hostEnv)
+		if err != nil {
+			return nil, err
+		}
+		var answer struct {
+			Proceed *bool           `json:"proceed"`
+			Output  json.RawMessage `json:"output"`
+		}
+		if len(bytes.TrimSpace(out)) > 0 {
+			if err := json.Unmarshal(out, &answer); err != nil {
+				return nil, &Error{Code: EIO, Message: "hook beforeToolCall printed bad JSON: " + err.Error()}
+			}
+		}
+		if answer.Proceed != nil && !*answer.Proceed {
+			return skippedResult(answer.Output), nil
+		}
+	}
+	res, err := spec.run(ctx, w, req)
+	if hook := w.cfg.Tools.AfterToolCall; len(hook) > 0 {
+		if res != nil {
+			hookIn["output"] = res.Text()
+		}
+		if err != nil {
+			hookIn["error"] = map[string]any{"code": CodeOf(err), "message": err.Error()}
+		}
+		if _, herr := runHook(ctx, "afterToolCall", hook, hookIn, w.base, w.hostEnv); herr != nil {
+			return nil, herr
+		}
+	}
+	return res, err
+}
+
+func skippedResult(raw json.RawMessage) *hookResult {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	r := &hookResult{Output: v}
+	switch x := v.(type) {
+	case nil:
+	case string:
+		r.text = x
+	default:
+		b, _ := json.Marshal(x)
+		r.text = string(b)
+	}
+	return r
+}
+
+// runHook runs a hook command with the call as JSON on stdin and returns
+// what it printed. A failure names the hook.
+func runHook(ctx context.Context, name string, argv []string, in any, dir string, env []string) ([]byte, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, &Error{Code: Internal, Message: err.Error()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = bytes.NewReader(data)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg != "" {
+			msg = ": " + firstLine(msg)
+		}
+		return nil, &Error{Code: EIO, Err: err, Message: fmt.Sprintf("hook %s (%s) failed: %v%s", name, strings.Join(argv, " "), err, msg)}
+	}
+	return stdout.Bytes(), nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// approve asks the approver set up by the caller; without one, the call is
+// refused with a message that says how to approve it.
+func (w *Workspace) approve(name, args string) (bool, error) {
+	if w.approver == nil {
+		return false, &Error{Code: ApprovalRefused, Message: name + " requires approval: run ws with --yes to approve it, or from a terminal to be asked"}
+	}
+	summary := name + " " + args
+	if len(summary) > 200 {
+		summary = summary[:200] + "…"
+	}
+	return w.approver(name, summary)
+}
