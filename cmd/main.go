@@ -53,8 +53,15 @@ func Main() int {
 		InTTY:  isTerminal(os.Stdin),
 		OutTTY: isTerminal(os.Stdout),
 	}
+	// The first SIGINT/SIGTERM cancels the running tool (exec stops its
+	// command's process group); handling then returns to the default, so a
+	// second signal ends ws at once even if a tool is stuck.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	app := newApp(stdio)
 	defer app.close()
 	root := newRootCmd(app)

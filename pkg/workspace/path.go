@@ -54,6 +54,9 @@ func (t *Target) IsRoot() bool { return t.root != nil && t.sub == "." }
 // through the returned Target, which opens files beneath the root so that a
 // symlink swapped after this check still cannot lead outside.
 func (w *Workspace) Resolve(input string) (*Target, error) {
+	if input == "" {
+		return nil, &Error{Code: InvalidArgument, Message: "path is empty: give a file or directory, e.g. \".\" for the workspace root"}
+	}
 	abs := w.absolute(input)
 	t := &Target{Input: input, Abs: AbsPath(abs), ws: w}
 	if !w.contained {
