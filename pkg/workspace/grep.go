@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"sort"
 	"strings"
@@ -76,6 +75,12 @@ type matcher struct {
 	re  *regexp.Regexp  // multi-line mode, for whole-buffer scanning
 	re1 *regexp.Regexp  // single-line, for one line
 	es  *regexp2.Regexp // the fallback
+	// literal is the whole pattern when it is a plain string: searched
+	// with bytes.Index, without the regexp machine.
+	literal []byte
+	// required is a string every match contains: a file without it is
+	// passed over after one fast search.
+	required []byte
 }
 
 func compileMatcher(pattern string, caseSensitive bool) (*matcher, error) {
@@ -85,8 +90,14 @@ func compileMatcher(pattern string, caseSensitive bool) (*matcher, error) {
 	}
 	re1, err := regexp.Compile(prefixFlags(flags, pattern))
 	if err == nil {
-		re := regexp.MustCompile(prefixFlags(flags+"m", pattern))
-		return &matcher{re: re, re1: re1}, nil
+		m := &matcher{re: regexp.MustCompile(prefixFlags(flags+"m", pattern)), re1: re1}
+		if caseSensitive {
+			if lit, complete := re1.LiteralPrefix(); complete && lit != "" {
+				m.literal = []byte(lit)
+			}
+			m.required = requiredLiteral(pattern)
+		}
+		return m, nil
 	}
 	opts := regexp2.ECMAScript
 	if !caseSensitive {
@@ -105,6 +116,41 @@ func prefixFlags(flags, pattern string) string {
 		return pattern
 	}
 	return "(?" + flags + ")" + pattern
+}
+
+// requiredLiteral finds a string of at least three bytes that every match
+// of pattern must contain (the longest literal of a top-level
+// concatenation), or nil.
+func requiredLiteral(pattern string) []byte {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	var best []rune
+	consider := func(r *syntax.Regexp) {
+		if r.Op == syntax.OpLiteral && r.Flags&syntax.FoldCase == 0 && len(r.Rune) > len(best) {
+			best = r.Rune
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		consider(re)
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			for sub.Op == syntax.OpCapture && len(sub.Sub) == 1 {
+				sub = sub.Sub[0]
+			}
+			consider(sub)
+		}
+	}
+	if b := []byte(string(best)); len(b) >= 3 {
+		return b
+	}
+	return nil
 }
 
 // firstInLine returns the byte offset of the first match in line, or -1.
@@ -130,14 +176,16 @@ type hit struct {
 	col  int // byte offset in the line
 }
 
-// scanBuffer finds the first match of each line of buf, at most max lines
-// (0: no limit). RE2 scans the whole buffer at once and only falls back to
-// one line when a match crosses a line end.
-func (m *matcher) scanBuffer(buf []byte, limit int, lines *lineIndex) []hit {
+// scanBuffer finds the first match of each line of buf, at most limit
+// lines (0: no limit). RE2 scans the whole buffer at once (a file without
+// a match costs one search), counting newlines only up to each match; a
+// match that runs past its line's end is checked against that line alone.
+func (m *matcher) scanBuffer(buf []byte, limit int) []hit {
 	var hits []hit
-	if m.es != nil || m.re == nil {
-		for i := 0; i < lines.count(); i++ {
-			if c := m.firstInLine(lines.get(buf, i)); c >= 0 {
+	if m.es != nil {
+		li := indexLines(buf)
+		for i := 0; i < li.count(); i++ {
+			if c := m.firstInLine(li.get(buf, i)); c >= 0 {
 				hits = append(hits, hit{i, c})
 				if limit > 0 && len(hits) >= limit {
 					break
@@ -146,31 +194,51 @@ func (m *matcher) scanBuffer(buf []byte, limit int, lines *lineIndex) []hit {
 		}
 		return hits
 	}
-	pos := 0
-	for pos <= len(buf) {
-		loc := m.re.FindIndex(buf[pos:])
-		if loc == nil {
-			break
+	if len(m.required) > 0 && !bytes.Contains(buf, m.required) {
+		return nil
+	}
+	pos, line := 0, 0 // pos starts line (0-based)
+	for pos < len(buf) {
+		var start, end int
+		if m.literal != nil {
+			i := bytes.Index(buf[pos:], m.literal)
+			if i < 0 {
+				break
+			}
+			start, end = pos+i, pos+i+len(m.literal)
+		} else {
+			loc := m.re.FindIndex(buf[pos:])
+			if loc == nil {
+				break
+			}
+			start, end = pos+loc[0], pos+loc[1]
 		}
-		start, end := pos+loc[0], pos+loc[1]
-		li := lines.lineOf(start)
-		ls, le := lines.bounds(buf, li)
+		ls := pos
+		if k := bytes.LastIndexByte(buf[pos:start], '\n'); k >= 0 {
+			line += bytes.Count(buf[pos:start], []byte{'\n'})
+			ls = pos + k + 1
+		}
+		le := len(buf)
+		if k := bytes.IndexByte(buf[start:], '\n'); k >= 0 {
+			le = start + k
+		}
+		if start == len(buf) && ls == start {
+			break // an empty match after the final newline: no line there
+		}
 		col := start - ls
-		if start > le || end > le {
-			// The match runs past the line's end (a class matched the
-			// newline): the line alone decides.
+		if end > le {
 			col = m.firstInLine(buf[ls:le])
 		}
 		if col >= 0 {
-			hits = append(hits, hit{li, col})
+			hits = append(hits, hit{line, col})
 			if limit > 0 && len(hits) >= limit {
 				break
 			}
 		}
-		if li+1 >= lines.count() {
+		if le >= len(buf) {
 			break
 		}
-		pos = lines.starts[li+1]
+		pos, line = le+1, line+1
 	}
 	return hits
 }
@@ -231,7 +299,6 @@ func (li *lineIndex) lineOf(off int) int {
 type grepFile struct {
 	rel  string // workspace-relative
 	abs  loc
-	seq  int
 	hits []hit
 	buf  []byte
 	li   *lineIndex
@@ -322,8 +389,10 @@ func (g *grepRun) run(ctx context.Context, root string) {
 	if path.Base(filepathToSlash(string(t.Rel()))) == ".git" && st.IsDir() {
 		return
 	}
-	work := make(chan *grepFile, 256)
-	done := make(chan *grepFile, 256)
+	// Files travel in batches, which keeps channel traffic (and goroutine
+	// hand-offs) low when most files are small.
+	work := make(chan *grepBatch, 64)
+	done := make(chan *grepBatch, 64)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var workers sync.WaitGroup
@@ -331,76 +400,115 @@ func (g *grepRun) run(ctx context.Context, root string) {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			for f := range work {
-				if ctx.Err() == nil {
-					g.scan(f)
+			for b := range work {
+				for _, f := range b.files {
+					if ctx.Err() == nil {
+						g.scan(f)
+					}
 				}
-				done <- f
+				done <- b
 			}
 		}()
 	}
+	walkErrors := 0 // written by the walker only; read after done is closed
 	go func() {
+		q := &batcher{out: work}
 		if st.IsDir() {
-			ig := g.w.ignoreFor(t)
-			seq := 0
 			fd, err := g.w.open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 			if err != nil {
-				g.res.ReadErrors++ // counted before any worker result
+				walkErrors++
 			} else {
-				g.walk(ctx, fd, string(t.Rel()), ig.child("", fd), work, &seq)
+				g.walk(ctx, fd, string(t.Rel()), l, g.w.ignoreFor(t).child("", fd), q, &walkErrors)
 				unix.Close(fd)
 			}
 		} else {
-			work <- &grepFile{rel: string(t.Rel()), abs: l}
+			q.add(&grepFile{rel: string(t.Rel()), abs: l})
 		}
+		q.flush()
 		close(work)
 		workers.Wait()
 		close(done)
 	}()
 	// Collect in walk order.
-	pending := map[int]*grepFile{}
+	pending := map[int]*grepBatch{}
 	next, total := 0, 0
-	for f := range done {
-		pending[f.seq] = f
+	for b := range done {
+		pending[b.seq] = b
 		for {
-			f, ok := pending[next]
+			b, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
 			next++
-			if total >= grepMaxMatches {
-				continue
-			}
-			switch {
-			case f.err:
-				g.res.ReadErrors++
-			case f.bin:
-				g.res.BinarySkipped++
-			case len(f.hits) > 0:
-				if total+len(f.hits) > grepMaxMatches {
-					f.hits = f.hits[:grepMaxMatches-total]
-				}
-				total += len(f.hits)
-				g.files = append(g.files, f)
+			for _, f := range b.files {
 				if total >= grepMaxMatches {
-					g.res.Truncated = true
-					cancel()
+					break
+				}
+				switch {
+				case f.err:
+					g.res.ReadErrors++
+				case f.bin:
+					g.res.BinarySkipped++
+				case len(f.hits) > 0:
+					if total+len(f.hits) > grepMaxMatches {
+						f.hits = f.hits[:grepMaxMatches-total]
+					}
+					total += len(f.hits)
+					g.files = append(g.files, f)
+					if total >= grepMaxMatches {
+						g.res.Truncated = true
+						cancel()
+					}
 				}
 			}
 		}
+	}
+	g.res.ReadErrors += walkErrors
+}
+
+// grepBatch is a run of files in walk order.
+type grepBatch struct {
+	seq   int
+	files []*grepFile
+}
+
+// batcher groups the walker's files into batches.
+type batcher struct {
+	out chan<- *grepBatch
+	cur *grepBatch
+	seq int
+}
+
+const grepBatchSize = 32
+
+func (q *batcher) add(f *grepFile) {
+	if q.cur == nil {
+		q.cur = &grepBatch{seq: q.seq, files: make([]*grepFile, 0, grepBatchSize)}
+		q.seq++
+	}
+	q.cur.files = append(q.cur.files, f)
+	if len(q.cur.files) == grepBatchSize {
+		q.flush()
+	}
+}
+
+func (q *batcher) flush() {
+	if q.cur != nil {
+		q.out <- q.cur
+		q.cur = nil
 	}
 }
 
 // walk lists the directory open at fd (rel: its workspace-relative path)
 // depth-first in name order, sending the files to search.
-func (g *grepRun) walk(ctx context.Context, fd int, rel string, ig *ignoreState, work chan<- *grepFile, seq *int) {
+func (g *grepRun) walk(ctx context.Context, fd int, rel string, dirLoc loc, ig *ignoreState, q *batcher, errs *int) {
 	if ctx.Err() != nil {
 		return
 	}
 	ents, err := readDirFD(fd, true)
 	if err != nil {
-		g.res.ReadErrors++
+		*errs++
 		return
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].name < ents[j].name })
@@ -418,10 +526,10 @@ func (g *grepRun) walk(ctx context.Context, fd int, rel string, ig *ignoreState,
 			}
 			cfd, err := openDirAt(fd, e.name)
 			if err != nil {
-				g.res.ReadErrors++
+				*errs++
 				continue
 			}
-			g.walk(ctx, cfd, crel, ig.child(e.name, cfd), work, seq)
+			g.walk(ctx, cfd, crel, dirLoc.child(e.name), ig.child(e.name, cfd), q, errs)
 			unix.Close(cfd)
 			continue
 		}
@@ -433,69 +541,108 @@ func (g *grepRun) walk(ctx context.Context, fd int, rel string, ig *ignoreState,
 				continue
 			}
 		}
-		t, err := g.w.Resolve(crel)
-		if err != nil {
-			g.res.ReadErrors++
-			continue
-		}
-		work <- &grepFile{rel: crel, abs: t.loc(), seq: *seq}
-		*seq++
+		q.add(&grepFile{rel: crel, abs: dirLoc.child(e.name)})
 	}
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
-// scan reads one file once and finds its matching lines.
+// getBuf returns an empty buffer with room for at least n bytes.
+func getBuf(n int) []byte {
+	b := *(bufPool.Get().(*[]byte))
+	if cap(b) < n {
+		putBuf(b)
+		return make([]byte, 0, n)
+	}
+	return b[:0]
+}
+
+func putBuf(b []byte) {
+	if cap(b) > 8<<20 {
+		return // don't keep huge buffers around
+	}
+	b = b[:0]
+	bufPool.Put(&b)
+}
+
+// readAllSized reads the file open at fd, whose size fstat gave: one read
+// when it has not changed since, more only if it grew.
+func readAllSized(fd int, size int64) ([]byte, error) {
+	buf := getBuf(int(size) + 1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf, err
+		}
+		buf = buf[:len(buf)+n]
+		if n == 0 || int64(len(buf)) == size && len(buf) < cap(buf) {
+			return buf, nil
+		}
+	}
+}
+
+// scan reads one file once and finds its matching lines. It uses raw
+// system calls: an *os.File would add an fcntl and an epoll_ctl per file.
 func (g *grepRun) scan(f *grepFile) {
 	fd, err := g.w.open(f.abs, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		f.err = true
 		return
 	}
-	file := os.NewFile(uintptr(fd), f.rel)
-	defer file.Close()
+	defer unix.Close(fd)
 	st, err := fstat(fd)
 	if err != nil || !st.Mode.IsRegular() {
 		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
 		return
 	}
-	buf := make([]byte, 0, st.Size+1)
-	for {
-		n, err := file.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF || n == 0 && err == nil && len(buf) < cap(buf) {
-			break
-		}
-		if err != nil {
-			f.err = true
-			return
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
+	buf, err := readAllSized(fd, st.Size)
+	if err != nil {
+		putBuf(buf)
+		f.err = true
+		return
 	}
 	head := buf[:min(len(buf), sniffLen)]
 	if isBinary(f.rel, head) {
+		putBuf(buf)
 		f.bin = true
 		return
 	}
-	f.li = indexLines(buf)
-	f.hits = g.m.scanBuffer(buf, g.maxCount, f.li)
+	f.hits = g.m.scanBuffer(buf, g.maxCount)
 	if len(f.hits) > 0 {
-		f.buf = buf
+		f.buf, f.li = buf, indexLines(buf)
+	} else {
+		putBuf(buf)
 	}
 }
 
 // isBinary decides by content: a NUL byte in the first 8 KiB, or content
-// that sniffs as a binary type. Clean UTF-8 text skips the sniffer.
+// that is not UTF-8 and sniffs as a binary type. Valid UTF-8 without NUL is
+// text, decided without the sniffer.
 func isBinary(name string, head []byte) bool {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
 	}
-	if utf8.Valid(head) && looksText(head) {
+	if utf8.Valid(head) || len(head) == sniffLen && utf8.Valid(trimPartialRune(head)) {
 		return false
 	}
 	return !classify(name, head).Text
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of
+// a head read.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			return b[:len(b)-i]
+		}
+	}
+	return b
 }
 
 func utf16Len(s string) int {
