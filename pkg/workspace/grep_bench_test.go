@@ -28,3 +28,22 @@ func BenchmarkGrepTree(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListTree lists the tree named by WS_BENCH_LS_TREE completely.
+func BenchmarkListTree(b *testing.B) {
+	root := os.Getenv("WS_BENCH_LS_TREE")
+	if root == "" {
+		b.Skip("set WS_BENCH_LS_TREE to a directory to list")
+	}
+	w, err := New(Options{Root: root, StateDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	depth := 100.0
+	for b.Loop() {
+		if _, err := w.List(context.Background(), ListRequest{MaxDepth: &depth}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path"
@@ -35,15 +36,40 @@ type ListEntry struct {
 	Target string `json:"target,omitempty"` // a symlink's text
 }
 
-// ListResult is the outcome of ls.
+// ListResult is the outcome of ls. Its entries are made from the tree only
+// when JSON is asked for.
 type ListResult struct {
-	Path        string      `json:"path"`
-	Entries     []ListEntry `json:"entries"`
-	Directories int         `json:"directories"`
-	Files       int         `json:"files"`
-	Truncated   bool        `json:"truncated_at_depth"` // something lies deeper than maxDepth
-	OutputCut   bool        `json:"output_truncated"`
+	Path        string `json:"path"`
+	Directories int    `json:"directories"`
+	Files       int    `json:"files"`
+	Truncated   bool   `json:"truncated_at_depth"` // something lies deeper than maxDepth
+	OutputCut   bool   `json:"output_truncated"`
 	text        string
+	tree        *treeNode
+}
+
+// MarshalJSON adds the shown entries, in display order.
+func (r *ListResult) MarshalJSON() ([]byte, error) {
+	type plain ListResult
+	entries := []ListEntry{}
+	var walk func(n *treeNode, depth int)
+	walk = func(n *treeNode, depth int) {
+		for _, c := range n.children {
+			typ := "file"
+			if c.isDir {
+				typ = "directory"
+			}
+			entries = append(entries, ListEntry{Path: c.relPath(), Type: typ, Depth: depth, Target: c.target})
+			walk(c, depth+1)
+		}
+	}
+	if r.tree != nil {
+		walk(r.tree, 0)
+	}
+	return json.Marshal(struct {
+		*plain
+		Entries []ListEntry `json:"entries"`
+	}{(*plain)(r), entries})
 }
 
 // Text is the tool's output as the model sees it.
@@ -65,9 +91,20 @@ type listOpts struct {
 // treeNode is a listed directory entry with its shown children.
 type treeNode struct {
 	dirEntry
-	rel      string // relative to the listed directory
+	parent   *treeNode
 	children []*treeNode
 	hidden   bool // has entries below maxDepth that were not shown
+}
+
+// relPath is the node's path below the listed directory ("." for it).
+func (n *treeNode) relPath() string {
+	if n.parent == nil {
+		return "."
+	}
+	if n.parent.parent == nil {
+		return n.name
+	}
+	return n.parent.relPath() + "/" + n.name
 }
 
 // List shows a directory tree: directories first, then files, each level
@@ -106,8 +143,9 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		return nil, fsError("list", p, err, true)
 	}
 	defer unix.Close(fd)
-	res := &ListResult{Path: p, Entries: []ListEntry{}}
-	root := &treeNode{dirEntry: dirEntry{isDir: true}, rel: "."}
+	res := &ListResult{Path: p}
+	root := &treeNode{dirEntry: dirEntry{isDir: true}}
+	res.tree = root
 	if base := path.Base(strings.TrimSuffix(filepathToSlash(p), "/")); base != ".git" {
 		if req.RespectGitignore == nil || *req.RespectGitignore {
 			opts.ignore = w.ignoreFor(t)
@@ -117,14 +155,14 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 			return nil, fsError("list", p, err, true)
 		}
 	}
-	var lines []string
-	flatten(root, 0, res, &lines)
+	var text listText
+	flatten(root, 0, res, &text)
 	summary := fmt.Sprintf("%d %s, %d %s", res.Directories, pluralWord(res.Directories, "directory", "directories"),
 		res.Files, pluralWord(res.Files, "file", "files"))
 	if res.Truncated {
 		summary += fmt.Sprintf(" (truncated at depth %d)", opts.maxDepth)
 	}
-	res.text = w.capListing(lines, summary, root, res)
+	res.text = w.capListing(&text, summary, root, res)
 	return res, nil
 }
 
@@ -164,8 +202,12 @@ func (lw *listWalker) fill(n *treeNode, fd int, depth int, ig *ignoreState) erro
 		return err
 	}
 	kept := ents[:0]
+	dir := ""
+	if lw.opts.needRel() {
+		dir = n.relPath()
+	}
 	for _, e := range ents {
-		if lw.keep(e, n.rel, ig) {
+		if lw.keep(e, dir, ig) {
 			kept = append(kept, e)
 		}
 	}
@@ -178,7 +220,7 @@ func (lw *listWalker) fill(n *treeNode, fd int, depth int, ig *ignoreState) erro
 	n.children = make([]*treeNode, len(kept))
 	var wg sync.WaitGroup
 	for i, e := range kept {
-		c := &treeNode{dirEntry: e, rel: joinRel(n.rel, e.name)}
+		c := &treeNode{dirEntry: e, parent: n}
 		n.children[i] = c
 		if !e.isDir || e.isLink {
 			continue
@@ -211,6 +253,19 @@ func joinRel(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// needRel reports whether the filters look at paths, not only names.
+func (o listOpts) needRel() bool {
+	if len(o.patterns) > 0 {
+		return true
+	}
+	for _, x := range o.excludes {
+		if isGlob(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // keep applies the filters in Mastra's order: .git, hidden names, exclude,
@@ -269,37 +324,55 @@ func matchExclude(x, name, rel string) bool {
 // isGlob is Mastra's test: any of * ? { } [ ].
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?{}[]") }
 
-// flatten emits the tree depth-first and counts what it shows.
-func flatten(n *treeNode, depth int, res *ListResult, lines *[]string) {
+// listText is the tree's lines, in one buffer.
+type listText struct {
+	buf  []byte
+	ends []int // end offset of each line
+}
+
+func (t *listText) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = t.ends[i-1] + 1
+	}
+	return t.buf[start:t.ends[i]]
+}
+
+// flatten writes the tree depth-first and counts what it shows.
+func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 	if n.hidden {
 		res.Truncated = true
 	}
 	for _, c := range n.children {
-		line := strings.Repeat("\t", depth) + c.name
-		typ := "file"
+		if len(t.ends) > 0 {
+			t.buf = append(t.buf, '\n')
+		}
+		for range depth {
+			t.buf = append(t.buf, '\t')
+		}
+		t.buf = append(t.buf, c.name...)
 		if c.isDir {
-			typ = "directory"
 			res.Directories++
 		} else {
 			res.Files++
 		}
 		if c.isLink && c.target != "" {
-			line += " -> " + c.target
+			t.buf = append(t.buf, " -> "...)
+			t.buf = append(t.buf, c.target...)
 		}
-		*lines = append(*lines, line)
-		res.Entries = append(res.Entries, ListEntry{Path: c.rel, Type: typ, Depth: depth, Target: c.target})
-		flatten(c, depth+1, res, lines)
+		t.ends = append(t.ends, len(t.buf))
+		flatten(c, depth+1, res, t)
 	}
 }
 
 // capListing joins the tree within the token budget. Output that fits is
 // Mastra's text; otherwise whole lines are kept, and the notice says how
 // many entries were shown and how to narrow the listing, before the summary.
-func (w *Workspace) capListing(lines []string, summary string, root *treeNode, res *ListResult) string {
+func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res *ListResult) string {
 	budget := w.cfg.MaxOutputTokens(config.ListFiles, defaultListTokens)
 	full := ".\n\n" + summary
-	if len(lines) > 0 {
-		full = ".\n" + strings.Join(lines, "\n") + "\n\n" + summary
+	if len(t.ends) > 0 {
+		full = ".\n" + string(t.buf) + "\n\n" + summary
 	}
 	if tokens.Estimate(full) <= budget {
 		return full
@@ -310,23 +383,25 @@ func (w *Workspace) capListing(lines []string, summary string, root *treeNode, r
 		hint += fmt.Sprintf(" (e.g. path=%q)", joinRel(res.Path, big))
 	}
 	hint += ", a lower maxDepth, pattern, extension or exclude"
+	total := len(t.ends)
 	notice := func(shown int) string {
-		return fmt.Sprintf("[output truncated: showing %d of %d entries; %s]", shown, len(lines), hint)
+		return fmt.Sprintf("[output truncated: showing %d of %d entries; %s]", shown, total, hint)
 	}
-	used := tokens.Estimate(".") + tokens.Estimate(notice(len(lines))) + tokens.Estimate(summary)
+	used := tokens.Estimate(".") + tokens.Estimate(notice(total)) + tokens.Estimate(summary)
 	shown := 0
-	for _, l := range lines {
-		t := tokens.Estimate(l)
-		if used+t > budget {
+	for shown < total {
+		n := tokens.Estimate(string(t.line(shown)))
+		if used+n > budget {
 			break
 		}
-		used += t
+		used += n
 		shown++
 	}
 	var sb strings.Builder
 	sb.WriteString(".\n")
-	for _, l := range lines[:shown] {
-		sb.WriteString(l + "\n")
+	if shown > 0 {
+		sb.Write(t.buf[:t.ends[shown-1]])
+		sb.WriteByte('\n')
 	}
 	sb.WriteString(notice(shown) + "\n\n" + summary)
 	return sb.String()

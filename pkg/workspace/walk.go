@@ -1,9 +1,11 @@
 package workspace
 
 import (
-	"os"
+	"bytes"
+	"encoding/binary"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -30,51 +32,76 @@ func openDirAt(dirfd int, name string) (int, error) {
 	}
 }
 
-// readDirFD lists the directory open at fd (which it does not close). Types
-// come from the directory itself; symlinks are stat'ed for their target's
-// type and read for their text only when wantLinks is set.
+// readDirFD lists the directory open at fd (which it does not close),
+// reading the kernel's dirent records directly: a listing costs one
+// allocation per name. Types come from the directory itself; symlinks are
+// stat'ed for their target's type and read for their text only when
+// wantLinks is set.
 func readDirFD(fd int, wantLinks bool) ([]dirEntry, error) {
-	dup, err := unix.Dup(fd)
-	if err != nil {
+	bp := direntPool.Get().(*[]byte)
+	defer direntPool.Put(bp)
+	buf := *bp
+	if _, err := unix.Seek(fd, 0, 0); err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(dup), ".")
-	defer f.Close()
-	if _, err := f.Seek(0, 0); err != nil {
-		return nil, err
-	}
-	ents, err := f.ReadDir(-1)
-	if err != nil && len(ents) == 0 {
-		return nil, err
-	}
-	out := make([]dirEntry, 0, len(ents))
-	for _, e := range ents {
-		de := dirEntry{name: e.Name()}
-		t := e.Type()
-		switch {
-		case t&os.ModeSymlink != 0:
-			de.isLink = true
-			if wantLinks {
-				var st unix.Stat_t
-				if unix.Fstatat(fd, de.name, &st, 0) == nil {
-					de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
-				}
-				de.target = readlinkAt(fd, de.name)
-			}
-		case t.IsDir():
-			de.isDir = true
-		case t&os.ModeType == os.ModeIrregular:
-			// Filesystems without d_type: ask.
-			var st unix.Stat_t
-			if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-				de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
-				de.isLink = st.Mode&unix.S_IFMT == unix.S_IFLNK
-			}
+	var out []dirEntry
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
 		}
-		out = append(out, de)
+		if err != nil {
+			return out, err
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		for off := 0; off < n; {
+			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+			typ := buf[off+18]
+			nameB := buf[off+19 : off+reclen]
+			if i := bytes.IndexByte(nameB, 0); i >= 0 {
+				nameB = nameB[:i]
+			}
+			off += reclen
+			if len(nameB) == 0 || nameB[0] == '.' && (len(nameB) == 1 || len(nameB) == 2 && nameB[1] == '.') {
+				continue
+			}
+			de := dirEntry{name: string(nameB)}
+			switch typ {
+			case unix.DT_DIR:
+				de.isDir = true
+			case unix.DT_LNK:
+				de.isLink = true
+				if wantLinks {
+					var st unix.Stat_t
+					if unix.Fstatat(fd, de.name, &st, 0) == nil {
+						de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+					}
+					de.target = readlinkAt(fd, de.name)
+				}
+			case unix.DT_UNKNOWN:
+				// Filesystems without d_type: ask.
+				var st unix.Stat_t
+				if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+					de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+					de.isLink = st.Mode&unix.S_IFMT == unix.S_IFLNK
+				}
+				if de.isLink && wantLinks {
+					if unix.Fstatat(fd, de.name, &st, 0) == nil {
+						de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+					} else {
+						de.isDir = false
+					}
+					de.target = readlinkAt(fd, de.name)
+				}
+			}
+			out = append(out, de)
+		}
 	}
-	return out, nil
 }
+
+var direntPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 func readlinkAt(dirfd int, name string) string {
 	buf := make([]byte, 256)
@@ -91,7 +118,25 @@ func readlinkAt(dirfd int, name string) string {
 }
 
 // lessUTF16 orders strings by UTF-16 code units, as JavaScript sorts them.
+// Byte order is the same unless the first difference lies in a character
+// at or above U+E000 (UTF-8 lead byte 0xEE or more).
 func lessUTF16(a, b string) bool {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == n {
+		return len(a) < len(b)
+	}
+	if a[i] < 0xEE && b[i] < 0xEE {
+		return a[i] < b[i]
+	}
+	// Back to the start of the differing characters and compare by units.
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	a, b = a[i:], b[i:]
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)
