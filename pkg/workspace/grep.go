@@ -622,13 +622,15 @@ func (g *grepRun) scan(f *grepFile) {
 }
 
 // isBinary decides by content: a NUL byte in the first 8 KiB, or content
-// that is not UTF-8 and sniffs as a binary type. Valid UTF-8 without NUL is
-// text, decided without the sniffer.
+// that sniffs as a binary type. The sniffer runs only when it could say so:
+// on content that is not UTF-8, or whose first bytes hold control
+// characters or a PDF signature (where formats put their magic numbers).
 func isBinary(name string, head []byte) bool {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
 	}
-	if utf8.Valid(head) || len(head) == sniffLen && utf8.Valid(trimPartialRune(head)) {
+	valid := utf8.Valid(head) || len(head) == sniffLen && utf8.Valid(trimPartialRune(head))
+	if valid && looksText(head[:min(len(head), 16)]) && !bytes.HasPrefix(head, []byte("%PDF")) {
 		return false
 	}
 	return !classify(name, head).Text
