@@ -22,6 +22,9 @@ type App struct {
 	ws   *workspace.Workspace
 	ran  bool   // a command's RunE was reached (later errors are not usage errors)
 	tool string // the tool of the command that ran or failed to parse, for envelopes
+	// noPrompt: never ask for approval on the terminal (ws mcp: a client
+	// is waiting on the other end of stdio).
+	noPrompt bool
 }
 
 type globalOpts struct {

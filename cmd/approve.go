@@ -17,7 +17,7 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 	if a.opts.yes {
 		return func(string, string) (bool, error) { return true, nil }
 	}
-	if os.Getenv("WS_FORCE_TTY") == "0" {
+	if os.Getenv("WS_FORCE_TTY") == "0" || a.noPrompt {
 		return nil
 	}
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)

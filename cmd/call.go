@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"io"
 	"strings"
 
@@ -63,17 +64,68 @@ type toolDef struct {
 	Parameters  any    `json:"parameters"`
 }
 
+// toolFormats are the shapes `ws tools` can print the definitions in.
+var toolFormats = map[string]func(defs []toolDef) any{
+	// Our own: name, id, description, parameters.
+	"json": func(defs []toolDef) any { return defs },
+	// OpenAI Chat Completions `tools`.
+	"openai": func(defs []toolDef) any {
+		out := []any{}
+		for _, d := range defs {
+			out = append(out, map[string]any{"type": "function", "function": map[string]any{
+				"name": d.Name, "description": d.Description, "parameters": withoutSchemaKey(d.Parameters)}})
+		}
+		return out
+	},
+	// Anthropic Messages `tools`.
+	"anthropic": func(defs []toolDef) any {
+		out := []any{}
+		for _, d := range defs {
+			out = append(out, map[string]any{"name": d.Name, "description": d.Description, "input_schema": withoutSchemaKey(d.Parameters)})
+		}
+		return out
+	},
+	// An MCP tools/list result.
+	"mcp": func(defs []toolDef) any {
+		out := []any{}
+		for _, d := range defs {
+			out = append(out, map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.Parameters})
+		}
+		return map[string]any{"tools": out}
+	},
+}
+
+// withoutSchemaKey drops "$schema", which some function-calling APIs refuse.
+func withoutSchemaKey(schema any) any {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return schema
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return schema
+	}
+	delete(m, "$schema")
+	return m
+}
+
 func newToolsCmd(app *App) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "List the enabled tools as function-calling definitions",
+		Long: `Print the tools this workspace offers (after renames, with disabled ones and, on a
+read-only filesystem, the write tools left out) with our descriptions and JSON Schemas
+generated from the request structs. --format picks the shape: json (ws's own), openai
+(Chat Completions "tools"), anthropic (Messages "tools") or mcp (a tools/list result).`,
 		Example: `  ws tools
-  ws tools --format json | jq '.[].name'`,
+  ws tools --format openai > tools.json
+  ws tools --format anthropic | jq '.[].name'`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "json" {
-				return usagef(`ws tools: --format must be "json"`)
+			shape, ok := toolFormats[format]
+			if !ok {
+				return usagef(`ws tools: --format must be json, openai, anthropic or mcp`)
 			}
 			app.ran = true
 			ws, err := app.Workspace()
@@ -84,9 +136,27 @@ func newToolsCmd(app *App) *cobra.Command {
 			for _, o := range ws.Offered() {
 				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Spec.Description, Parameters: o.Spec.Schema()})
 			}
-			return render.IndentedJSON(app.IO.Out, defs)
+			return render.IndentedJSON(app.IO.Out, shape(defs))
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "json", "output format: json")
+	cmd.Flags().StringVar(&format, "format", "json", "output format: json, openai, anthropic or mcp")
 	return cmd
+}
+
+func newInstructionsCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:     "instructions",
+		Short:   "Print the workspace description for a model's system prompt",
+		Example: `  ws instructions >> system-prompt.txt`,
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			app.ran = true
+			ws, err := app.Workspace()
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(app.IO.Out, ws.Instructions()+"\n")
+			return err
+		},
+	}
 }

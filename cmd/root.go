@@ -37,6 +37,8 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		newSuperviseCmd(),
 		newCallCmd(app),
 		newToolsCmd(app),
+		newInstructionsCmd(app),
+		newMCPCmd(app),
 	)
 	for _, c := range root.Commands() {
 		if id, ok := commandTool[c.Name()]; ok {

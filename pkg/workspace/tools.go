@@ -31,6 +31,16 @@ type ToolSpec struct {
 // Schema is the tool's parameters as a draft-07 JSON Schema.
 func (s *ToolSpec) Schema() json.Marshaler { return jsonSchema(s.fields) }
 
+// ReadOnly reports whether the tool leaves files alone (it may still run
+// commands: the sandbox tools are not read-only).
+func (s *ToolSpec) ReadOnly() bool {
+	switch s.ID {
+	case config.ExecuteCommand, config.GetProcessOutput, config.KillProcess, config.Index:
+		return false
+	}
+	return !s.Writes
+}
+
 // Params lists the tool's parameter names in declaration order.
 func (s *ToolSpec) Params() []string {
 	out := make([]string, len(s.fields))
@@ -58,7 +68,11 @@ func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Wor
 			if !ok {
 				return nil, &Error{Code: Internal, Message: fmt.Sprintf("%s: request of type %T", id, req)}
 			}
-			return run(w, ctx, r)
+			res, err := run(w, ctx, r)
+			if err != nil {
+				return nil, err // not a typed nil in a non-nil Result
+			}
+			return res, nil
 		},
 	}
 }
