@@ -37,6 +37,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("WS_TEST_NOW", "2030-01-02T03:04:05Z")
 			env.Setenv("TZ", "UTC")
 			env.Setenv("WS_FORCE_TTY", "0") // never ask on the developer's terminal
+			// A race-enabled ws would sleep a second on every exit.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 // re-executing this test binary.
 func withSupervisor(t *testing.T, w *Workspace) {
 	w.superv = []string{os.Args[0], os.Args[0], "__supervise"}
-	w.hostEnv = append(os.Environ(), "WS_TEST_SUPERVISOR=1")
+	w.hostEnv = append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0")
 	// Before the temporary directories go, let the supervisors finish.
 	t.Cleanup(func() {
 		entries, _ := w.procStore().List(w.roots[0].real)
