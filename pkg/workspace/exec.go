@@ -36,8 +36,8 @@ type ExecResult struct {
 	ExitCode   int    `json:"exit_code"`
 	Signal     int    `json:"signal,omitempty"`
 	TimedOut   bool   `json:"timed_out"`
-	Stdout     string `json:"stdout"`
-	Stderr     string `json:"stderr"`
+	Stdout     Bytes  `json:"stdout"`
+	Stderr     Bytes  `json:"stderr"`
 	DurationMs int64  `json:"duration_ms"`
 	text       string
 }
@@ -118,7 +118,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	}
 	res := &ExecResult{
 		Command: req.Command, Cwd: cwd, ExitCode: run.exitCode, Signal: run.signal, TimedOut: run.timedOut,
-		Stdout: string(run.stdout), Stderr: string(run.stderr), DurationMs: w.now().Sub(start).Milliseconds(),
+		Stdout: run.stdout, Stderr: run.stderr, DurationMs: w.now().Sub(start).Milliseconds(),
 	}
 	stderr := run.stderr
 	if run.timedOut {

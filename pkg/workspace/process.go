@@ -26,8 +26,8 @@ type ProcessOutputRequest struct {
 // ProcessOutputResult is a background process's captured output and state.
 type ProcessOutputResult struct {
 	Process
-	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr"`
+	Stdout Bytes `json:"stdout"`
+	Stderr Bytes `json:"stderr"`
 	text   string
 }
 
@@ -124,7 +124,7 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	limit := w.toolTokens(config.GetProcessOutput)
 	out := streamText(outB, outDropped, tail, limit, true)
 	errText := streamText(errB, errDropped, tail, limit, true)
-	res := &ProcessOutputResult{Process: processOf(e), Stdout: string(outB), Stderr: string(errB)}
+	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
 	parts := streamParts(out, errText)
 	switch {
 	case len(parts) == 0 && e.Exit == nil:

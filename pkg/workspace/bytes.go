@@ -1,0 +1,22 @@
+package workspace
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// Bytes is captured output or file content in JSON data: a string when it
+// is valid UTF-8, else {"bytes": "<base64>"} (as ripgrep's JSON does), so
+// nothing is ever mangled into U+FFFD.
+type Bytes []byte
+
+// MarshalJSON writes a string or the base64 object.
+func (b Bytes) MarshalJSON() ([]byte, error) {
+	if utf8.Valid(b) {
+		return json.Marshal(string(b))
+	}
+	return json.Marshal(struct {
+		Bytes string `json:"bytes"`
+	}{base64.StdEncoding.EncodeToString(b)})
+}
