@@ -75,21 +75,37 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	}
 
 	all := req.ReplaceAll != nil && *req.ReplaceAll
-	m, err := findEdit(content, []byte(req.OldString), []byte(req.NewString), all)
-	if err != nil {
-		return nil, &Error{Code: CodeOf(err), Path: req.Path, Message: err.Error()}
-	}
 	var out []byte
-	if all {
-		out = bytes.ReplaceAll(content, m.old, m.new)
-	} else {
-		out = bytes.Replace(content, m.old, m.new, 1)
+	var ranges []LineRange
+	var diffOld, diffNew []byte
+	m, err := findEdit(content, []byte(req.OldString), []byte(req.NewString), all)
+	switch {
+	case err == nil:
+		if all {
+			out = bytes.ReplaceAll(content, m.old, m.new)
+		} else {
+			out = bytes.Replace(content, m.old, m.new, 1)
+		}
+		ranges = editRanges(content, m.old, m.new, all)
+		diffOld, diffNew = m.old, m.new
+	case CodeOf(err) == NoMatch:
+		fm, ferr := fuzzyEdit(content, []byte(req.OldString), []byte(req.NewString), all)
+		if ferr != nil {
+			return nil, &Error{Code: CodeOf(ferr), Path: req.Path, Message: ferr.Error()}
+		}
+		if fm == nil {
+			return nil, &Error{Code: NoMatch, Path: req.Path, Message: err.Error()}
+		}
+		out, ranges = fm.splice(content), fm.ranges(content)
+		m = editMatch{count: len(fm.spans), fallback: fm.kind}
+		diffOld, diffNew = content[fm.spans[0].start:fm.spans[0].end], fm.repl[0]
+	default:
+		return nil, &Error{Code: CodeOf(err), Path: req.Path, Message: err.Error()}
 	}
 	if err := w.writeFile(t, g, out, false); err != nil {
 		return nil, err
 	}
 
-	ranges := editRanges(content, m.old, m.new, all)
 	res := &EditResult{Path: req.Path, Replacements: m.count, Ranges: ranges, Fallback: m.fallback}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Replaced %d occurrence", m.count)
@@ -109,7 +125,7 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	sb.WriteByte(')')
 	if m.fallback != "" {
 		sb.WriteString("\n" + fallbackNote[m.fallback] + "\n")
-		sb.WriteString(shortDiff(m.old, m.new))
+		sb.WriteString(shortDiff(diffOld, diffNew))
 	}
 	res.text = sb.String()
 	return res, nil

@@ -68,3 +68,51 @@ func TestFindEdit(t *testing.T) {
 		}
 	}
 }
+
+func TestFuzzyEdit(t *testing.T) {
+	tests := []struct {
+		name, content, old, new string
+		all                     bool
+		want                    string // file after the edit
+		kind                    string
+		code                    Code
+	}{
+		{"trailing spaces in file", "a  \nb\t\nc\n", "a\nb\n", "x\n", false, "x\nc\n", fallbackTrailing, ""},
+		{"trailing spaces in old", "a\nb\nc\n", "a  \nb \n", "x\n", false, "x\nc\n", fallbackTrailing, ""},
+		{"curly quotes inside a line", "say \u201chi\u201d now\n", `say "hi"`, `say "bye"`, false, "say \"bye\" now\n", fallbackPunctuation, ""},
+		{"dash and nbsp", "a \u2014 b\u00a0c\n", "a - b c", "z", false, "z\n", fallbackPunctuation, ""},
+		{"indentation", "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n", "if x {\n    return\n}", "if y {\n    return 1\n}", false,
+			"func f() {\n\tif y {\n\t    return 1\n\t}\n}\n", fallbackIndentation, ""},
+		{"indentation shifted", "  a\n    b\n", "a\n  b\n", "c\n  d\n", false, "  c\n    d\n", fallbackIndentation, ""},
+		{"crlf kept", "a \r\nb\r\n", "a\nb", "x\ny", false, "x\r\ny\r\n", fallbackTrailing, ""},
+		{"ambiguous", "a \na \n", "a", "x", false, "", "", NotUnique},
+		{"ambiguous with replace_all", "a \nb\na \n", "a\n", "x\n", true, "x\nb\nx\n", fallbackTrailing, ""},
+		{"nothing", "abc\n", "zzz", "x", false, "", "", NoMatch},
+	}
+	for _, tt := range tests {
+		content := []byte(tt.content)
+		if _, err := findEdit(content, []byte(tt.old), []byte(tt.new), tt.all); err == nil {
+			t.Errorf("%s: the exact search matched; the case does not test a fallback", tt.name)
+			continue
+		}
+		m, err := fuzzyEdit(content, []byte(tt.old), []byte(tt.new), tt.all)
+		switch {
+		case tt.code == NoMatch:
+			if m != nil || err != nil {
+				t.Errorf("%s: matched %+v %v", tt.name, m, err)
+			}
+			continue
+		case tt.code != "":
+			if CodeOf(err) != tt.code {
+				t.Errorf("%s: err %v, want %s", tt.name, err, tt.code)
+			}
+			continue
+		case err != nil || m == nil:
+			t.Errorf("%s: no match (%v)", tt.name, err)
+			continue
+		}
+		if got := string(m.splice(content)); got != tt.want || m.kind != tt.kind {
+			t.Errorf("%s: %q (%s), want %q (%s)", tt.name, got, m.kind, tt.want, tt.kind)
+		}
+	}
+}
