@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,6 +106,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 		HostEnv:    os.Environ(),
 		Supervisor: supervisorArgv(),
 		Approve:    a.approver(),
+		Warn:       func(msg string) { render.Error(a.IO, errors.New("warning: "+msg)) },
 	})
 	if err != nil {
 		return nil, err

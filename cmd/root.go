@@ -30,10 +30,13 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		newMkdirCmd(app),
 		newLsCmd(app),
 		newGrepCmd(app),
+		newSearchCmd(app),
+		newIndexCmd(app),
 		newExecCmd(app),
 		newPSOutputCmd(app),
 		newKillCmd(app),
 		newPSCmd(app),
+		newSkillCmd(app),
 		newSuperviseCmd(),
 		newCallCmd(app),
 		newToolsCmd(app),
@@ -53,6 +56,7 @@ var commandTool = map[string]string{
 	"read": config.ReadFile, "write": config.WriteFile, "edit": config.EditFile, "delete": config.Delete,
 	"stat": config.FileStat, "mkdir": config.Mkdir, "ls": config.ListFiles, "grep": config.Grep,
 	"exec": config.ExecuteCommand, "ps-output": config.GetProcessOutput, "kill": config.KillProcess,
+	"search": config.Search, "index": config.Index, "skill": config.Skill,
 }
 
 // version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".

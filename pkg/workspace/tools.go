@@ -103,6 +103,12 @@ var allTools = []*ToolSpec{
 	defineTool(config.Grep,
 		"Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped.",
 		false, (*Workspace).Grep),
+	defineTool(config.Search,
+		"Search indexed content in the workspace with BM25 keyword ranking. Each result is a whole document (id, the lines holding query terms, content), best first.",
+		false, (*Workspace).Search),
+	defineTool(config.Index,
+		"Index content for search. The path becomes the document ID in search results; indexing the same path again replaces the document.",
+		true, (*Workspace).Index),
 	defineTool(config.ExecuteCommand,
 		"Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process.",
 		false, (*Workspace).Exec),
@@ -112,6 +118,15 @@ var allTools = []*ToolSpec{
 	defineTool(config.KillProcess,
 		"Stop a background process started with execute_command (and everything it started), and show its last output.",
 		false, (*Workspace).Kill),
+	defineTool(config.Skill,
+		"Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools.",
+		false, (*Workspace).Skill),
+	defineTool(config.SkillSearch,
+		"Search the instructions and reference files of the available skills for a topic.",
+		false, (*Workspace).SkillSearch),
+	defineTool(config.SkillRead,
+		"Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines.",
+		false, (*Workspace).SkillRead),
 }
 
 // Spec returns the tool with the given id.
@@ -157,6 +172,8 @@ func (w *Workspace) hasFeature(id string) bool {
 		return !w.cfg.Sandbox.Disabled
 	case config.GetProcessOutput, config.KillProcess:
 		return !w.cfg.Sandbox.Disabled && len(w.superv) > 0
+	case config.Search, config.Index, config.Skill, config.SkillSearch, config.SkillRead:
+		return w.searchSkillAvailable(id) == nil
 	}
 	return true
 }
@@ -214,6 +231,9 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 		return nil, &Error{Code: NotAvailable, Message: "tool not available: " + id}
 	}
 	if !w.hasFeature(id) {
+		if err := w.searchSkillAvailable(id); err != nil {
+			return nil, err
+		}
 		if err := w.sandboxAvailable(); err != nil {
 			return nil, err
 		}
@@ -249,4 +269,5 @@ var readOnlyOp = map[string]string{
 	config.Delete:    "delete",
 	config.Mkdir:     "mkdir",
 	config.AstEdit:   "ast_edit",
+	config.Index:     "index",
 }

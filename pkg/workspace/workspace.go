@@ -32,6 +32,9 @@ type Options struct {
 	// Approve is asked before a tool that requires approval runs, with a
 	// one-line summary of the call. Without it such calls are refused.
 	Approve func(tool, summary string) (bool, error)
+	// Warn receives problems that do not fail a call (a skipped SKILL.md,
+	// a rebuilt index); cmd prints them on stderr. Nil drops them.
+	Warn func(msg string)
 }
 
 // Workspace is one workspace root with its configuration and state.
@@ -48,6 +51,7 @@ type Workspace struct {
 	hostEnv   []string
 	superv    []string
 	approver  func(tool, summary string) (bool, error)
+	warnf     func(msg string)
 
 	mu      sync.Mutex
 	rootFDs map[*allowedRoot]int
@@ -91,6 +95,7 @@ func New(o Options) (*Workspace, error) {
 		hostEnv:   o.HostEnv,
 		superv:    o.Supervisor,
 		approver:  o.Approve,
+		warnf:     o.Warn,
 		rootFDs:   map[*allowedRoot]int{},
 	}
 	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})

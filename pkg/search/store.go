@@ -1,0 +1,168 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// File names inside a store directory.
+const (
+	IndexFile   = "index.bin"
+	lockFile    = "lock"
+	corruptName = "index.corrupt"
+)
+
+// Store is the directory that holds one workspace's index.
+type Store struct{ Dir string }
+
+// Path is the index file.
+func (s Store) Path() string { return filepath.Join(s.Dir, IndexFile) }
+
+// Mapped is an index file opened for reading.
+type Mapped struct {
+	*Reader
+	data   []byte
+	mapped bool
+}
+
+// Close releases the file's mapping.
+func (m *Mapped) Close() error {
+	if m == nil || !m.mapped {
+		return nil
+	}
+	m.mapped = false
+	return unix.Munmap(m.data)
+}
+
+// Load opens the index for reading: nil (and no error) when there is
+// none yet. The file is mapped, not read, so only the pages a query
+// touches are loaded.
+func (s Store) Load() (*Mapped, error) {
+	f, err := os.Open(s.Path())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	if size == 0 || size != int64(int(size)) {
+		return nil, corruptf("file is %d bytes", size)
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	mapped := err == nil
+	if err != nil {
+		if data, err = os.ReadFile(s.Path()); err != nil {
+			return nil, err
+		}
+	}
+	r, err := Open(data)
+	if err != nil {
+		if mapped {
+			unix.Munmap(data)
+		}
+		return nil, err
+	}
+	return &Mapped{Reader: r, data: data, mapped: mapped}, nil
+}
+
+// Save writes the index atomically: a temporary file in the same
+// directory, fsynced, renamed over the old one; then the directory is
+// fsynced. Readers see the old index or the new one, never a mix.
+func (s Store) Save(data []byte) error {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(s.Dir, ".tmp-index-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, s.Path())
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(s.Dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// SetAside moves a damaged index file out of the way (to index.corrupt,
+// replacing an older one), so it can be looked at and a new one built.
+func (s Store) SetAside() error {
+	err := os.Rename(s.Path(), filepath.Join(s.Dir, corruptName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Lock is a held lock on a store.
+type Lock struct{ fd int }
+
+// Lock takes the store's lock, an flock(2) on a file in the directory, so
+// that one process at a time changes the index; it waits at most timeout.
+// A process that dies releases its lock with it.
+func (s Store) Lock(timeout time.Duration) (*Lock, error) {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(filepath.Join(s.Dir, lockFile), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	wait := time.Millisecond
+	for {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return &Lock{fd: fd}, nil
+		}
+		if err != unix.EWOULDBLOCK && err != unix.EINTR {
+			unix.Close(fd)
+			return nil, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			unix.Close(fd)
+			return nil, fmt.Errorf("the search index is locked by another ws process (waited %s)", timeout)
+		}
+		time.Sleep(min(wait, left))
+		wait = min(wait*2, 50*time.Millisecond)
+	}
+}
+
+// Unlock releases the lock.
+func (l *Lock) Unlock() {
+	if l != nil && l.fd >= 0 {
+		unix.Flock(l.fd, unix.LOCK_UN)
+		unix.Close(l.fd)
+		l.fd = -1
+	}
+}
+
+// Bytes is the file's content (valid until Close).
+func (m *Mapped) Bytes() []byte { return m.data }

@@ -1,0 +1,30 @@
+package search
+
+import (
+	"strconv"
+	"strings"
+)
+
+// FormatResults is the text of mastra_workspace_search: each result as
+// `<id>[:<start>-<end>]: <content>` (whole contents, so a multi-line
+// document continues on the next lines), then `---` and the count with the
+// mode, all joined by newlines.
+func FormatResults(hits []Hit, mode string) string {
+	var sb strings.Builder
+	for _, h := range hits {
+		sb.WriteString(h.ID)
+		if h.Range != nil {
+			sb.WriteString(":" + strconv.Itoa(h.Range.Start) + "-" + strconv.Itoa(h.Range.End))
+		}
+		sb.WriteString(": ")
+		sb.WriteString(h.Content)
+		sb.WriteByte('\n')
+	}
+	sb.WriteString("---\n")
+	sb.WriteString(strconv.Itoa(len(hits)) + " result")
+	if len(hits) != 1 {
+		sb.WriteByte('s')
+	}
+	sb.WriteString(" (" + mode + " search)")
+	return sb.String()
+}

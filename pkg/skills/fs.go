@@ -1,0 +1,24 @@
+package skills
+
+// FS is what skills need from a filesystem. Paths are slash-separated and
+// spelt as the config and discovery spell them: relative to the workspace
+// root, or absolute inside it.
+type FS interface {
+	// ReadDir lists a directory, sorted by name; a symlink reports its
+	// target's type in IsDir.
+	ReadDir(path string) ([]Entry, error)
+	// ReadFile returns a regular file's bytes.
+	ReadFile(path string) ([]byte, error)
+	// Exists reports whether path exists (symlinks followed).
+	Exists(path string) bool
+	// RealPath resolves symlinks; skills found at two paths that resolve
+	// to one directory are one skill.
+	RealPath(path string) (string, error)
+}
+
+// Entry is one directory entry.
+type Entry struct {
+	Name   string
+	IsDir  bool
+	IsLink bool
+}

@@ -1,0 +1,456 @@
+package skills
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/search"
+)
+
+// DecodeUTF8 decodes bytes as Node's UTF-8 decoder does: each maximal
+// invalid subsequence becomes one U+FFFD.
+func DecodeUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r != utf8.RuneError || size > 1 {
+			sb.Write(b[:size])
+			b = b[size:]
+			continue
+		}
+		sb.WriteRune(utf8.RuneError)
+		b = b[invalidRun(b):]
+	}
+	return sb.String()
+}
+
+// invalidRun is the length of the WHATWG maximal subpart at the start of b.
+func invalidRun(b []byte) int {
+	c := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for i := 0; i < need && n < len(b); i++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+		n++
+	}
+	return n
+}
+
+// Activation is the text of the skill tool: the instructions, then the
+// non-empty lists of references, scripts and assets.
+func Activation(sk *Skill) string {
+	var sb strings.Builder
+	sb.WriteString(sk.Instructions)
+	list := func(title, dir string, files []string) {
+		if len(files) == 0 {
+			return
+		}
+		sb.WriteString("\n\n## " + title + "\n")
+		for i, f := range files {
+			if i > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString("- " + dir + "/" + f)
+		}
+	}
+	list("References", "references", sk.References)
+	list("Scripts", "scripts", sk.Scripts)
+	list("Assets", "assets", sk.Assets)
+	return sb.String()
+}
+
+// NotFound is Mastra's text for a skill that is not there.
+func (s *Set) NotFound(id string) string {
+	var items []string
+	for _, sk := range s.List() {
+		items = append(items, sk.Name+" ("+sk.Path+")")
+	}
+	return fmt.Sprintf("Skill \"%s\" not found. Available skills: %s", id, strings.Join(items, ", "))
+}
+
+// Hit is one skill_search result.
+type Hit struct {
+	SkillName string            `json:"skill_name"`
+	SkillPath string            `json:"skill_path"`
+	Source    string            `json:"source"` // "SKILL.md" or "references/<file>"
+	Content   string            `json:"content"`
+	Score     float64           `json:"score"`
+	LineRange *search.LineRange `json:"line_range,omitempty"`
+}
+
+// Search modes of skill_search.
+const (
+	ModeBM25      = "bm25"
+	ModeSubstring = "substring"
+)
+
+// Search is skill_search. With BM25 (the workspace has search) it ranks
+// the instructions and every reference file of every skill, keeps one
+// result per skill and source and at most topK; without, it is Mastra's
+// case-insensitive substring fallback (score 1 for instructions, 0.8 for a
+// reference, contents cut to 200 characters).
+func (s *Set) Search(query string, skillNames []string, topK float64, bm25 bool) ([]Hit, error) {
+	if bm25 {
+		return s.searchBM25(query, skillNames, topK)
+	}
+	return s.searchSubstring(query, skillNames, topK)
+}
+
+func nameAllowed(names []string, n string) bool {
+	if names == nil {
+		return true
+	}
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+type docRef struct {
+	skill  *Skill
+	source string
+}
+
+func (s *Set) searchBM25(query string, skillNames []string, topK float64) ([]Hit, error) {
+	x := search.NewIndex(search.DefaultK1, search.DefaultB)
+	refs := map[string]docRef{}
+	for _, sk := range s.all() {
+		id := "skill:" + sk.Path + ":SKILL.md"
+		x.Add(search.Doc{ID: id, Content: sk.Instructions, Source: -1})
+		refs[id] = docRef{sk, "SKILL.md"}
+		for _, r := range sk.References {
+			data, err := s.fs.ReadFile(joinPath(sk.Path, "references", r))
+			if err != nil {
+				continue
+			}
+			id := "skill:" + sk.Path + ":" + r
+			x.Add(search.Doc{ID: id, Content: DecodeUTF8(data), Source: -1})
+			refs[id] = docRef{sk, "references/" + r}
+		}
+	}
+	hits := x.Search(query, math.Inf(1), 0)
+	out := []Hit{}
+	seen := map[string]bool{}
+	for _, h := range hits {
+		ref, ok := refs[h.ID]
+		if !ok {
+			continue
+		}
+		sk := ref.skill
+		if win, _, err := s.byNameWinner(sk.Name); err != nil {
+			return nil, err
+		} else if win != nil {
+			sk = win
+		}
+		if !nameAllowed(skillNames, sk.Name) {
+			continue
+		}
+		key := sk.Path + ":" + ref.source
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: ref.source,
+			Content: h.Content, Score: h.Score, LineRange: h.Range})
+		if float64(len(out)) >= topK {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (s *Set) searchSubstring(query string, skillNames []string, topK float64) ([]Hit, error) {
+	q := search.LowerJS(query)
+	out := []Hit{}
+	for _, n := range s.names {
+		sk, _, err := s.byNameWinner(n)
+		if err != nil {
+			return nil, err
+		}
+		if sk == nil || !nameAllowed(skillNames, sk.Name) {
+			continue
+		}
+		if strings.Contains(search.LowerJS(sk.Instructions), q) {
+			out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "SKILL.md",
+				Content: cutUnits(sk.Instructions, 200), Score: 1})
+		}
+		for _, r := range sk.References {
+			if float64(len(out)) >= topK {
+				break
+			}
+			data, err := s.fs.ReadFile(joinPath(sk.Path, "references", r))
+			if err != nil {
+				continue
+			}
+			content := DecodeUTF8(data)
+			if strings.Contains(search.LowerJS(content), q) {
+				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
+					Content: cutUnits(content, 200), Score: 0.8})
+			}
+		}
+		if float64(len(out)) >= topK {
+			break
+		}
+	}
+	return out[:jsSliceEnd(len(out), topK)], nil
+}
+
+// FormatHits is the text of skill_search.
+func FormatHits(hits []Hit) string {
+	if len(hits) == 0 {
+		return "No results found."
+	}
+	parts := make([]string, len(hits))
+	for i, h := range hits {
+		loc := ""
+		if h.LineRange != nil {
+			loc = fmt.Sprintf(" (lines %d-%d)", h.LineRange.Start, h.LineRange.End)
+		}
+		preview := cutUnits(h.Content, 200)
+		if units(h.Content) > 200 {
+			preview += "..."
+		}
+		parts[i] = fmt.Sprintf("[%s]%s (score: %s)\n%s", h.SkillName, loc, ToFixed2(h.Score), preview)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// ToFixed2 is JavaScript's number.toFixed(2): the exact value rounded
+// half away from zero (Go's formatting rounds half to even).
+func ToFixed2(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 1e21 {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	neg := x < 0
+	f := new(big.Float).SetPrec(256).SetFloat64(math.Abs(x))
+	f.Mul(f, big.NewFloat(100))
+	f.Add(f, big.NewFloat(0.5))
+	n, _ := f.Int(nil)
+	s := n.String()
+	for len(s) < 3 {
+		s = "0" + s
+	}
+	out := s[:len(s)-2] + "." + s[len(s)-2:]
+	if neg && n.Sign() != 0 {
+		out = "-" + out
+	}
+	return out
+}
+
+func units(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// cutUnits is JavaScript's s.substring(0, n): the first n UTF-16 code
+// units; a surrogate pair cut in half leaves U+FFFD, as Node prints it.
+func cutUnits(s string, n int) string {
+	u := 0
+	for i, r := range s {
+		ru := utf16.RuneLen(r)
+		if ru < 0 {
+			ru = 1
+		}
+		if u+ru > n {
+			if u < n {
+				return s[:i] + "\uFFFD"
+			}
+			return s[:i]
+		}
+		u += ru
+	}
+	return s
+}
+
+func jsSliceEnd(n int, end float64) int {
+	switch {
+	case math.IsNaN(end):
+		return 0
+	case math.IsInf(end, 1):
+		return n
+	case math.IsInf(end, -1):
+		return 0
+	}
+	e := math.Trunc(end)
+	if e < 0 {
+		e += float64(n)
+		if e < 0 {
+			return 0
+		}
+	}
+	if e > float64(n) {
+		return n
+	}
+	return int(e)
+}
+
+// ReadKind says what skill_read found.
+const (
+	ReadText    = "text"
+	ReadBinary  = "binary"
+	ReadPastEnd = "past_end"
+	ReadEmpty   = "empty_range"
+)
+
+// ReadOutcome is the result of reading a file of a skill.
+type ReadOutcome struct {
+	Kind       string
+	Text       string // the tool's text
+	Content    string // the lines shown (text kind)
+	Size       int
+	StartLine  int
+	EndLine    int
+	TotalLines int
+}
+
+// ErrInvalidPath is skill_read's refusal of an absolute path or one with "..".
+type ErrInvalidPath struct{ Path string }
+
+func (e *ErrInvalidPath) Error() string { return "Invalid asset path: " + e.Path }
+
+// NotFoundInSkill is skill_read's text for a missing file.
+type NotFoundInSkill struct{ Msg string }
+
+func (e *NotFoundInSkill) Error() string { return e.Msg }
+
+// Read is skill_read on an already resolved skill. start and end are
+// 1-based and inclusive, nil when not given. Lines are POSIX lines: a
+// final newline ends the last line rather than starting an empty one.
+func (s *Set) Read(sk *Skill, name, p string, start, end *float64) (*ReadOutcome, error) {
+	norm := strings.ReplaceAll(p, `\`, "/")
+	var segs []string
+	for _, seg := range strings.Split(norm, "/") {
+		if seg == ".." {
+			return nil, &ErrInvalidPath{Path: p}
+		}
+		if seg != "" && seg != "." {
+			segs = append(segs, seg)
+		}
+	}
+	if strings.HasPrefix(norm, "/") {
+		return nil, &ErrInvalidPath{Path: p}
+	}
+	file := joinPath(sk.Path, strings.Join(segs, "/"))
+	var data []byte
+	var err error
+	if s.fs.Exists(file) {
+		data, err = s.fs.ReadFile(file)
+	}
+	if !s.fs.Exists(file) || err != nil {
+		var all []string
+		for _, f := range sk.References {
+			all = append(all, "references/"+f)
+		}
+		for _, f := range sk.Scripts {
+			all = append(all, "scripts/"+f)
+		}
+		for _, f := range sk.Assets {
+			all = append(all, "assets/"+f)
+		}
+		msg := fmt.Sprintf("File \"%s\" not found in skill \"%s\".", p, name)
+		if len(all) > 0 {
+			msg += "\nAvailable files: " + strings.Join(all, ", ")
+		}
+		return nil, &NotFoundInSkill{Msg: msg}
+	}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return &ReadOutcome{Kind: ReadBinary, Size: len(data),
+			Text: fmt.Sprintf("Binary file: %s/%s (%d bytes)", sk.Path, p, len(data))}, nil
+	}
+	text := string(data)
+	var lines []string
+	if text != "" {
+		lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	}
+	total := len(lines)
+	if start == nil && end == nil {
+		return &ReadOutcome{Kind: ReadText, Text: text, Content: text, Size: len(data), StartLine: 1, EndLine: total, TotalLines: total}, nil
+	}
+	from := 1.0
+	if start != nil {
+		from = math.Max(1, *start)
+	}
+	to := float64(total)
+	if end != nil {
+		to = math.Min(float64(total), *end)
+	}
+	if from > to {
+		out := &ReadOutcome{Kind: ReadEmpty, Size: len(data), TotalLines: total}
+		reason := ""
+		s1 := 1.0
+		if start != nil {
+			s1 = *start
+		}
+		if s1 > float64(total) {
+			out.Kind = ReadPastEnd
+			reason = fmt.Sprintf("Requested startLine %s is past the end of the file. The file has been fully read; stop paginating.", optNum(start))
+		} else {
+			reason = fmt.Sprintf("Requested range %s-%s is empty because startLine is greater than endLine.", optNum(start), optNum(end))
+		}
+		out.Text = fmt.Sprintf("File \"%s\" has %d lines (valid range 1-%d). %s", p, total, total, reason)
+		return out, nil
+	}
+	lo, hi := int(from)-1, int(to)
+	if float64(lo) != from-1 {
+		lo = int(math.Trunc(from - 1))
+	}
+	content := strings.Join(lines[lo:hi], "\n")
+	return &ReadOutcome{
+		Kind: ReadText, Content: content, Size: len(data),
+		StartLine: int(from), EndLine: int(to), TotalLines: total,
+		Text: fmt.Sprintf("%s (lines %s-%s of %d)\n%s", p, jsNum(from), jsNum(to), total, content),
+	}, nil
+}
+
+func optNum(f *float64) string {
+	if f == nil {
+		return "undefined"
+	}
+	return jsNum(*f)
+}
+
+// jsNum prints a number as JavaScript does for the values line numbers take.
+func jsNum(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,730 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/search"
+	"golang.org/x/sys/unix"
+)
+
+// SearchRequest is the input of search (mastra_workspace_search).
+type SearchRequest struct {
+	Query    string   `json:"query" desc:"The search query string"`
+	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"Maximum number of results to return"`
+	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Search mode: bm25 (keyword search) is the one ws has; vector and hybrid need an embedder"`
+	MinScore *float64 `json:"minScore,omitempty" desc:"Minimum score threshold (raw BM25 score)"`
+}
+
+// SearchHit is one document found by search.
+type SearchHit struct {
+	ID        string            `json:"id"`
+	Content   string            `json:"content"`
+	Score     float64           `json:"score"`
+	LineRange *search.LineRange `json:"line_range,omitempty"`
+	// SourceFile is the file a chunk of a long file came from.
+	SourceFile string `json:"source_file,omitempty"`
+}
+
+// SearchResult is the outcome of search.
+type SearchResult struct {
+	Mode    string      `json:"mode"`
+	Results []SearchHit `json:"results"`
+	text    string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *SearchResult) Text() string { return r.text }
+
+// IndexRequest is the input of index (mastra_workspace_index). Mastra's
+// optional metadata object is not taken: ws's parameter schemas have no
+// object kind yet.
+type IndexRequest struct {
+	Path    string `json:"path" desc:"The document ID/path for search results"`
+	Content string `json:"content" desc:"The text content to index"`
+}
+
+// IndexResult is the outcome of index.
+type IndexResult struct {
+	Path      string `json:"path"`
+	Documents int    `json:"documents"` // documents in the index afterwards
+	text      string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *IndexResult) Text() string { return r.text }
+
+// RefreshIndexRequest is the input of `ws index --auto` (a ws command,
+// not a Mastra tool).
+type RefreshIndexRequest struct{}
+
+// RefreshIndexResult says what a refresh of the autoIndexPaths did.
+type RefreshIndexResult struct {
+	Files     int      `json:"files"`     // files indexed from the autoIndexPaths
+	Added     []string `json:"added"`     // files new to the index
+	Changed   []string `json:"changed"`   // files read again
+	Removed   []string `json:"removed"`   // files dropped
+	Documents int      `json:"documents"` // documents in the index afterwards
+	text      string
+}
+
+// Text is the summary line.
+func (r *RefreshIndexResult) Text() string { return r.text }
+
+// Mastra's messages.
+var errNoSearch = &Error{Code: NotAvailable,
+	Message: "Workspace does not have search configured (enable bm25 or provide vectorStore + embedder)"}
+
+var errNoSkills = &Error{Code: NotAvailable,
+	Message: `Workspace does not have skills configured (set "skills" in the config)`}
+
+// searchSkillAvailable says why a search or skill tool cannot run on this
+// workspace: search and index need bm25, the skill tools need skills. It
+// is nil for other tools and when the tool can run.
+func (w *Workspace) searchSkillAvailable(id string) error {
+	switch id {
+	case config.Search, config.Index:
+		if !w.cfg.BM25 {
+			return errNoSearch
+		}
+	case config.Skill, config.SkillSearch, config.SkillRead:
+		if len(w.cfg.Skills) == 0 {
+			return errNoSkills
+		}
+	}
+	return nil
+}
+
+// Warnings that do not fail a call (a skill skipped, a damaged index
+// rebuilt) go to a sink that cmd sets; tools never print.
+// warn reports a problem that does not fail the call (Options.Warn).
+func (w *Workspace) warn(msg string) {
+	if w.warnf != nil {
+		w.warnf(msg)
+	}
+}
+
+// searchLockTimeout bounds the wait for another process changing the index.
+const searchLockTimeout = 30 * time.Second
+
+func (w *Workspace) searchStore() search.Store {
+	return search.Store{Dir: filepath.Join(w.stateDir, "search")}
+}
+
+// Search ranks the indexed documents with BM25 (SPEC 16a: the vector and
+// hybrid modes need an embedder, and saying so beats Mastra's silent
+// fallback). Files indexed from disk that changed since are read again
+// first, and deleted ones dropped (SPEC 16b).
+func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	if err := w.searchSkillAvailable(config.Search); err != nil {
+		return nil, err
+	}
+	switch req.Mode {
+	case "", "bm25":
+	case "vector", "hybrid":
+		return nil, &Error{Code: InvalidArgument, Message: fmt.Sprintf(
+			"search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)", req.Mode)}
+	default:
+		return nil, &Error{Code: InvalidArgument, Message: fmt.Sprintf("unknown search mode %q (ws searches with bm25)", req.Mode)}
+	}
+	topK, minScore := 5.0, 0.0
+	if req.TopK != nil {
+		topK = *req.TopK
+	}
+	if req.MinScore != nil {
+		minScore = *req.MinScore
+	}
+	r, done, err := w.openSearchIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var hits []search.Hit
+	if r != nil {
+		hits = r.Search(req.Query, topK, minScore)
+		// Mastra's Workspace.search takes topK again of what the engine
+		// returned: a negative topK drops that many results twice.
+		hits = hits[:search.SliceEnd(len(hits), topK)]
+	}
+	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), text: search.FormatResults(hits, "bm25")}
+	for i, h := range hits {
+		res.Results[i] = SearchHit{ID: h.ID, Content: h.Content, Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
+	}
+	return res, nil
+}
+
+// Index adds a document to the index, or replaces the one with the same
+// id. The index lives in the state directory, so later calls see it.
+func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, error) {
+	if err := w.searchSkillAvailable(config.Index); err != nil {
+		return nil, err
+	}
+	if w.readOnly {
+		return nil, errReadOnly("index")
+	}
+	var n int
+	err := w.changeIndex(ctx, func(x *search.Index) error {
+		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1})
+		n = x.Len()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &IndexResult{Path: req.Path, Documents: n, text: "Indexed " + req.Path}, nil
+}
+
+// RefreshIndex walks the autoIndexPaths again: new files are indexed,
+// changed ones read again, files that are gone or no longer match dropped.
+func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*RefreshIndexResult, error) {
+	if err := w.searchSkillAvailable(config.Index); err != nil {
+		return nil, err
+	}
+	res := &RefreshIndexResult{Added: []string{}, Changed: []string{}, Removed: []string{}}
+	var data []byte
+	err := w.changeIndexData(ctx, true, func(x *search.Index) error {
+		w.autoIndex(ctx, x, res)
+		res.Documents = x.Len()
+		return nil
+	}, &data)
+	if err != nil {
+		return nil, err
+	}
+	res.text = fmt.Sprintf("Indexed %d %s from autoIndexPaths (%d new, %d changed, %d removed); %d %s in the index",
+		res.Files, pluralWord(res.Files, "file", "files"), len(res.Added), len(res.Changed), len(res.Removed),
+		res.Documents, pluralWord(res.Documents, "document", "documents"))
+	return res, nil
+}
+
+// openSearchIndex returns the index to query, brought up to date first:
+// the autoIndexPaths indexed if the index lacks them, changed files read
+// again and deleted ones dropped. A nil reader is an empty index.
+func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func(), error) {
+	nop := func() {}
+	if w.stateDir == "" {
+		x := search.NewIndex(search.DefaultK1, search.DefaultB)
+		w.autoIndex(ctx, x, nil)
+		r, err := search.Open(x.Encode())
+		if err != nil {
+			return nil, nop, &Error{Code: Internal, Message: err.Error()}
+		}
+		return r, nop, nil
+	}
+	store := w.searchStore()
+	m, err := store.Load()
+	if err == nil && !w.autoPathsCurrent(m) {
+		m.Close()
+		m, err = nil, errIndexChange
+	}
+	var stale []string
+	if err == nil && m != nil {
+		stale = w.staleSources(ctx, m.Reader)
+		if len(stale) == 0 {
+			return m.Reader, func() { m.Close() }, nil
+		}
+		m.Close()
+		err = errIndexChange
+	}
+	if err == nil && m == nil && len(w.cfg.AutoIndexPaths) == 0 {
+		return nil, nop, nil
+	}
+	if err != nil && !errors.Is(err, errIndexChange) && !errors.Is(err, search.ErrCorrupt) {
+		return nil, nop, w.indexError(err)
+	}
+	// Something to change: do it under the lock, on what is there now.
+	var data []byte
+	err = w.changeIndexData(ctx, false, func(x *search.Index) error {
+		w.refreshStale(ctx, x, stale)
+		return nil
+	}, &data)
+	if err != nil {
+		return nil, nop, err
+	}
+	r, err := search.Open(data)
+	if err != nil {
+		return nil, nop, w.indexError(err)
+	}
+	return r, nop, nil
+}
+
+var errIndexChange = errors.New("index needs a change")
+
+// autoPathsCurrent reports whether the index was built from the
+// autoIndexPaths the config has now (no index counts as current when there
+// are none).
+func (w *Workspace) autoPathsCurrent(m *search.Mapped) bool {
+	want := w.cfg.AutoIndexPaths
+	if m == nil {
+		return len(want) == 0
+	}
+	got, err := m.AutoPaths()
+	if err != nil {
+		return false
+	}
+	if got == nil {
+		return len(want) == 0
+	}
+	return slices.Equal(got, want)
+}
+
+func (w *Workspace) indexError(err error) error {
+	var we *Error
+	if errors.As(err, &we) {
+		return err
+	}
+	if errors.Is(err, search.ErrVersion) {
+		return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory was written by a newer version of ws; use that version, or delete the state directory's search/ to start a new index"}
+	}
+	if errors.Is(err, search.ErrCorrupt) {
+		return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory is damaged: " + err.Error()}
+	}
+	return stateError(err)
+}
+
+func (w *Workspace) changeIndex(ctx context.Context, change func(*search.Index) error) error {
+	var data []byte
+	return w.changeIndexData(ctx, false, change, &data)
+}
+
+// changeIndexData is the read-modify-write of the index: under the store's
+// lock it loads the index (a damaged one is set aside and rebuilt, with a
+// warning), indexes the autoIndexPaths if the index lacks them, applies
+// change and saves the result atomically. The new file's bytes are left in
+// *data. With refresh, change walks the autoIndexPaths itself.
+func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change func(*search.Index) error, data *[]byte) error {
+	var store search.Store
+	var x *search.Index
+	if w.stateDir == "" {
+		x = search.NewIndex(search.DefaultK1, search.DefaultB)
+	} else {
+		store = w.searchStore()
+		lock, err := store.Lock(searchLockTimeout)
+		if err != nil {
+			return w.indexError(err)
+		}
+		defer lock.Unlock()
+		m, err := store.Load()
+		switch {
+		case errors.Is(err, search.ErrCorrupt):
+			if serr := store.SetAside(); serr != nil {
+				return w.indexError(serr)
+			}
+			w.warn("the search index was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
+				"); it was set aside as search/index.corrupt in the state directory and built again: documents added with the index tool must be indexed again")
+			x = search.NewIndex(search.DefaultK1, search.DefaultB)
+		case err != nil:
+			return w.indexError(err)
+		case m == nil:
+			x = search.NewIndex(search.DefaultK1, search.DefaultB)
+		default:
+			x, err = search.Decode(m.Bytes())
+			m.Close()
+			if err != nil {
+				return w.indexError(err)
+			}
+		}
+	}
+	before := append([]string(nil), x.AutoPaths...)
+	hadAuto := x.AutoPaths != nil
+	if (!slices.Equal(x.AutoPaths, w.cfg.AutoIndexPaths) || x.AutoPaths == nil && len(w.cfg.AutoIndexPaths) > 0) && !refresh {
+		w.autoIndex(ctx, x, nil)
+	}
+	if err := change(x); err != nil {
+		return err
+	}
+	*data = x.Encode()
+	unchanged := x.Changes() == 0 && hadAuto == (x.AutoPaths != nil) && slices.Equal(before, x.AutoPaths)
+	if w.stateDir == "" || unchanged {
+		return nil
+	}
+	if err := store.Save(*data); err != nil {
+		return w.indexError(err)
+	}
+	return nil
+}
+
+// autoFile is a file the autoIndexPaths name.
+type autoFile struct {
+	id  string // the document id: the path as the pattern spells it
+	loc loc
+}
+
+// autoIndex brings the documents read from disk in line with the
+// autoIndexPaths: files that no longer match are dropped; new files, and
+// files whose size or mtime changed, are (re)indexed in walk order. Like
+// Mastra, a file of more than 4000 characters becomes line-based chunks.
+func (w *Workspace) autoIndex(ctx context.Context, x *search.Index, res *RefreshIndexResult) {
+	files := w.resolveAutoPaths(ctx)
+	want := map[string]bool{}
+	for _, f := range files {
+		want[f.id] = true
+	}
+	for _, s := range append([]search.Source(nil), x.Sources...) {
+		if !want[s.Path] {
+			x.RemoveSource(s.Path)
+			if res != nil {
+				res.Removed = append(res.Removed, s.Path)
+			}
+		}
+	}
+	known := map[string]search.Source{}
+	for _, s := range x.Sources {
+		known[s.Path] = s
+	}
+	live := map[string]bool{}
+	for _, d := range x.Docs() {
+		if d.Source >= 0 {
+			live[x.Sources[d.Source].Path] = true
+		}
+	}
+	indexed := 0
+	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		st, err := w.stat(f.loc)
+		if err != nil {
+			continue
+		}
+		old, had := known[f.id]
+		if had && live[f.id] && old.Size == st.Size && old.MtimeNS == st.MtimeNS {
+			indexed++
+			continue
+		}
+		if w.indexFile(x, f) {
+			indexed++
+			if res != nil {
+				if had && live[f.id] {
+					res.Changed = append(res.Changed, f.id)
+				} else {
+					res.Added = append(res.Added, f.id)
+				}
+			}
+		}
+	}
+	if res != nil {
+		res.Files = indexed
+	}
+	x.AutoPaths = append([]string{}, w.cfg.AutoIndexPaths...)
+}
+
+// indexFile reads one file and indexes it (as chunks when long), replacing
+// what was indexed from it before. Binary files are left out. It reports
+// whether the file was indexed.
+func (w *Workspace) indexFile(x *search.Index, f autoFile) bool {
+	fd, err := w.open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		x.RemoveSource(f.id)
+		return false
+	}
+	file := os.NewFile(uintptr(fd), f.id)
+	defer file.Close()
+	st, err := fstat(fd)
+	if err != nil || !st.Mode.IsRegular() {
+		x.RemoveSource(f.id)
+		return false
+	}
+	data, err := io.ReadAll(io.LimitReader(file, 256<<20))
+	if err != nil {
+		x.RemoveSource(f.id)
+		return false
+	}
+	x.RemoveSource(f.id)
+	if isBinary(path.Base(f.id), data[:min(len(data), sniffLen)]) {
+		return false
+	}
+	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})
+	content := jsString(data)
+	chunks := search.SplitIntoChunks(content)
+	if len(chunks) == 1 {
+		x.Add(search.Doc{ID: f.id, Content: content, Source: src})
+		return true
+	}
+	for i, c := range chunks {
+		x.Add(search.Doc{ID: fmt.Sprintf("%s#chunk-%d", f.id, i), Content: c.Content, Source: src, StartLine: c.StartLine})
+	}
+	return true
+}
+
+// resolveAutoPaths lists the files the autoIndexPaths name, in Mastra's
+// order: for each pattern, the files it matches directly, then the files
+// below the directories it matches (ten levels deep, symlinked directories
+// not entered); a file named twice is listed once. Patterns that name
+// nothing, or what the workspace refuses, are skipped.
+func (w *Workspace) resolveAutoPaths(ctx context.Context) []autoFile {
+	var out []autoFile
+	seen := map[string]bool{}
+	add := func(f autoFile) {
+		if !seen[f.id] {
+			seen[f.id] = true
+			out = append(out, f)
+		}
+	}
+	for _, p := range w.cfg.AutoIndexPaths {
+		if ctx.Err() != nil {
+			break
+		}
+		if len(p) > 1 && strings.HasSuffix(p, "/") {
+			p = p[:len(p)-1]
+		}
+		if !search.IsGlob(p) {
+			t, err := w.Resolve(p)
+			if err != nil {
+				continue
+			}
+			st, err := w.stat(t.loc())
+			switch {
+			case err != nil:
+			case st.IsDir():
+				w.allFiles(t.loc(), p, 0, add)
+			default:
+				add(autoFile{id: p, loc: t.loc()})
+			}
+			continue
+		}
+		base := search.GlobBase(p)
+		t, err := w.Resolve(base)
+		if err != nil {
+			continue
+		}
+		var dirs []autoFile
+		w.walkMatches(t.loc(), base, p, 0, func(f autoFile, isDir bool) {
+			if !isDir {
+				add(f)
+				return
+			}
+			for _, d := range dirs {
+				if f.id == d.id || strings.HasPrefix(f.id, d.id+"/") {
+					return
+				}
+			}
+			dirs = append(dirs, f)
+		})
+		for _, d := range dirs {
+			w.allFiles(d.loc, d.id, 0, add)
+		}
+	}
+	return out
+}
+
+const autoIndexDepth = 10
+
+// listDir reads a directory through the chokepoint, entries in byte order
+// (as Node's readdir returns them).
+func (w *Workspace) listDir(l loc) ([]dirEntry, error) {
+	fd, err := w.open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	es, err := readDirFD(fd, true)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+	return es, nil
+}
+
+func childID(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// allFiles is Mastra's getAllFiles: every file below dir, depth first.
+func (w *Workspace) allFiles(l loc, id string, depth int, add func(autoFile)) {
+	if depth >= autoIndexDepth {
+		return
+	}
+	es, err := w.listDir(l)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if IsTempName(e.name) {
+			continue
+		}
+		f := autoFile{id: childID(id, e.name), loc: l.child(e.name)}
+		switch {
+		case !e.isDir:
+			add(f)
+		case !e.isLink:
+			w.allFiles(f.loc, f.id, depth+1, add)
+		}
+	}
+}
+
+// walkMatches is Mastra's walkAll with the glob filter: every entry below
+// dir whose path matches the pattern (dot files only when it names them).
+func (w *Workspace) walkMatches(l loc, id, pattern string, depth int, found func(autoFile, bool)) {
+	if depth >= autoIndexDepth {
+		return
+	}
+	es, err := w.listDir(l)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if (e.isDir && e.isLink) || IsTempName(e.name) {
+			continue
+		}
+		f := autoFile{id: childID(id, e.name), loc: l.child(e.name)}
+		if search.MatchGlob(pattern, f.id, false) {
+			found(f, e.isDir)
+		}
+		if e.isDir {
+			w.walkMatches(f.loc, f.id, pattern, depth+1, found)
+		}
+	}
+}
+
+// sourceLoc finds an indexed file again. Relative ids (the usual case) are
+// opened beneath the root directly; anything else goes through Resolve.
+func (w *Workspace) sourceLoc(id string) (loc, bool) {
+	clean := path.Clean(strings.TrimPrefix(id, "./"))
+	if !strings.HasPrefix(id, "/") && !strings.HasPrefix(id, "~") && clean != ".." && !strings.HasPrefix(clean, "../") && w.contained {
+		return loc{root: w.roots[0], sub: clean, abs: filepath.Join(w.base, filepath.FromSlash(clean))}, true
+	}
+	t, err := w.Resolve(id)
+	if err != nil {
+		return loc{}, false
+	}
+	return t.loc(), true
+}
+
+// staleSources lists the indexed files whose size or mtime changed, or
+// that are gone. Files are checked with one fstatat(2) each, relative to
+// their directory opened through the chokepoint (a symlink is followed
+// through the chokepoint instead), by a few goroutines: ten thousand
+// indexed files take a few milliseconds.
+func (w *Workspace) staleSources(ctx context.Context, r *search.Reader) []string {
+	n := r.NumSources()
+	if n == 0 {
+		return nil
+	}
+	srcs := make([]search.Source, n)
+	for i := range srcs {
+		srcs[i] = r.Source(i)
+	}
+	workers := min(n/256+1, max(2, runtime.GOMAXPROCS(0)))
+	var mu sync.Mutex
+	var stale []string
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for k := 0; k < n; k += per {
+		part := srcs[k:min(n, k+per)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var st statChecker
+			defer st.close()
+			for _, s := range part {
+				if ctx.Err() != nil {
+					return
+				}
+				if !w.sourceFresh(&st, s) {
+					mu.Lock()
+					stale = append(stale, s.Path)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil
+	}
+	return stale
+}
+
+// statChecker keeps the directory of the last file checked open.
+type statChecker struct {
+	dir string
+	fd  int
+	ok  bool
+}
+
+func (c *statChecker) close() {
+	if c.ok {
+		unix.Close(c.fd)
+		c.ok = false
+	}
+}
+
+// sourceFresh reports whether an indexed file still has the size and
+// mtime it was indexed with.
+func (w *Workspace) sourceFresh(c *statChecker, s search.Source) bool {
+	l, ok := w.sourceLoc(s.Path)
+	if !ok {
+		return false
+	}
+	if l.root != nil && l.sub != "." {
+		dir, name := path.Split(l.sub)
+		dir = strings.TrimSuffix(dir, "/")
+		if dir == "" {
+			dir = "."
+		}
+		if !c.ok || c.dir != dir {
+			c.close()
+			dl := loc{root: l.root, sub: dir, abs: filepath.Dir(l.abs)}
+			if fd, err := w.open(dl, unix.O_PATH|unix.O_DIRECTORY, 0); err == nil {
+				c.dir, c.fd, c.ok = dir, fd, true
+			}
+		}
+		if c.ok && c.dir == dir {
+			var st unix.Stat_t
+			if err := unix.Fstatat(c.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return false
+			}
+			if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+				return st.Size == s.Size && st.Mtim.Nano() == s.MtimeNS
+			}
+		}
+	}
+	st, err := w.stat(l)
+	return err == nil && st.Size == s.Size && st.MtimeNS == s.MtimeNS
+}
+
+// refreshStale reads again the indexed files among paths that changed
+// and drops the ones that are gone (SPEC 16b). It checks each again: the
+// index may have been brought up to date by another process meanwhile.
+func (w *Workspace) refreshStale(ctx context.Context, x *search.Index, paths []string) {
+	check := map[string]bool{}
+	for _, p := range paths {
+		check[p] = true
+	}
+	for _, s := range append([]search.Source(nil), x.Sources...) {
+		if ctx.Err() != nil {
+			return
+		}
+		if !check[s.Path] {
+			continue
+		}
+		l, ok := w.sourceLoc(s.Path)
+		if !ok {
+			x.RemoveSource(s.Path)
+			continue
+		}
+		st, err := w.stat(l)
+		if err != nil {
+			x.RemoveSource(s.Path)
+			continue
+		}
+		if st.Size != s.Size || st.MtimeNS != s.MtimeNS {
+			w.indexFile(x, autoFile{id: s.Path, loc: l})
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sort"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/skills"
+	"golang.org/x/sys/unix"
+)
+
+// SkillRequest is the input of skill.
+type SkillRequest struct {
+	Name string `json:"name" desc:"The name or path of the skill to activate. Use the path when multiple skills share the same name."`
+}
+
+// SkillResult is the outcome of skill: the skill's instructions and files.
+type SkillResult struct {
+	Skill    *skills.Skill `json:"skill"`
+	Warnings []string      `json:"warnings,omitempty"`
+	text     string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *SkillResult) Text() string { return r.text }
+
+// SkillSearchRequest is the input of skill_search.
+type SkillSearchRequest struct {
+	Query      string   `json:"query" desc:"The search query"`
+	SkillNames []string `json:"skillNames,omitempty" desc:"Optional list of skill names to search within"`
+	TopK       *float64 `json:"topK,omitempty" desc:"Maximum number of results to return (default: 5)"`
+}
+
+// SkillSearchResult is the outcome of skill_search.
+type SkillSearchResult struct {
+	// Mode is "bm25" when the workspace has search, else "substring".
+	Mode     string       `json:"mode"`
+	Results  []skills.Hit `json:"results"`
+	Warnings []string     `json:"warnings,omitempty"`
+	text     string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *SkillSearchResult) Text() string { return r.text }
+
+// SkillReadRequest is the input of skill_read.
+type SkillReadRequest struct {
+	SkillName string   `json:"skillName" desc:"The name or path of the skill. Use the path when multiple skills share the same name."`
+	Path      string   `json:"path" desc:"Path to the file relative to the skill root (e.g. \"references/colors.md\", \"scripts/run.sh\")"`
+	StartLine *float64 `json:"startLine,omitempty" desc:"Starting line number (1-indexed). If omitted, starts from the beginning."`
+	EndLine   *float64 `json:"endLine,omitempty" desc:"Ending line number (1-indexed, inclusive). If omitted, reads to the end."`
+}
+
+// SkillReadResult is the outcome of skill_read.
+type SkillReadResult struct {
+	Skill      string   `json:"skill"` // the skill's path
+	Path       string   `json:"path"`
+	Kind       string   `json:"kind"` // text, binary, past_end or empty_range
+	Content    *string  `json:"content,omitempty"`
+	Size       int      `json:"size"`
+	StartLine  int      `json:"start_line,omitempty"`
+	EndLine    int      `json:"end_line,omitempty"`
+	TotalLines int      `json:"total_lines"`
+	Warnings   []string `json:"warnings,omitempty"`
+	text       string
+}
+
+// Text is the tool's output as the model sees it.
+func (r *SkillReadResult) Text() string { return r.text }
+
+// Skill activates a skill: its instructions and the lists of its
+// references, scripts and assets.
+func (w *Workspace) Skill(ctx context.Context, req SkillRequest) (*SkillResult, error) {
+	set, sk, err := w.findSkill(req.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &SkillResult{Skill: sk, Warnings: set.Warnings, text: skills.Activation(sk)}, nil
+}
+
+// SkillSearch searches the skills' instructions and references. Unlike
+// Mastra, skill documents have an index of their own: they never show up
+// in the workspace's search, and workspace documents never in this one.
+func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*SkillSearchResult, error) {
+	set, err := w.discoverSkills()
+	if err != nil {
+		return nil, err
+	}
+	topK := 5.0
+	if req.TopK != nil {
+		topK = *req.TopK
+	}
+	hits, err := set.Search(req.Query, req.SkillNames, topK, w.cfg.BM25)
+	w.flushSkillWarnings(set)
+	if err != nil {
+		return nil, &Error{Code: NotUnique, Message: err.Error(), Err: err}
+	}
+	mode := skills.ModeSubstring
+	if w.cfg.BM25 {
+		mode = skills.ModeBM25
+	}
+	return &SkillSearchResult{Mode: mode, Results: hits, Warnings: set.Warnings, text: skills.FormatHits(hits)}, nil
+}
+
+// SkillRead reads a file of a skill, whole or as a range of lines.
+func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*SkillReadResult, error) {
+	set, sk, err := w.findSkill(req.SkillName)
+	if err != nil {
+		return nil, err
+	}
+	out, err := set.Read(sk, req.SkillName, req.Path, req.StartLine, req.EndLine)
+	var inv *skills.ErrInvalidPath
+	var nf *skills.NotFoundInSkill
+	switch {
+	case errors.As(err, &inv):
+		return nil, &Error{Code: OutsideWorkspace, Path: req.Path, Message: inv.Error(), Err: err}
+	case errors.As(err, &nf):
+		return nil, &Error{Code: ENOENT, Path: req.Path, Message: nf.Error(), Err: err}
+	case err != nil:
+		return nil, &Error{Code: EIO, Message: err.Error(), Err: err}
+	}
+	res := &SkillReadResult{Skill: sk.Path, Path: req.Path, Kind: out.Kind, Size: out.Size,
+		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, text: out.Text}
+	if out.Kind == skills.ReadText {
+		c := out.Content
+		res.Content = &c
+	}
+	return res, nil
+}
+
+// discoverSkills loads the configured skills, reporting what it skipped.
+func (w *Workspace) discoverSkills() (*skills.Set, error) {
+	if err := w.searchSkillAvailable(config.Skill); err != nil {
+		return nil, err
+	}
+	set := skills.Discover(skillFS{w}, w.cfg.Skills)
+	w.flushSkillWarnings(set)
+	return set, nil
+}
+
+// flushSkillWarnings reports the set's warnings not reported yet.
+func (w *Workspace) flushSkillWarnings(set *skills.Set) {
+	for _, m := range set.NewWarnings() {
+		w.warn(m)
+	}
+}
+
+// findSkill discovers the skills and resolves a name or path; a skill
+// that is not there is Mastra's "not found" text, as a failure.
+func (w *Workspace) findSkill(id string) (*skills.Set, *skills.Skill, error) {
+	set, err := w.discoverSkills()
+	if err != nil {
+		return nil, nil, err
+	}
+	sk, err := set.Get(id)
+	w.flushSkillWarnings(set)
+	if err != nil {
+		return nil, nil, &Error{Code: NotUnique, Message: err.Error(), Err: err}
+	}
+	if sk == nil {
+		return nil, nil, &Error{Code: ENOENT, Path: id, Message: set.NotFound(id)}
+	}
+	return set, sk, nil
+}
+
+// skillFS gives skill discovery the workspace's filesystem, through the
+// path chokepoint: a skill cannot reach outside the allowed roots.
+type skillFS struct{ w *Workspace }
+
+func (f skillFS) ReadDir(p string) ([]skills.Entry, error) {
+	t, err := f.w.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	es, err := f.w.listDir(t.loc())
+	if err != nil {
+		return nil, fsError("readdir", p, err, true)
+	}
+	out := make([]skills.Entry, 0, len(es))
+	for _, e := range es {
+		if IsTempName(e.name) {
+			continue
+		}
+		out = append(out, skills.Entry{Name: e.name, IsDir: e.isDir, IsLink: e.isLink})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// maxSkillFile bounds what one skill file read takes into memory.
+const maxSkillFile = 64 << 20
+
+func (f skillFS) ReadFile(p string) ([]byte, error) {
+	t, err := f.w.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	file, _, err := f.w.openRegular(t, "read")
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	return io.ReadAll(io.LimitReader(file, maxSkillFile))
+}
+
+func (f skillFS) Exists(p string) bool {
+	t, err := f.w.Resolve(p)
+	if err != nil {
+		return false
+	}
+	_, err = f.w.stat(t.loc())
+	return err == nil
+}
+
+func (f skillFS) RealPath(p string) (string, error) {
+	t, err := f.w.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	fd, err := f.w.open(t.loc(), unix.O_PATH, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(fd)
+	return realPathOf(fd, string(t.Abs)), nil
+}
