@@ -22,10 +22,10 @@ import (
 
 // SearchRequest is the input of search (mastra_workspace_search).
 type SearchRequest struct {
-	Query    string   `json:"query" desc:"The search query string"`
-	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"Maximum number of results to return"`
-	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Search mode: bm25 (keyword search) is the one ws has; vector and hybrid need an embedder"`
-	MinScore *float64 `json:"minScore,omitempty" desc:"Minimum score threshold (raw BM25 score)"`
+	Query    string   `json:"query" desc:"Words to look for; documents holding more of the rarer ones rank higher."`
+	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"How many documents to return at most (default 5)."`
+	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Ranking method. ws ranks by keywords (bm25); vector and hybrid would need an embedding model, which ws does not have."`
+	MinScore *float64 `json:"minScore,omitempty" desc:"Leave out documents scoring below this (a BM25 score, not a fraction)."`
 }
 
 // SearchHit is one document found by search.
@@ -52,8 +52,8 @@ func (r *SearchResult) Text() string { return r.text }
 // optional metadata object is not taken: ws's parameter schemas have no
 // object kind yet.
 type IndexRequest struct {
-	Path    string `json:"path" desc:"The document ID/path for search results"`
-	Content string `json:"content" desc:"The text content to index"`
+	Path    string `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
+	Content string `json:"content" desc:"The text to make searchable."`
 }
 
 // IndexResult is the outcome of index.

@@ -13,7 +13,7 @@ import (
 
 // SkillRequest is the input of skill.
 type SkillRequest struct {
-	Name string `json:"name" desc:"The name or path of the skill to activate. Use the path when multiple skills share the same name."`
+	Name string `json:"name" desc:"Skill to load: its name, or its directory path when two skills have the same name."`
 }
 
 // SkillResult is the outcome of skill: the skill's instructions and files.
@@ -28,9 +28,9 @@ func (r *SkillResult) Text() string { return r.text }
 
 // SkillSearchRequest is the input of skill_search.
 type SkillSearchRequest struct {
-	Query      string   `json:"query" desc:"The search query"`
-	SkillNames []string `json:"skillNames,omitempty" desc:"Optional list of skill names to search within"`
-	TopK       *float64 `json:"topK,omitempty" desc:"Maximum number of results to return (default: 5)"`
+	Query      string   `json:"query" desc:"What to look for in the skills' instructions and reference files."`
+	SkillNames []string `json:"skillNames,omitempty" desc:"Only search these skills."`
+	TopK       *float64 `json:"topK,omitempty" desc:"How many passages to return at most (default 5)."`
 }
 
 // SkillSearchResult is the outcome of skill_search.
@@ -47,10 +47,10 @@ func (r *SkillSearchResult) Text() string { return r.text }
 
 // SkillReadRequest is the input of skill_read.
 type SkillReadRequest struct {
-	SkillName string   `json:"skillName" desc:"The name or path of the skill. Use the path when multiple skills share the same name."`
-	Path      string   `json:"path" desc:"Path to the file relative to the skill root (e.g. \"references/colors.md\", \"scripts/run.sh\")"`
-	StartLine *float64 `json:"startLine,omitempty" desc:"Starting line number (1-indexed). If omitted, starts from the beginning."`
-	EndLine   *float64 `json:"endLine,omitempty" desc:"Ending line number (1-indexed, inclusive). If omitted, reads to the end."`
+	SkillName string   `json:"skillName" desc:"Skill whose file to read: its name, or its directory path when two skills have the same name."`
+	Path      string   `json:"path" desc:"File below the skill's directory, such as references/guide.md or scripts/build.sh."`
+	StartLine *float64 `json:"startLine,omitempty" desc:"First line to show, counting from 1 (default: the first)."`
+	EndLine   *float64 `json:"endLine,omitempty" desc:"Last line to show, included (default: the last)."`
 }
 
 // SkillReadResult is the outcome of skill_read.
