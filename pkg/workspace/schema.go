@@ -34,6 +34,7 @@ const (
 	kindBool
 	kindStrings // []string
 	kindStringOrStrings
+	kindObject // json.RawMessage: any JSON object
 )
 
 // field is one parameter of a tool.
@@ -67,7 +68,10 @@ func (s *StringOrStrings) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-var stringOrStringsType = reflect.TypeOf(StringOrStrings(nil))
+var (
+	stringOrStringsType = reflect.TypeOf(StringOrStrings(nil))
+	rawMessageType      = reflect.TypeOf(json.RawMessage(nil))
+)
 
 // fieldsOf reads the parameters of a request struct type.
 func fieldsOf(t reflect.Type) []field {
@@ -88,6 +92,8 @@ func fieldsOf(t reflect.Type) []field {
 		switch {
 		case ft == stringOrStringsType:
 			f.kind = kindStringOrStrings
+		case ft == rawMessageType:
+			f.kind = kindObject
 		case ft.Kind() == reflect.String:
 			f.kind = kindString
 		case ft.Kind() == reflect.Int || ft.Kind() == reflect.Int64:
@@ -175,6 +181,8 @@ func jsonSchema(fields []field) *orderedJSON {
 			p.set("type", "array").set("items", map[string]any{"type": "string"})
 		case kindStringOrStrings:
 			p.set("anyOf", []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})
+		case kindObject:
+			p.set("type", "object").set("propertyNames", map[string]any{"type": "string"}).set("additionalProperties", map[string]any{})
 		}
 		if f.enum != nil {
 			p.set("enum", f.enum)
@@ -353,6 +361,11 @@ func checkField(f field, v *jsValue) (any, string, bool) {
 			return nil, "Too big: expected number to be <=" + jsNumber(*f.max), false
 		}
 		return json.Number(jsNumber(n)), "", false
+	case kindObject:
+		if v.kind != "object" {
+			return nil, "Invalid input: expected record, " + received(v), false
+		}
+		return v.toGo(), "", false
 	case kindStrings, kindStringOrStrings:
 		soft := false
 		if v.kind == "string" {
@@ -398,6 +411,8 @@ func kindName(k fieldKind) string {
 		return "boolean"
 	case kindStrings:
 		return "array"
+	case kindObject:
+		return "record"
 	}
 	return "string"
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,8 @@ type SearchHit struct {
 	LineRange *search.LineRange `json:"line_range,omitempty"`
 	// SourceFile is the file a chunk of a long file came from.
 	SourceFile string `json:"source_file,omitempty"`
+	// Metadata is what the index call stored with the document.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
 // SearchResult is the outcome of search.
@@ -52,8 +55,9 @@ func (r *SearchResult) Text() string { return r.text }
 // optional metadata object is not taken: ws's parameter schemas have no
 // object kind yet.
 type IndexRequest struct {
-	Path    string `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
-	Content string `json:"content" desc:"The text to make searchable."`
+	Path     string          `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
+	Content  string          `json:"content" desc:"The text to make searchable."`
+	Metadata json.RawMessage `json:"metadata,omitempty" desc:"Any facts to keep with the document (a JSON object); search results carry them in their data."`
 }
 
 // IndexResult is the outcome of index.
@@ -161,6 +165,9 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), text: search.FormatResults(hits, "bm25")}
 	for i, h := range hits {
 		res.Results[i] = SearchHit{ID: h.ID, Content: h.Content, Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
+		if len(h.Meta) > 0 {
+			res.Results[i].Metadata = h.Meta
+		}
 	}
 	return res, nil
 }
@@ -176,7 +183,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, 
 	}
 	var n int
 	err := w.changeIndex(ctx, func(x *search.Index) error {
-		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1})
+		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: req.Metadata})
 		n = x.Len()
 		return nil
 	})
