@@ -40,6 +40,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		newSuperviseCmd(),
 		newCallCmd(app),
 		newToolsCmd(app),
+		newUploadCmd(app),
 		newInstructionsCmd(app),
 		newMCPCmd(app),
 	)

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/wstools/ws/pkg/upload"
 )
 
 // Tool ids, as Mastra names them.
@@ -52,6 +54,7 @@ type Config struct {
 	BM25           bool
 	AutoIndexPaths []string
 	Skills         []string
+	Upload         Upload
 }
 
 // Filesystem holds filesystem.* settings.
@@ -209,6 +212,7 @@ func Parse(data []byte) (*Config, error) {
 		"bm25":           func(k string, v any) { c.BM25 = p.bm25(k, v) },
 		"autoIndexPaths": func(k string, v any) { c.AutoIndexPaths = p.strings(k, v) },
 		"skills":         func(k string, v any) { c.Skills = p.strings(k, v) },
+		"upload":         func(k string, v any) { p.upload(k, v, &c.Upload) },
 	})
 	if p.err != nil {
 		return nil, p.err
@@ -545,4 +549,55 @@ func (p *parser) toolName(key string, v any) string {
 		p.fail(key, "a tool name must be 1-64 letters, digits, '_' or '-' (function-calling APIs accept no others), got %q", s)
 	}
 	return s
+}
+
+// Upload holds upload.* settings (`ws upload`, Mastra's FileUploadProcessor
+// options). Patterns and sizes keep the syntax of the upload flags and are
+// checked here; the commands get a file's FileUploadFileInfo as JSON on
+// stdin: filterCommand answers true or false, maxSizeCommand a number of
+// bytes.
+type Upload struct {
+	Include        []string // --include patterns
+	Exclude        []string // --exclude patterns
+	MaxSize        []string // --max-size values: SIZE or PATTERN=SIZE
+	FilterCommand  []string
+	MaxSizeCommand []string
+}
+
+func (p *parser) upload(key string, v any, u *Upload) {
+	patterns := func(k string, v any) []string {
+		list := p.strings(k, v)
+		if _, err := upload.ParsePatterns(list); p.err == nil && err != nil {
+			p.fail(k, "%v", err)
+		}
+		return list
+	}
+	p.object(key, p.obj(key, v), map[string]func(string, any){
+		"include": func(k string, v any) { u.Include = patterns(k, v) },
+		"exclude": func(k string, v any) { u.Exclude = patterns(k, v) },
+		"maxSize": func(k string, v any) {
+			switch x := v.(type) {
+			case json.Number:
+				if n, ok := p.nonNegInt(k, x); ok {
+					u.MaxSize = []string{fmt.Sprint(n)}
+				}
+				return
+			case string:
+				u.MaxSize = []string{x}
+			case []any:
+				u.MaxSize = p.strings(k, v)
+			default:
+				p.fail(k, `expected a number of bytes, a size such as "10MiB", or an array of sizes and PATTERN=SIZE rules, got %s`, kind(v))
+				return
+			}
+			if _, err := upload.ParseLimits(u.MaxSize); p.err == nil && err != nil {
+				p.fail(k, "%v", err)
+			}
+		},
+		"filterCommand":  func(k string, v any) { u.FilterCommand = p.command(k, v) },
+		"maxSizeCommand": func(k string, v any) { u.MaxSizeCommand = p.command(k, v) },
+	})
+	if p.err == nil && u.MaxSize != nil && u.MaxSizeCommand != nil {
+		p.fail(key, "give maxSize or maxSizeCommand, not both")
+	}
 }

@@ -43,6 +43,11 @@ func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) er
 		if err != nil {
 			env.Error = &ErrorBody{Code: workspace.CodeOf(err), Message: err.Error()}
 			env.Output = err.Error()
+			// A failure may carry data of its own (an upload's tripwire metadata).
+			var d interface{ ErrorData() any }
+			if errors.As(err, &d) {
+				env.Data = d.ErrorData()
+			}
 		} else {
 			env.Output = res.Text()
 			env.Data = res

@@ -1,0 +1,407 @@
+package upload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Part is a file sent inline in a user message of a message list.
+type Part struct {
+	File           // the name and MIME type the file was sent with
+	Data    Inline // its bytes, encoded
+	Message int    // index of the message in the list
+	Index   int    // index of the part in the message's content; -1 when the content is this one part
+	// Current is set for the files of the last user message: the current
+	// turn. A file of the thread history never stops the turn.
+	Current  bool
+	textType string // the type of a text part in this part's dialect
+}
+
+// Messages is a message list as a function-calling shim holds it: a JSON
+// array of messages, or an object (a request body) with a "messages"
+// array. Each message has a "role" and a "content" that is a string, an
+// array of parts or one part object.
+//
+// The file parts recognised, all in user messages, are those of the AI SDK
+// and Mastra (`file` with `data` or `url`, `mediaType` or `mimeType` and
+// `filename`; `image` with `image`), of OpenAI's Chat Completions
+// (`image_url`, `file` with `file_data`, `input_audio`) and Responses APIs
+// (`input_image`, `input_file`), of Anthropic's Messages API (`image` and
+// `document` with a `base64` source; a document's `title` is its name) and
+// of MCP (`image`, `audio` with `data`; `resource` with a `blob`). Only
+// inline data (base64 or a data URL) is a file to upload: a URL, a provider
+// file id, a text document and everything else are left as they are.
+type Messages struct {
+	doc      []byte
+	wrapped  bool
+	messages []json.RawMessage
+	contents map[int][]json.RawMessage // parts of messages whose content is an array
+	Parts    []Part
+}
+
+// ErrNotMessages says what a message list must look like.
+var ErrNotMessages = errors.New(`expected a JSON array of messages, or an object with a "messages" array`)
+
+// ParseMessages reads a message list and finds its inline files.
+func ParseMessages(doc []byte) (*Messages, error) {
+	m := &Messages{doc: doc, contents: map[int][]json.RawMessage{}}
+	trimmed := bytes.TrimSpace(doc)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		var body struct {
+			Messages json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(trimmed, &body); err != nil {
+			return nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		if len(body.Messages) == 0 || body.Messages[0] != '[' {
+			return nil, ErrNotMessages
+		}
+		m.wrapped = true
+		trimmed = body.Messages
+	}
+	if err := json.Unmarshal(trimmed, &m.messages); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		return nil, ErrNotMessages
+	}
+	last := -1
+	type message struct {
+		Role    json.RawMessage `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	parsed := make([]message, len(m.messages))
+	for i, raw := range m.messages {
+		if err := json.Unmarshal(raw, &parsed[i]); err != nil {
+			return nil, fmt.Errorf("message %d: expected an object with a role and a content", i)
+		}
+		if role, _ := jsonString(parsed[i].Role); role == "user" {
+			last = i
+		}
+	}
+	names := map[string]string{}
+	var all []Part
+	for i, msg := range parsed {
+		role, _ := jsonString(msg.Role)
+		c := bytes.TrimSpace(msg.Content)
+		var parts []json.RawMessage
+		switch {
+		case len(c) > 0 && c[0] == '[':
+			if err := json.Unmarshal(c, &parts); err != nil {
+				return nil, fmt.Errorf("message %d: content: %v", i, err)
+			}
+			m.contents[i] = parts
+		case len(c) > 0 && c[0] == '{':
+			parts = []json.RawMessage{c}
+		}
+		for j, raw := range parts {
+			p, ok := filePart(raw)
+			if !ok {
+				continue
+			}
+			if key := p.Data.Key(); p.Name != "" && key != "" {
+				if _, seen := names[key]; !seen {
+					names[key] = p.Name
+				}
+			}
+			if role != "user" {
+				continue
+			}
+			p.Message, p.Index, p.Current = i, j, i == last
+			if m.contents[i] == nil {
+				p.Index = -1
+			}
+			all = append(all, p)
+		}
+	}
+	// A file sent without a name takes the name of another part carrying
+	// the same content, so an attachment keeps its name.
+	for k := range all {
+		if all[k].Name == "" {
+			if key := all[k].Data.Key(); key != "" {
+				all[k].Name = names[key]
+			}
+		}
+	}
+	m.Parts = all
+	return m, nil
+}
+
+// Rewrite returns the list with the parts that have a note (by their index
+// in Parts) replaced by a text part holding the note; everything else is
+// left as it was. The result is compact JSON.
+func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
+	byMessage := map[int]map[int]string{}
+	for k, note := range notes {
+		p := m.Parts[k]
+		if byMessage[p.Message] == nil {
+			byMessage[p.Message] = map[int]string{}
+		}
+		byMessage[p.Message][p.Index] = textPart(p.textType, note)
+	}
+	var list bytes.Buffer
+	list.WriteByte('[')
+	for i, raw := range m.messages {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		repl, ok := byMessage[i]
+		if !ok {
+			list.Write(raw)
+			continue
+		}
+		var content []byte
+		if parts := m.contents[i]; parts != nil {
+			var b bytes.Buffer
+			b.WriteByte('[')
+			for j, part := range parts {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				if text, ok := repl[j]; ok {
+					b.WriteString(text)
+				} else {
+					b.Write(part)
+				}
+			}
+			b.WriteByte(']')
+			content = b.Bytes()
+		} else {
+			content = []byte(repl[-1])
+		}
+		msg, err := replaceKey(raw, "content", content)
+		if err != nil {
+			return nil, err
+		}
+		list.Write(msg)
+	}
+	list.WriteByte(']')
+	out := list.Bytes()
+	if m.wrapped {
+		var err error
+		if out, err = replaceKey(bytes.TrimSpace(m.doc), "messages", out); err != nil {
+			return nil, err
+		}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, out); err != nil {
+		return nil, err
+	}
+	return compact.Bytes(), nil
+}
+
+func textPart(typ, text string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{typ, text})
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// replaceKey replaces the value of key (its last occurrence, the one a
+// JSON decoder keeps) in the object obj.
+func replaceKey(obj []byte, key string, val []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	start, end := -1, -1
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if k, _ := t.(string); k == key {
+			end = int(dec.InputOffset())
+			start = end - len(v)
+		}
+	}
+	if start < 0 {
+		return nil, fmt.Errorf("no %q key", key)
+	}
+	out := make([]byte, 0, len(obj)-(end-start)+len(val))
+	out = append(out, obj[:start]...)
+	out = append(out, val...)
+	return append(out, obj[end:]...), nil
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// fields of a part in any of the dialects; each is decoded on its own so a
+// shape ws does not know never fails the list.
+type partFields struct {
+	Type       json.RawMessage `json:"type"`
+	Data       json.RawMessage `json:"data"`
+	URL        json.RawMessage `json:"url"`
+	Image      json.RawMessage `json:"image"`
+	MediaType  json.RawMessage `json:"mediaType"`
+	MimeType   json.RawMessage `json:"mimeType"`
+	Filename   json.RawMessage `json:"filename"`
+	Title      json.RawMessage `json:"title"`
+	File       json.RawMessage `json:"file"`
+	FileData   json.RawMessage `json:"file_data"`
+	ImageURL   json.RawMessage `json:"image_url"`
+	InputAudio json.RawMessage `json:"input_audio"`
+	Source     json.RawMessage `json:"source"`
+	Resource   json.RawMessage `json:"resource"`
+}
+
+// filePart recognises an inline file part.
+func filePart(raw json.RawMessage) (Part, bool) {
+	var f partFields
+	if json.Unmarshal(raw, &f) != nil {
+		return Part{}, false
+	}
+	typ, _ := jsonString(f.Type)
+	p := Part{textType: "text"}
+	var data string
+	var ok, raw64 bool
+	var declared string
+	switch typ {
+	case "file":
+		if len(f.File) > 0 { // OpenAI Chat Completions
+			var file struct {
+				FileData json.RawMessage `json:"file_data"`
+				Filename json.RawMessage `json:"filename"`
+			}
+			_ = json.Unmarshal(f.File, &file)
+			data, ok = jsonString(file.FileData)
+			p.Name, _ = jsonString(file.Filename)
+			break
+		}
+		if data, ok = jsonString(f.Data); !ok {
+			data, ok = jsonString(f.URL)
+		}
+		declared = firstString(f.MimeType, f.MediaType)
+		p.Name, _ = jsonString(f.Filename)
+	case "image", "document":
+		if len(f.Source) > 0 { // Anthropic
+			var src struct {
+				Type      json.RawMessage `json:"type"`
+				MediaType json.RawMessage `json:"media_type"`
+				Data      json.RawMessage `json:"data"`
+			}
+			_ = json.Unmarshal(f.Source, &src)
+			if t, _ := jsonString(src.Type); t != "base64" {
+				return Part{}, false
+			}
+			data, ok = jsonString(src.Data)
+			raw64 = true
+			declared, _ = jsonString(src.MediaType)
+			p.Name, _ = jsonString(f.Title)
+			break
+		}
+		if typ != "image" {
+			return Part{}, false
+		}
+		if data, ok = jsonString(f.Image); ok { // AI SDK
+			declared = firstString(f.MimeType, f.MediaType)
+			break
+		}
+		data, ok = jsonString(f.Data) // MCP
+		raw64 = true
+		declared, _ = jsonString(f.MimeType)
+	case "audio": // MCP
+		data, ok = jsonString(f.Data)
+		raw64 = true
+		declared, _ = jsonString(f.MimeType)
+	case "resource": // MCP embedded resource
+		var res struct {
+			URI      json.RawMessage `json:"uri"`
+			MimeType json.RawMessage `json:"mimeType"`
+			Blob     json.RawMessage `json:"blob"`
+		}
+		_ = json.Unmarshal(f.Resource, &res)
+		data, ok = jsonString(res.Blob)
+		raw64 = true
+		declared, _ = jsonString(res.MimeType)
+		if uri, _ := jsonString(res.URI); uri != "" {
+			uri, _, _ = strings.Cut(uri, "?")
+			p.Name = uri[strings.LastIndexByte(uri, '/')+1:]
+		}
+	case "image_url", "input_image": // OpenAI
+		if data, ok = jsonString(f.ImageURL); !ok {
+			var u struct {
+				URL json.RawMessage `json:"url"`
+			}
+			_ = json.Unmarshal(f.ImageURL, &u)
+			data, ok = jsonString(u.URL)
+		}
+		typ = "image"
+	case "input_file": // OpenAI Responses
+		data, ok = jsonString(f.FileData)
+		p.Name, _ = jsonString(f.Filename)
+	case "input_audio": // OpenAI Chat Completions
+		var a struct {
+			Data   json.RawMessage `json:"data"`
+			Format json.RawMessage `json:"format"`
+		}
+		_ = json.Unmarshal(f.InputAudio, &a)
+		data, ok = jsonString(a.Data)
+		raw64 = true
+		switch format, _ := jsonString(a.Format); format {
+		case "mp3":
+			declared = "audio/mpeg"
+		case "":
+		default:
+			declared = "audio/" + format
+		}
+	default:
+		return Part{}, false
+	}
+	if !ok || !raw64 && Classify(data) != KindInline {
+		return Part{}, false
+	}
+	if t, _ := jsonString(f.Type); t == "input_image" || t == "input_file" {
+		p.textType = "input_text" // OpenAI Responses
+	}
+	if raw64 && strings.HasPrefix(data, "data:") {
+		raw64 = false // a data URL where base64 was expected is still read as one
+	}
+	p.Data = ParseInline(data)
+	if raw64 {
+		p.Data = Inline{content: data}
+	}
+	switch {
+	case p.Data.MIMEType() != "":
+		p.MIMEType = p.Data.MIMEType()
+	case declared != "":
+		p.MIMEType = declared
+	case typ == "image":
+		if p.MIMEType = sniffImage(p.Data); p.MIMEType == "" {
+			p.MIMEType = "image/*"
+		}
+	default:
+		p.MIMEType = DefaultMIMEType
+	}
+	return p, true
+}
+
+func firstString(raws ...json.RawMessage) string {
+	for _, r := range raws {
+		if s, ok := jsonString(r); ok {
+			return s
+		}
+	}
+	return ""
+}
