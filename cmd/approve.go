@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+	"github.com/wstools/ws/pkg/workspace"
 )
 
 // approver decides calls of tools that require approval: --yes approves
@@ -20,15 +21,16 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 	if os.Getenv("WS_FORCE_TTY") == "0" || a.noPrompt {
 		return nil
 	}
-	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-	if err != nil {
-		return nil
-	}
-	if !isatty.IsTerminal(tty.Fd()) {
-		tty.Close()
-		return nil
-	}
+	// The terminal is opened only when a call needs approval.
 	return func(tool, summary string) (bool, error) {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil || !isatty.IsTerminal(tty.Fd()) {
+			if tty != nil {
+				tty.Close()
+			}
+			return false, &workspace.Error{Code: workspace.ApprovalRefused,
+				Message: tool + " requires approval: run ws with --yes to approve it, or from a terminal to be asked"}
+		}
 		defer tty.Close()
 		fmt.Fprintf(tty, "ws: allow %s? [y/N] ", oneLine(summary))
 		line, _ := bufio.NewReader(tty).ReadString('\n')

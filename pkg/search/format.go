@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"sync"
 )
 
 // The index file, all integers little-endian:
@@ -65,7 +66,7 @@ const (
 
 const flagAutoPaths = 1
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // ErrCorrupt is wrapped by every error about a damaged or foreign index file.
 var ErrCorrupt = errors.New("corrupt search index")
@@ -179,8 +180,8 @@ func (x *Index) Encode() []byte {
 	le.PutUint32(h[hAutoLen:], autoLen)
 	le.PutUint32(h[hPostings:], uint32(nPost))
 	le.PutUint64(h[hFileLen:], blobOff+uint64(len(blob)))
-	le.PutUint32(h[hBlobCRC:], crc32.Checksum(blob, crcTable))
-	le.PutUint32(h[hCRC:], crc32.Checksum(fixed[16:], crcTable))
+	le.PutUint32(h[hBlobCRC:], crc32.Checksum(blob, crcTable()))
+	le.PutUint32(h[hCRC:], crc32.Checksum(fixed[16:], crcTable()))
 	return append(fixed, blob...)
 }
 

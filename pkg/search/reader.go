@@ -70,7 +70,7 @@ func Open(data []byte) (*Reader, error) {
 	if !ok {
 		return nil, corruptf("section offsets do not fit the file")
 	}
-	if crc32.Checksum(data[16:r.blobOff], crcTable) != le.Uint32(data[hCRC:]) {
+	if crc32.Checksum(data[16:r.blobOff], crcTable()) != le.Uint32(data[hCRC:]) {
 		return nil, corruptf("checksum mismatch")
 	}
 	return r, nil
@@ -78,7 +78,7 @@ func Open(data []byte) (*Reader, error) {
 
 // VerifyBlob checks the strings' checksum (Open checks the rest).
 func (r *Reader) VerifyBlob() error {
-	if crc32.Checksum(r.data[r.blobOff:], crcTable) != le.Uint32(r.data[hBlobCRC:]) {
+	if crc32.Checksum(r.data[r.blobOff:], crcTable()) != le.Uint32(r.data[hBlobCRC:]) {
 		return corruptf("checksum mismatch in the strings")
 	}
 	return nil
