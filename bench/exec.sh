@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/exec.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws .
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export WS_STATE_DIR="$work/state" WS_ROOT="$work"

@@ -245,10 +245,13 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	if err != nil {
 		return nil, err
 	}
-	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
+	// syscall.ForkExec rather than os.StartProcess: the latter probes for
+	// pidfd support with an extra fork the first time, which is a good part
+	// of a short command's cost.
+	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
 		Dir:   cwd,
 		Env:   env,
-		Files: []*os.File{devnull, outW, errW},
+		Files: []uintptr{devnull.Fd(), outW.Fd(), errW.Fd()},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
 	devnull.Close()
@@ -257,9 +260,9 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		return nil, err
+		return nil, &os.PathError{Op: "fork/exec", Path: argv[0], Err: err}
 	}
-	pgid := proc.Pid
+	pgid := pid
 	var out, errc capture
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -268,9 +271,15 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	readersDone := make(chan struct{})
 	go func() { readers.Wait(); close(readersDone) }()
 
-	waitCh := make(chan *os.ProcessState, 1)
+	waitCh := make(chan syscall.WaitStatus, 1)
 	go func() {
-		st, _ := proc.Wait()
+		var st syscall.WaitStatus
+		for {
+			_, err := syscall.Wait4(pid, &st, 0, nil)
+			if err != syscall.EINTR {
+				break
+			}
+		}
 		waitCh <- st
 	}()
 	var timer <-chan time.Time
@@ -280,7 +289,7 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 		timer = t.C
 	}
 	res := &runResult{}
-	var st *os.ProcessState
+	var st syscall.WaitStatus
 	select {
 	case st = <-waitCh:
 	case <-timer:
@@ -320,7 +329,7 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 
 // stopGroup sends TERM to the group, KILL after the grace period, and
 // returns the shell's status.
-func stopGroup(pgid int, waitCh <-chan *os.ProcessState) *os.ProcessState {
+func stopGroup(pgid int, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
 	signalGroup(pgid, syscall.SIGTERM)
 	select {
 	case st := <-waitCh:
@@ -340,12 +349,9 @@ func groupAlive(pgid int) bool {
 
 // exitCodeOf maps a wait status to a shell-style exit code: the code, or
 // 128+N for death by signal N (SPEC deviation 6).
-func exitCodeOf(st *os.ProcessState) (code, sig int) {
-	if st == nil {
-		return 1, 0
+func exitCodeOf(st syscall.WaitStatus) (code, sig int) {
+	if st.Signaled() {
+		return 128 + int(st.Signal()), int(st.Signal())
 	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), int(ws.Signal())
-	}
-	return st.ExitCode(), 0
+	return st.ExitStatus(), 0
 }

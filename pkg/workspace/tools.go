@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 
 	"github.com/wstools/ws/pkg/config"
 )
@@ -78,60 +79,64 @@ func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Wor
 }
 
 // allTools lists every tool ws implements, in Mastra's registration order.
-var allTools = []*ToolSpec{
-	defineTool(config.ReadFile,
-		"Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding.",
-		false, (*Workspace).Read),
-	defineTool(config.WriteFile,
-		"Create or replace a file with the given content, creating missing directories. The write is atomic: readers see the old file or the new one, never a mix.",
-		true, (*Workspace).Write),
-	defineTool(config.EditFile,
-		"Replace one exact piece of text in a file with new text. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. Read the file first to copy the text.",
-		true, (*Workspace).Edit),
-	defineTool(config.ListFiles,
-		"List a directory as a tree (directories first, tab-indented), with a count of directories and files. Hidden names and .gitignored paths are left out unless asked; use pattern, extension, exclude and maxDepth to focus.",
-		false, (*Workspace).List),
-	defineTool(config.Delete,
-		"Delete a file or directory. A non-empty directory needs recursive=true. A symlink is removed, not its target.",
-		true, (*Workspace).Delete),
-	defineTool(config.FileStat,
-		"Show whether a path is a file or a directory, its size and when it was last modified.",
-		false, (*Workspace).Stat),
-	defineTool(config.Mkdir,
-		"Create a directory, with its missing parents unless recursive is false. An existing directory is not an error.",
-		true, (*Workspace).Mkdir),
-	defineTool(config.Grep,
-		"Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped.",
-		false, (*Workspace).Grep),
-	defineTool(config.Search,
-		"Find documents in the workspace's search index by keywords (BM25 ranking), best first: each result shows the document id, the lines where the words occur, and its text.",
-		false, (*Workspace).Search),
-	defineTool(config.Index,
-		"Add text to the search index under a name, or replace what that name held, so that search can find it.",
-		true, (*Workspace).Index),
-	defineTool(config.ExecuteCommand,
-		"Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process.",
-		false, (*Workspace).Exec),
-	defineTool(config.GetProcessOutput,
-		"Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end.",
-		false, (*Workspace).ProcessOutput),
-	defineTool(config.KillProcess,
-		"Stop a background process started with execute_command (and everything it started), and show its last output.",
-		false, (*Workspace).Kill),
-	defineTool(config.Skill,
-		"Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools.",
-		false, (*Workspace).Skill),
-	defineTool(config.SkillSearch,
-		"Search the instructions and reference files of the available skills for a topic.",
-		false, (*Workspace).SkillSearch),
-	defineTool(config.SkillRead,
-		"Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines.",
-		false, (*Workspace).SkillRead),
-}
+// The list is built on first use: reading the request structs' fields costs
+// start-up time that most commands (one tool each) need not pay for all.
+var allTools = sync.OnceValue(func() []*ToolSpec {
+	return []*ToolSpec{
+		defineTool(config.ReadFile,
+			"Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding.",
+			false, (*Workspace).Read),
+		defineTool(config.WriteFile,
+			"Create or replace a file with the given content, creating missing directories. The write is atomic: readers see the old file or the new one, never a mix.",
+			true, (*Workspace).Write),
+		defineTool(config.EditFile,
+			"Replace one exact piece of text in a file with new text. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. Read the file first to copy the text.",
+			true, (*Workspace).Edit),
+		defineTool(config.ListFiles,
+			"List a directory as a tree (directories first, tab-indented), with a count of directories and files. Hidden names and .gitignored paths are left out unless asked; use pattern, extension, exclude and maxDepth to focus.",
+			false, (*Workspace).List),
+		defineTool(config.Delete,
+			"Delete a file or directory. A non-empty directory needs recursive=true. A symlink is removed, not its target.",
+			true, (*Workspace).Delete),
+		defineTool(config.FileStat,
+			"Show whether a path is a file or a directory, its size and when it was last modified.",
+			false, (*Workspace).Stat),
+		defineTool(config.Mkdir,
+			"Create a directory, with its missing parents unless recursive is false. An existing directory is not an error.",
+			true, (*Workspace).Mkdir),
+		defineTool(config.Grep,
+			"Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped.",
+			false, (*Workspace).Grep),
+		defineTool(config.Search,
+			"Find documents in the workspace's search index by keywords (BM25 ranking), best first: each result shows the document id, the lines where the words occur, and its text.",
+			false, (*Workspace).Search),
+		defineTool(config.Index,
+			"Add text to the search index under a name, or replace what that name held, so that search can find it.",
+			true, (*Workspace).Index),
+		defineTool(config.ExecuteCommand,
+			"Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process.",
+			false, (*Workspace).Exec),
+		defineTool(config.GetProcessOutput,
+			"Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end.",
+			false, (*Workspace).ProcessOutput),
+		defineTool(config.KillProcess,
+			"Stop a background process started with execute_command (and everything it started), and show its last output.",
+			false, (*Workspace).Kill),
+		defineTool(config.Skill,
+			"Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools.",
+			false, (*Workspace).Skill),
+		defineTool(config.SkillSearch,
+			"Search the instructions and reference files of the available skills for a topic.",
+			false, (*Workspace).SkillSearch),
+		defineTool(config.SkillRead,
+			"Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines.",
+			false, (*Workspace).SkillRead),
+	}
+})
 
 // Spec returns the tool with the given id.
 func Spec(id string) (*ToolSpec, bool) {
-	for _, s := range allTools {
+	for _, s := range allTools() {
 		if s.ID == id {
 			return s, true
 		}
@@ -151,7 +156,7 @@ type Offered struct {
 // on a read-only filesystem.
 func (w *Workspace) Offered() []Offered {
 	var out []Offered
-	for _, s := range allTools {
+	for _, s := range allTools() {
 		if !w.cfg.ToolEnabled(s.ID) || (s.Writes && w.readOnly) || !w.hasFeature(s.ID) {
 			continue
 		}
