@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Record describes a started background process.
@@ -162,30 +164,13 @@ func (s *Store) WriteExit(id string, x *Exit) error {
 // Remove deletes a record and its logs.
 func (s *Store) Remove(id string) error { return os.RemoveAll(s.Dir(id)) }
 
-// WriteJSON writes v to path atomically (temp file, fsync, rename).
+// WriteJSON writes v to path atomically (see pkg/statefile).
 func WriteJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(data, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return statefile.Write(path, append(data, '\n'))
 }
 
 func readJSON(path string, v any) error {

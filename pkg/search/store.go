@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -80,35 +81,7 @@ func (s Store) Load() (*Mapped, error) {
 // Save writes the index atomically: a temporary file in the same
 // directory, fsynced, renamed over the old one; then the directory is
 // fsynced. Readers see the old index or the new one, never a mix.
-func (s Store) Save(data []byte) error {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(s.Dir, ".tmp-index-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, s.Path())
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(s.Dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
+func (s Store) Save(data []byte) error { return statefile.Write(s.Path(), data) }
 
 // SetAside moves a damaged index file out of the way (to index.corrupt,
 // replacing an older one), so it can be looked at and a new one built.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/search"
+	"github.com/wstools/ws/pkg/tokens"
 )
 
 // Source types, in order of precedence.
@@ -171,7 +172,7 @@ func (s *Set) parse(file, dirName, src string) (*Skill, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read it: %v", err)
 	}
-	data, body, err := frontMatter(DecodeUTF8(raw))
+	data, body, err := frontMatter(tokens.DecodeUTF8(raw))
 	if err != nil {
 		return nil, nil, fmt.Errorf("invalid front matter: %v", err)
 	}

@@ -11,63 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/search"
+	"github.com/wstools/ws/pkg/tokens"
 )
-
-// DecodeUTF8 decodes bytes as Node's UTF-8 decoder does: each maximal
-// invalid subsequence becomes one U+FFFD.
-func DecodeUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var sb strings.Builder
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r != utf8.RuneError || size > 1 {
-			sb.Write(b[:size])
-			b = b[size:]
-			continue
-		}
-		sb.WriteRune(utf8.RuneError)
-		b = b[invalidRun(b):]
-	}
-	return sb.String()
-}
-
-// invalidRun is the length of the WHATWG maximal subpart at the start of b.
-func invalidRun(b []byte) int {
-	c := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c >= 0xE0 && c <= 0xEF:
-		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
-		return 1
-	}
-	n := 1
-	for i := 0; i < need && n < len(b); i++ {
-		if b[n] < lo || b[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-		n++
-	}
-	return n
-}
 
 // Activation is the text of the skill tool: the instructions, then the
 // non-empty lists of references, scripts and assets.
@@ -159,7 +104,7 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64) ([]Hit
 				continue
 			}
 			id := "skill:" + sk.Path + ":" + r
-			x.Add(search.Doc{ID: id, Content: DecodeUTF8(data), Source: -1})
+			x.Add(search.Doc{ID: id, Content: tokens.DecodeUTF8(data), Source: -1})
 			refs[id] = docRef{sk, "references/" + r}
 		}
 	}
@@ -217,7 +162,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			if err != nil {
 				continue
 			}
-			content := DecodeUTF8(data)
+			content := tokens.DecodeUTF8(data)
 			if strings.Contains(search.LowerJS(content), q) {
 				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
 					Content: cutUnits(content, 200), Score: 0.8})
@@ -227,7 +172,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			break
 		}
 	}
-	return out[:jsSliceEnd(len(out), topK)], nil
+	return out[:search.SliceEnd(len(out), topK)], nil
 }
 
 // FormatHits is the text of skill_search.
@@ -298,28 +243,6 @@ func cutUnits(s string, n int) string {
 		u += ru
 	}
 	return s
-}
-
-func jsSliceEnd(n int, end float64) int {
-	switch {
-	case math.IsNaN(end):
-		return 0
-	case math.IsInf(end, 1):
-		return n
-	case math.IsInf(end, -1):
-		return 0
-	}
-	e := math.Trunc(end)
-	if e < 0 {
-		e += float64(n)
-		if e < 0 {
-			return 0
-		}
-	}
-	if e > float64(n) {
-		return n
-	}
-	return int(e)
 }
 
 // ReadKind says what skill_read found.

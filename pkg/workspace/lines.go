@@ -5,7 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/tokens"
 )
 
 // lineReader walks a file's lines (POSIX lines: a final line without a
@@ -133,65 +134,9 @@ func appendCapped(dst, src []byte, limit int, cut bool) ([]byte, bool) {
 	return append(dst, src...), cut
 }
 
-// jsString decodes bytes as JavaScript's UTF-8 decoder does: each maximal
-// invalid subsequence becomes one U+FFFD (the WHATWG rule), so the text
-// matches what Mastra shows byte for byte.
-func jsString(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var sb strings.Builder
-	sb.Grow(len(b) + 8)
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r != utf8.RuneError || size > 1 {
-			sb.Write(b[:size])
-			b = b[size:]
-			continue
-		}
-		sb.WriteRune(utf8.RuneError)
-		b = b[maximalSubpart(b):]
-	}
-	return sb.String()
-}
-
-// maximalSubpart is the length of the invalid sequence at the start of b
-// that the WHATWG decoder replaces with a single U+FFFD: a lead byte plus
-// the continuation bytes that could still have completed it.
-func maximalSubpart(b []byte) int {
-	c := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c >= 0xE0 && c <= 0xEF:
-		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
-		return 1
-	}
-	n := 1
-	for i := 0; i < need && n < len(b); i++ {
-		if b[n] < lo || b[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-		n++
-	}
-	return n
-}
+// jsString decodes bytes as JavaScript's UTF-8 decoder does (one U+FFFD per
+// maximal invalid subsequence), so the text matches Mastra's byte for byte.
+func jsString(b []byte) string { return tokens.DecodeUTF8(b) }
 
 // gutter formats one numbered line as Mastra does: the number right-aligned
 // in width columns, an arrow (U+2192), the line.

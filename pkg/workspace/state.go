@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -90,30 +91,9 @@ func (w *Workspace) lookupRead(real, input string) (*readRecord, error) {
 	return &rec, nil
 }
 
-// writeStateFile writes a state file atomically (temp file, fsync, rename),
-// creating its directory with owner-only permissions.
+// writeStateFile writes a state file atomically (see pkg/statefile).
 func writeStateFile(file string, data []byte) error {
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return stateError(err)
-	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return stateError(err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, file)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := statefile.Write(file, data); err != nil {
 		return stateError(err)
 	}
 	return nil

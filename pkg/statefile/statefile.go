@@ -1,0 +1,45 @@
+// Package statefile writes ws's own state files (read-tracker records,
+// process records, the search index) atomically: a temporary file in the
+// same directory, fsynced, renamed over the old one, then the directory
+// fsynced. A reader sees the old content or the new, never a mix, and a
+// crash leaves no partial file. Workspace files are written elsewhere
+// (pkg/workspace), beneath the root.
+package statefile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Write replaces the file at path with data, creating its directory
+// (owner-only) if needed.
+func Write(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
