@@ -401,3 +401,35 @@ func gone(pid int, within time.Duration) bool {
 		}
 	}
 }
+
+// A command that exited but left a process running (which keeps its
+// supervisor around): kill stops the leftovers and says so.
+func TestKillLeftovers(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	withSupervisor(t, w)
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "setsid sleep 30 > /dev/null 2>&1 & echo $! > left; exit 3", Background: boolp(true)})
+	must(t, err)
+	pid := strconv.Itoa(res.PID)
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+	must(t, err)
+	if !strings.HasSuffix(out.Text(), "Exit code: 3") {
+		t.Fatalf("wait: %q", out.Text())
+	}
+	data, _ := os.ReadFile(filepath.Join(w.base, "left"))
+	left, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if left == 0 || gone(left, 0) {
+		t.Fatalf("the leftover process %d is not running", left)
+	}
+	k, err := w.Kill(ctx, KillRequest{PID: pid})
+	must(t, err)
+	if k.Text() != "Process "+pid+" had already exited (exit code 3); the processes it left running have been stopped." {
+		t.Fatalf("kill: %q", k.Text())
+	}
+	if !gone(left, 5*time.Second) {
+		t.Fatalf("leftover %d survived", left)
+	}
+	if _, err := w.Kill(ctx, KillRequest{PID: pid}); err == nil {
+		t.Fatal("a second kill found something to stop")
+	}
+}

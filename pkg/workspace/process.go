@@ -194,6 +194,9 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		return nil, err
 	}
 	gone := &Error{Code: ENOENT, Message: "Process " + req.PID + " was not found or had already exited."}
+	if e != nil && e.Exit != nil && e.Record.SupervisorRunning() {
+		return w.killLeftovers(ctx, e, req.PID)
+	}
 	if e == nil || e.Exit != nil || !e.Record.Running() {
 		return nil, gone
 	}
@@ -236,6 +239,23 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	}
 	return &KillResult{Process: processOf(e), text: tokens.StripANSI(strings.Join(parts, "\n"))}, nil
+}
+
+// killLeftovers stops what an exited command left running (a daemon that
+// left its group, a child still holding its output): its supervisor, still
+// there to reap them, gets TERM and stops its whole tree.
+func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid string) (*KillResult, error) {
+	rec := e.Record
+	_ = syscall.Kill(rec.SupervisorPID, syscall.SIGTERM)
+	for deadline := time.Now().Add(killGrace + 3*time.Second); rec.SupervisorRunning() && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return nil, &Error{Code: Timeout, Message: "interrupted while stopping what process " + pid + " left running"}
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return &KillResult{Process: processOf(e), text: fmt.Sprintf(
+		"Process %s had already exited (exit code %d); the processes it left running have been stopped.", pid, e.Exit.ExitCode)}, nil
 }
 
 // PSRequest is the input of ps (a ws tool of its own).
