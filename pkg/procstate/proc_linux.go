@@ -14,22 +14,29 @@ import (
 // clock ticks after boot). Together with the pid and the boot id it names
 // one process for good: a reused pid has a later start time.
 func StartTime(pid int) (uint64, error) {
+	start, _, err := procStat(pid)
+	return start, err
+}
+
+// procStat reads a process's start time and state letter (R, S, Z …).
+func procStat(pid int) (start uint64, state string, err error) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	// The command name (field 2) is in parentheses and may hold spaces or
 	// parentheses itself: the fields after it start after the last ')'.
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+		return 0, "", fmt.Errorf("unexpected /proc/%d/stat", pid)
 	}
 	fields := strings.Fields(string(data[i+1:]))
 	// fields[0] is field 3 (state); field 22 is fields[19].
 	if len(fields) < 20 {
-		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+		return 0, "", fmt.Errorf("unexpected /proc/%d/stat", pid)
 	}
-	return strconv.ParseUint(fields[19], 10, 64)
+	start, err = strconv.ParseUint(fields[19], 10, 64)
+	return start, fields[0], err
 }
 
 // BootID identifies the current boot (start times restart at each boot).
@@ -42,7 +49,8 @@ func BootID() string {
 }
 
 // Same reports whether pid is alive and is the process that started at
-// start in this boot. A zombie counts as alive until it is reaped.
+// start in this boot. A zombie (dead, not yet reaped) is not alive: it runs
+// nothing and cannot be signalled into doing anything.
 func Same(pid int, start uint64, bootID string) bool {
 	if pid <= 0 {
 		return false
@@ -53,8 +61,8 @@ func Same(pid int, start uint64, bootID string) bool {
 	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	got, err := StartTime(pid)
-	return err == nil && got == start
+	got, state, err := procStat(pid)
+	return err == nil && got == start && state != "Z" && state != "X"
 }
 
 // Running reports whether the record's process is still the live one.

@@ -194,7 +194,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		return nil, err
 	}
 	gone := &Error{Code: ENOENT, Message: "Process " + req.PID + " was not found or had already exited."}
-	if e != nil && e.Exit != nil && e.Record.SupervisorRunning() {
+	if e != nil && e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() {
 		return w.killLeftovers(ctx, e, req.PID)
 	}
 	if e == nil || e.Exit != nil || !e.Record.Running() {
@@ -220,8 +220,9 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if err != nil {
 		return nil, err
 	}
-	// The group is gone once its last members are reaped.
-	for deadline := time.Now().Add(killGrace + time.Second); procstate.GroupAlive(rec.PGID) && time.Now().Before(deadline); {
+	// The group is gone once its last members are reaped, and the
+	// supervisor leaves when nothing is left to reap.
+	for deadline := time.Now().Add(killGrace + time.Second); (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	dir := w.procStore().Dir(rec.ID)
