@@ -67,9 +67,6 @@ func NewIndex(k1, b float64) *Index {
 // Len is the number of documents.
 func (x *Index) Len() int { return len(x.byID) }
 
-// Has reports whether a document with this id is indexed.
-func (x *Index) Has(id string) bool { _, ok := x.byID[id]; return ok }
-
 // Add indexes a document, replacing one with the same id. Like Mastra's
 // BM25Index.add, a replaced document moves to the end of the indexing order.
 func (x *Index) Add(d Doc) {
@@ -117,15 +114,6 @@ func (x *Index) RemoveSource(path string) {
 			continue
 		}
 		if strings.HasPrefix(d.ID, prefix) || d.Source >= 0 && d.Source < len(x.Sources) && x.Sources[d.Source].Path == path {
-			x.Remove(d.ID)
-		}
-	}
-}
-
-// RemoveDiskDocs drops every document read from disk.
-func (x *Index) RemoveDiskDocs() {
-	for i := range x.docs {
-		if d := &x.docs[i]; !d.dead && d.Source >= 0 {
 			x.Remove(d.ID)
 		}
 	}

@@ -84,15 +84,6 @@ func (r *Reader) VerifyBlob() error {
 	return nil
 }
 
-// Len is the number of documents.
-func (r *Reader) Len() int { return r.nDocs }
-
-// K1 is the BM25 term-frequency saturation the index was built with.
-func (r *Reader) K1() float64 { return r.k1 }
-
-// B is the BM25 length normalisation the index was built with.
-func (r *Reader) B() float64 { return r.b }
-
 // AutoPaths returns the autoIndexPaths the disk documents were indexed
 // from, or nil when they never were.
 func (r *Reader) AutoPaths() ([]string, error) {

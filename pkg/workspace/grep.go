@@ -289,12 +289,6 @@ func (li *lineIndex) get(buf []byte, i int) []byte {
 	return buf[s:e]
 }
 
-// lineOf is the line holding byte offset off.
-func (li *lineIndex) lineOf(off int) int {
-	i := sort.SearchInts(li.starts, off+1) - 1
-	return max(i, 0)
-}
-
 // grepFile is a file to search, in walk order.
 type grepFile struct {
 	rel  string // workspace-relative

@@ -33,13 +33,6 @@ func (v *jsValue) jsType() string {
 	return v.kind
 }
 
-func (v *jsValue) get(key string) *jsValue {
-	if v == nil || v.kind != "object" {
-		return nil
-	}
-	return v.obj[key]
-}
-
 // parseJSValue decodes one JSON document, keeping key order. Duplicate keys
 // keep the last value, as JavaScript does.
 func parseJSValue(data []byte) (*jsValue, error) {
