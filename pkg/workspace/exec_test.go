@@ -433,3 +433,21 @@ func TestKillLeftovers(t *testing.T) {
 		t.Fatal("a second kill found something to stop")
 	}
 }
+
+// Isolation asked for on a machine without bubblewrap: a clear error, and
+// the command does not run unconfined.
+func TestBwrapMissing(t *testing.T) {
+	saved := findBwrap
+	findBwrap = func() (string, error) { return "", exec.ErrNotFound }
+	defer func() { findBwrap = saved }()
+	cfg := config.Default()
+	cfg.Sandbox.Isolation = "bwrap"
+	w, root := newTestWorkspace(t, cfg)
+	_, err := w.Exec(context.Background(), ExecRequest{Command: "touch ran"})
+	if err == nil || CodeOf(err) != NotAvailable || !strings.Contains(err.Error(), "install the bubblewrap package") {
+		t.Fatalf("err %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(root, "ran")); serr == nil {
+		t.Fatal("the command ran without the isolation it asked for")
+	}
+}

@@ -119,19 +119,25 @@ func (w *Workspace) shellArgv(command, cwd string) ([]string, error) {
 	if w.cfg.Sandbox.Isolation != "bwrap" {
 		return sh, nil
 	}
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		for _, p := range []string{"/usr/bin/bwrap", "/usr/local/bin/bwrap"} {
-			if _, serr := exec.LookPath(p); serr == nil {
-				bwrap, err = p, nil
-				break
-			}
-		}
-	}
+	bwrap, err := findBwrap()
 	if err != nil {
 		return nil, &Error{Code: NotAvailable, Message: `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`}
 	}
 	return append(w.bwrapArgs(bwrap, cwd), sh...), nil
+}
+
+// findBwrap locates bubblewrap on PATH or where Debian puts it; tests
+// replace it to stand for a machine without it.
+var findBwrap = func() (string, error) {
+	if p, err := exec.LookPath("bwrap"); err == nil {
+		return p, nil
+	}
+	for _, p := range []string{"/usr/bin/bwrap", "/usr/local/bin/bwrap"} {
+		if _, err := exec.LookPath(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
 }
 
 // bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories
