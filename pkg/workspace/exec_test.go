@@ -421,6 +421,11 @@ func TestKillLeftovers(t *testing.T) {
 	if left == 0 || gone(left, 0) {
 		t.Fatalf("the leftover process %d is not running", left)
 	}
+	ps, err := w.PS(ctx, PSRequest{})
+	must(t, err)
+	if len(ps.Processes) != 1 || !ps.Processes[0].Leftovers || !strings.Contains(ps.Text(), "\texited*\t3\t") {
+		t.Fatalf("ps: %q", ps.Text())
+	}
 	k, err := w.Kill(ctx, KillRequest{PID: pid})
 	must(t, err)
 	if k.Text() != "Process "+pid+" had already exited (exit code 3); the processes it left running have been stopped." {

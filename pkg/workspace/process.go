@@ -44,6 +44,9 @@ type Process struct {
 	Thread    string     `json:"thread,omitempty"`
 	StartedAt time.Time  `json:"started_at"`
 	EndedAt   *time.Time `json:"ended_at"`
+	// Leftovers: the command ended, but processes it started still run
+	// (its supervisor stays to reap them; kill stops them).
+	Leftovers bool `json:"leftovers,omitempty"`
 }
 
 func processOf(e *procstate.Entry) Process {
@@ -61,6 +64,7 @@ func processOf(e *procstate.Entry) Process {
 		default:
 			p.State = "exited"
 		}
+		p.Leftovers = !e.Exit.Killed && e.Record.SupervisorRunning()
 	case !e.Record.Running() && !e.Record.SupervisorRunning():
 		p.State = "lost" // gone without its supervisor recording how
 	}
@@ -275,13 +279,22 @@ type PSResult struct {
 func (r *PSResult) Text() string {
 	var sb strings.Builder
 	sb.WriteString("PID\tSTATE\tEXIT\tAGE\tCOMMAND")
+	leftovers := false
 	for _, p := range r.Processes {
 		exit := "-"
 		if p.ExitCode != nil {
 			exit = strconv.Itoa(*p.ExitCode)
 		}
+		state := p.State
+		if p.Leftovers {
+			state += "*"
+			leftovers = true
+		}
 		cmd := strings.Join(strings.Fields(p.Command), " ")
-		fmt.Fprintf(&sb, "\n%d\t%s\t%s\t%s\t%s", p.PID, p.State, exit, age(r.now.Sub(p.StartedAt)), cmd)
+		fmt.Fprintf(&sb, "\n%d\t%s\t%s\t%s\t%s", p.PID, state, exit, age(r.now.Sub(p.StartedAt)), cmd)
+	}
+	if leftovers {
+		sb.WriteString("\n(*: processes it started are still running; ws kill PID stops them)")
 	}
 	if len(r.Pruned) > 0 {
 		fmt.Fprintf(&sb, "\n(pruned %d ended process record%s)", len(r.Pruned), plural(len(r.Pruned)))
