@@ -265,14 +265,16 @@ func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid s
 
 // PSRequest is the input of ps (a ws tool of its own).
 type PSRequest struct {
-	Prune *bool `json:"prune,omitempty" desc:"Remove the records of processes that have ended."`
+	Prune *bool `json:"prune,omitempty" desc:"Remove the records of processes that have ended, and unused write-lock files."`
 }
 
 // PSResult lists the background processes of this workspace.
 type PSResult struct {
 	Processes []Process `json:"processes"`
 	Pruned    []int     `json:"pruned,omitempty"`
-	now       time.Time
+	// PrunedLocks counts the unused write-lock files removed.
+	PrunedLocks int `json:"pruned_locks,omitempty"`
+	now         time.Time
 }
 
 // Text is a table: PID, STATE, EXIT, AGE, COMMAND, tab-separated.
@@ -324,6 +326,9 @@ func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
 		return nil, stateError(err)
 	}
 	res := &PSResult{Processes: []Process{}, now: w.now()}
+	if req.Prune != nil && *req.Prune {
+		res.PrunedLocks = w.pruneLocks()
+	}
 	for _, e := range entries {
 		p := processOf(e)
 		if req.Prune != nil && *req.Prune && p.State != "running" {

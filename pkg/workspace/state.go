@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
@@ -116,13 +117,25 @@ func (l *writeLock) release() {
 
 // lockPath takes the write lock of the file at real, waiting at most
 // tools.writeLockTimeoutMs. The lock is an flock(2) on a file in the state
-// directory, so a writer that dies never leaves it held.
+// directory, so a writer that dies never leaves it held. Lock files are
+// removed by pruneLocks; to make that safe, a taker holds a shared lock
+// on locks/.gc from opening its lock file until it holds (or gives up) the
+// lock, and pruning takes .gc exclusively: a file can then only be removed
+// while nobody has it open to wait on.
 func (w *Workspace) lockPath(real, input string) (*writeLock, error) {
 	if w.stateDir == "" {
 		return &writeLock{fd: -1}, nil
 	}
 	dir := filepath.Join(w.stateDir, "locks")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, stateError(err)
+	}
+	gc, err := unix.Open(filepath.Join(dir, ".gc"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, stateError(err)
+	}
+	defer unix.Close(gc)
+	if err := flockRetry(gc, unix.LOCK_SH); err != nil {
 		return nil, stateError(err)
 	}
 	fd, err := unix.Open(filepath.Join(dir, hashHex(real, 32)+".lock"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
@@ -150,4 +163,46 @@ func (w *Workspace) lockPath(real, input string) (*writeLock, error) {
 		time.Sleep(min(wait, left))
 		wait = min(wait*2, 50*time.Millisecond)
 	}
+}
+
+func flockRetry(fd, how int) error {
+	for {
+		if err := unix.Flock(fd, how); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// pruneLocks removes the lock files nobody holds or waits on. It gives up
+// at once (and removes nothing) while any writer is taking a lock.
+func (w *Workspace) pruneLocks() int {
+	dir := filepath.Join(w.stateDir, "locks")
+	gc, err := unix.Open(filepath.Join(dir, ".gc"), unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	defer unix.Close(gc)
+	if unix.Flock(gc, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return 0
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	removed := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".lock") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		fd, err := unix.Open(path, unix.O_RDWR|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && os.Remove(path) == nil {
+			removed++
+		}
+		unix.Close(fd)
+	}
+	return removed
 }

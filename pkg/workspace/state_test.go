@@ -60,3 +60,31 @@ func TestWriteLockTimeout(t *testing.T) {
 func testLoc(w *Workspace, rel string) loc {
 	return loc{root: w.roots[0], sub: rel, abs: filepath.Join(w.base, rel)}
 }
+
+func TestPruneLocks(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil, "a.txt", "b.txt")
+	ctx := context.Background()
+	for _, p := range []string{"a.txt", "b.txt", "c.txt"} {
+		if _, err := w.Write(ctx, WriteRequest{Path: p, Content: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := w.lockPath(w.realPath(testLoc(w, "a.txt")), "a.txt")
+	must(t, err)
+	if n := w.pruneLocks(); n != 2 {
+		t.Fatalf("pruned %d lock files, want 2 (a.txt's is held)", n)
+	}
+	held.release()
+	if n := w.pruneLocks(); n != 1 {
+		t.Fatalf("pruned %d, want 1", n)
+	}
+	// Writes still work after pruning.
+	if _, err := w.Write(ctx, WriteRequest{Path: "a.txt", Content: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.PS(ctx, PSRequest{Prune: boolp(true)})
+	must(t, err)
+	if res.PrunedLocks != 1 {
+		t.Fatalf("ps --prune removed %d lock files", res.PrunedLocks)
+	}
+}
