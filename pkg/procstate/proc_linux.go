@@ -73,8 +73,37 @@ func (r *Record) SupervisorRunning() bool {
 	return Same(r.SupervisorPID, r.SupervisorStart, r.BootID)
 }
 
-// GroupAlive reports whether any process is left in the group pgid.
+// GroupAlive reports whether a live process is left in the group pgid.
+// Zombies (dead, waiting for a parent to reap them) do not count: a parent
+// such as a container's init may take its time, and they run nothing. The
+// common answer, an empty group, costs one kill(2); only a group with
+// members is looked up in /proc.
 func GroupAlive(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	want := strconv.Itoa(pgid)
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		// f[0] state, f[1] ppid, f[2] pgrp
+		if len(f) > 2 && f[2] == want && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }

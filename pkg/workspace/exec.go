@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
 )
 
@@ -298,13 +298,17 @@ func runForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	case <-ctx.Done():
 		st = stopGroup(pgid, waitCh)
 	}
-	// The shell is gone; stop what it left behind in its group.
+	// The shell is gone; stop what it left behind in its group: TERM, then
+	// KILL to whatever is still there when the grace period ends (whether
+	// or not it holds the output pipes). While the group has members its id
+	// cannot be reused, so each signal reaches only what the shell started.
 	if groupAlive(pgid) {
 		signalGroup(pgid, syscall.SIGTERM)
-		select {
-		case <-readersDone:
-		case <-time.After(killGrace):
-			signalGroup(pgid, syscall.SIGKILL)
+		for deadline := time.Now().Add(killGrace); groupAlive(pgid); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				signalGroup(pgid, syscall.SIGKILL)
+				break
+			}
 		}
 	}
 	select {
@@ -342,10 +346,7 @@ func stopGroup(pgid int, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
 
 func signalGroup(pgid int, sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
 
-func groupAlive(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
+func groupAlive(pgid int) bool { return procstate.GroupAlive(pgid) }
 
 // exitCodeOf maps a wait status to a shell-style exit code: the code, or
 // 128+N for death by signal N (SPEC deviation 6).

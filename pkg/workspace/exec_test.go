@@ -110,7 +110,11 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 		t.Fatalf("got %q (exit %d)", res.Text(), res.ExitCode)
 	}
 	// Even a child that ignores TERM is gone once exec returns (KILL after the grace).
-	res, err = w.Exec(context.Background(), ExecRequest{Command: "sh -c 'trap \"\" TERM; sleep 30' & echo $! > pid; echo ok"})
+	// (The outer shell waits until the child ignores TERM, or the TERM
+	// could arrive first.) Its output goes elsewhere: the pipes do not
+	// keep ws waiting, only the group does.
+	res, err = w.Exec(context.Background(), ExecRequest{
+		Command: "sh -c 'trap \"\" TERM; : > ready; exec sleep 30' >/dev/null 2>&1 & echo $! > pid; while [ ! -e ready ]; do :; done; echo ok"})
 	must(t, err)
 	data, _ := os.ReadFile(filepath.Join(w.base, "pid"))
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
@@ -454,5 +458,28 @@ func TestBwrapMissing(t *testing.T) {
 	}
 	if _, serr := os.Stat(filepath.Join(root, "ran")); serr == nil {
 		t.Fatal("the command ran without the isolation it asked for")
+	}
+}
+
+// The timeout of a background command also stops what it left running
+// after its shell ended.
+func TestBackgroundTimeoutStopsLeftovers(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	withSupervisor(t, w)
+	res, err := w.Exec(context.Background(), ExecRequest{
+		Command: "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi", Background: boolp(true), Timeout: f64(0.5)})
+	must(t, err)
+	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
+	must(t, err)
+	if out.Text() != "hi\n\n\nExit code: 0" {
+		t.Fatalf("output %q", out.Text())
+	}
+	data, _ := os.ReadFile(filepath.Join(w.base, "left"))
+	left, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if left == 0 {
+		t.Fatal("no pid of the leftover")
+	}
+	if !gone(left, 5*time.Second) {
+		t.Fatalf("leftover %d outlived the timeout", left)
 	}
 }

@@ -177,22 +177,36 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	go func() { defer copies.Done(); io.Copy(outLog, outR) }()
 	go func() { defer copies.Done(); io.Copy(errLog, errR) }()
 
-	// One reaper for every child: the command and any orphan handed to us.
-	exited := make(chan syscall.WaitStatus, 1)
+	// The reaper first only notices that the command ended (WNOWAIT): while
+	// it is an unreaped zombie its pid, and so its process group id, cannot
+	// be taken by another process, and signals to the group stay ours. It
+	// reaps it when told to, then every orphan handed to the supervisor.
+	ended := make(chan struct{})
+	reap := make(chan struct{})
+	leader := make(chan syscall.WaitStatus, 1)
 	noChildren := make(chan struct{})
 	go func() {
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+		}
+		close(ended)
+		<-reap
+		var ws syscall.WaitStatus
 		for {
-			var ws syscall.WaitStatus
-			wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		leader <- ws
+		for {
+			var ows syscall.WaitStatus
+			_, err := syscall.Wait4(-1, &ows, 0, nil)
 			if err == syscall.EINTR {
 				continue
 			}
 			if err != nil {
 				close(noChildren)
 				return
-			}
-			if wpid == pid {
-				exited <- ws
 			}
 		}
 	}()
@@ -204,17 +218,19 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		timer = t.C
 	}
 	grace := time.Duration(spec.GraceMs) * time.Millisecond
-	var status syscall.WaitStatus
 	timedOut, killed := false, false
 	select {
-	case status = <-exited:
+	case <-ended:
 	case <-timer:
-		timedOut = true
-		status = stopTree(pid, grace, exited)
+		timedOut, timer = true, nil
 	case <-sigs:
 		killed = true
-		status = stopTree(pid, grace, exited)
 	}
+	if timedOut || killed {
+		stopGroupAndTree(pid, grace, ended)
+	}
+	close(reap)
+	status := <-leader
 	// What the command wrote before it ended is still in the pipes: let the
 	// copies drain it, but do not wait on a descendant that keeps them open.
 	drained := make(chan struct{})
@@ -236,8 +252,9 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	}
 	_ = store.WriteExit(rec.ID, x)
 
-	// Stay until the rest of the tree is gone, reaping it; a later TERM
-	// (ws kill of what is left) still stops it.
+	// Stay until what the command left running is gone, reaping it. A TERM
+	// (ws kill of the leftovers) or the timeout still stops it; the group
+	// id is no longer ours, so only our own descendants are signalled.
 	for {
 		select {
 		case <-noChildren:
@@ -246,38 +263,77 @@ func Supervise(dir string, ready io.WriteCloser) int {
 			errLog.Close()
 			return 0
 		case <-sigs:
-			go stopTree(pid, grace, nil)
+			go stopDescendants(grace)
+		case <-timer:
+			timer = nil
+			go stopDescendants(grace)
 		}
 	}
 }
 
-// stopTree sends TERM to the command's group and to every other descendant
-// of the supervisor, then KILL after the grace period if the command is
-// still there, and returns the command's wait status (when exited is set).
-func stopTree(pgid int, grace time.Duration, exited <-chan syscall.WaitStatus) syscall.WaitStatus {
-	signalTree(pgid, syscall.SIGTERM)
-	if exited == nil {
-		time.Sleep(grace)
-		signalTree(pgid, syscall.SIGKILL)
-		return 0
-	}
+// stopGroupAndTree stops a running command: TERM to its process group and
+// to every other descendant of the supervisor, then, if anything is left
+// after the grace period, KILL. The command's pid stays unreaped until this
+// returns (see the reaper), so the group id cannot have been reused.
+func stopGroupAndTree(pgid int, grace time.Duration, ended <-chan struct{}) {
+	signalGroup(pgid, syscall.SIGTERM)
+	signalDescendants(syscall.SIGTERM)
+	deadline := time.After(grace)
 	select {
-	case st := <-exited:
-		if groupAlive(pgid) || len(descendants(os.Getpid())) > 0 {
-			go func() { time.Sleep(grace); signalTree(pgid, syscall.SIGKILL) }()
-		}
-		return st
-	case <-time.After(grace):
+	case <-ended:
+	case <-deadline:
+		signalGroup(pgid, syscall.SIGKILL)
+		signalDescendants(syscall.SIGKILL)
+		<-ended
+		return
 	}
-	signalTree(pgid, syscall.SIGKILL)
-	return <-exited
+	// The command is gone; give what it left the rest of the grace period.
+	for tick := time.NewTicker(20 * time.Millisecond); ; {
+		select {
+		case <-deadline:
+			tick.Stop()
+			signalGroup(pgid, syscall.SIGKILL)
+			signalDescendants(syscall.SIGKILL)
+			return
+		case <-tick.C:
+			if len(liveDescendants()) == 0 {
+				tick.Stop()
+				return
+			}
+		}
+	}
 }
 
-func signalTree(pgid int, sig syscall.Signal) {
-	signalGroup(pgid, sig)
-	for _, p := range descendants(os.Getpid()) {
+// stopDescendants stops what an ended command left running: TERM to every
+// descendant of the supervisor, KILL to those left after the grace period.
+func stopDescendants(grace time.Duration) {
+	signalDescendants(syscall.SIGTERM)
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) && len(liveDescendants()) > 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	signalDescendants(syscall.SIGKILL)
+}
+
+func signalDescendants(sig syscall.Signal) {
+	for _, p := range liveDescendants() {
 		_ = syscall.Kill(p, sig)
 	}
+}
+
+// liveDescendants are the supervisor's descendants that have not exited
+// (zombies waiting to be reaped are left out).
+func liveDescendants() []int {
+	var out []int
+	for _, p := range descendants(os.Getpid()) {
+		if st, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat"); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i >= 0 && i+2 < len(st) && st[i+2] == 'Z' {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // descendants lists the processes below pid, by scanning /proc for parent
