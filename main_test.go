@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +41,14 @@ func TestScript(t *testing.T) {
 			// A race-enabled ws would sleep a second on every exit.
 			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
+		},
+		// [root]: the tests run as root (CI does), so they can act as
+		// another user with setpriv.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,

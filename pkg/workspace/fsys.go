@@ -356,6 +356,16 @@ func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat
 		}
 		old = &s
 		mode = st.Mode & 0o7777
+		// Renaming needs only the directory's permission; the file's own
+		// must allow the write, as an in-place write would require.
+		if err := unix.Faccessat(pfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
+			return fileStat{}, unix.EACCES
+		}
+		if euid := os.Geteuid(); euid != 0 && int(old.Uid) != euid {
+			// A file of another user that we may write: a new file would
+			// become ours, so write this one in place and keep its owner.
+			return writeInPlace(pfd, name, r)
+		}
 	} else if err != unix.ENOENT {
 		return fileStat{}, err
 	}
@@ -409,6 +419,24 @@ func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat
 }
 
 var errNotRegular = errors.New("not a regular file")
+
+// writeInPlace truncates and rewrites an existing file (kept for files of
+// another user, whose owner an atomic replacement could not keep).
+func writeInPlace(pfd int, name string, r io.Reader) (fileStat, error) {
+	fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fileStat{}, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	if _, err := io.Copy(f, r); err != nil {
+		return fileStat{}, err
+	}
+	if err := f.Sync(); err != nil {
+		return fileStat{}, err
+	}
+	return fstat(fd)
+}
 
 // followFinalLink resolves a symlink at l to the place it points to, which
 // must itself be inside the allowed roots. Anything else comes back as is.
