@@ -74,11 +74,51 @@ func (w *Workspace) openRaw(l loc, flags int, mode uint32) (int, error) {
 		}
 		return openat2Beneath(rfd, l.sub, flags, mode)
 	}
+	// No openat2. Opens that read or write go through Go's os.Root, which
+	// walks the path one component at a time below the root and refuses a
+	// symlink that leads out: race-free too. O_PATH opens (stat, where a
+	// path points) cannot be expressed that way; they keep a realpath check,
+	// which a concurrent symlink swap can race (it reveals metadata at most).
+	if flags&unix.O_PATH == 0 {
+		root, err := w.osRoot(l.root)
+		if err != nil {
+			return -1, err
+		}
+		f, err := root.OpenFile(l.sub, flags&^unix.O_NOFOLLOW, fs.FileMode(mode))
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			if err != nil && strings.Contains(err.Error(), "escapes from parent") {
+				err = unix.EXDEV
+			}
+			return -1, err
+		}
+		fd, err := unix.Dup(int(f.Fd()))
+		f.Close()
+		return fd, err
+	}
 	abs := filepath.Join(l.root.real, filepath.FromSlash(l.sub))
 	if !w.insideAnyRoot(realpathPartial(abs)) {
 		return -1, unix.EXDEV
 	}
 	return retryEINTR(func() (int, error) { return unix.Open(abs, flags|unix.O_CLOEXEC, mode) })
+}
+
+// osRoot returns Go's os.Root of an allowed root, opened once.
+func (w *Workspace) osRoot(r *allowedRoot) (*os.Root, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if root, ok := w.osRoots[r]; ok {
+		return root, nil
+	}
+	root, err := os.OpenRoot(r.real)
+	if err != nil {
+		return nil, err
+	}
+	w.osRoots[r] = root
+	return root, nil
 }
 
 // open opens l, following symlinks that stay inside the allowed roots. A

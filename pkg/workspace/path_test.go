@@ -202,3 +202,47 @@ func TestSymlinkSwappedAfterCheck(t *testing.T) {
 		}
 	})
 }
+
+// TestReadRaceWithSwappedDirectory keeps swapping a directory for a
+// symlink that leads out while reading through it: in both modes (openat2,
+// and Go's os.Root where openat2 is missing) no read may see the outside.
+func TestReadRaceWithSwappedDirectory(t *testing.T) {
+	bothModes(t, func(t *testing.T) {
+		base := t.TempDir()
+		root, out := filepath.Join(base, "ws"), filepath.Join(base, "out")
+		must(t, os.MkdirAll(filepath.Join(root, "d"), 0o755))
+		must(t, os.MkdirAll(out, 0o755))
+		must(t, os.WriteFile(filepath.Join(root, "d", "s.txt"), []byte("INSIDE\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(out, "s.txt"), []byte("OUTSIDE_SECRET\n"), 0o644))
+		w, err := New(Options{Root: root, StateDir: filepath.Join(base, "st")})
+		must(t, err)
+		defer w.Close()
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				os.Rename(filepath.Join(root, "d"), filepath.Join(root, "dtmp"))
+				os.Symlink("../out", filepath.Join(root, "d"))
+				os.Remove(filepath.Join(root, "d"))
+				os.Rename(filepath.Join(root, "dtmp"), filepath.Join(root, "d"))
+			}
+		}()
+		leaks := 0
+		for range 3000 {
+			if r, err := w.Read(context.Background(), ReadRequest{Path: "d/s.txt"}); err == nil && strings.Contains(r.Text(), "OUTSIDE_SECRET") {
+				leaks++
+			}
+		}
+		close(stop)
+		<-done
+		if leaks > 0 {
+			t.Errorf("%d reads returned a file outside the workspace", leaks)
+		}
+	})
+}

@@ -55,6 +55,7 @@ type Workspace struct {
 
 	mu      sync.Mutex
 	rootFDs map[*allowedRoot]int
+	osRoots map[*allowedRoot]*os.Root // the fallback where openat2 is missing
 }
 
 // New opens a workspace. An unusable root is an error.
@@ -97,6 +98,7 @@ func New(o Options) (*Workspace, error) {
 		approver:  o.Approve,
 		warnf:     o.Warn,
 		rootFDs:   map[*allowedRoot]int{},
+		osRoots:   map[*allowedRoot]*os.Root{},
 	}
 	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})
 	for _, p := range cfg.Filesystem.AllowedPaths {
@@ -122,6 +124,10 @@ func (w *Workspace) Close() error {
 	for r, fd := range w.rootFDs {
 		closeFD(fd)
 		delete(w.rootFDs, r)
+	}
+	for r, root := range w.osRoots {
+		root.Close()
+		delete(w.osRoots, r)
 	}
 	return nil
 }
