@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -57,8 +56,9 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 			}
 			res, err := app.runToolResult(cmd.Context(), config.ExecuteCommand, req)
 			if err != nil {
-				var rep *reported
-				if errors.As(err, &rep) && workspace.CodeOf(rep.err) == workspace.InvalidArgument {
+				// Usage, config and approval keep their statuses (2, 2, 3);
+				// anything else is ws failing to run the command: 125.
+				if _, ok := exitCodes[workspace.CodeOf(err)]; ok {
 					return err
 				}
 				return &exitStatusError{exitWSFailed}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -56,6 +57,9 @@ func (t *Target) IsRoot() bool { return t.root != nil && t.sub == "." }
 func (w *Workspace) Resolve(input string) (*Target, error) {
 	if input == "" {
 		return nil, &Error{Code: InvalidArgument, Message: "path is empty: give a file or directory, e.g. \".\" for the workspace root"}
+	}
+	if strings.IndexByte(input, 0) >= 0 {
+		return nil, &Error{Code: InvalidArgument, Message: "path " + strconv.Quote(input) + " holds a NUL byte, which no file name can"}
 	}
 	abs := w.absolute(input)
 	t := &Target{Input: input, Abs: AbsPath(abs), ws: w}

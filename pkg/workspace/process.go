@@ -108,7 +108,10 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	if req.Wait != nil && *req.Wait && e.Exit == nil {
 		var deadline time.Time
 		if req.WaitTimeout != nil && *req.WaitTimeout > 0 {
-			deadline = time.Now().Add(time.Duration(*req.WaitTimeout * float64(time.Second)))
+			// Beyond a year is "no limit" (and would overflow a Duration).
+			if secs := *req.WaitTimeout; secs < 365*24*3600 {
+				deadline = time.Now().Add(time.Duration(secs * float64(time.Second)))
+			}
 		}
 		e, waitedOut, err = w.waitExit(ctx, e, deadline)
 		if err != nil {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"math"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -108,6 +109,9 @@ func (w *Workspace) commandTimeout(secs *float64) time.Duration {
 	}
 	if s == nil {
 		return defaultTimeout
+	}
+	if *s >= float64(math.MaxInt64)/float64(time.Second) {
+		return 0 // longer than any Duration: no limit
 	}
 	return time.Duration(*s * float64(time.Second))
 }
