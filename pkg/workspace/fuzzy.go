@@ -76,9 +76,19 @@ func fuzzyEdit(content, old, new []byte, all bool) (*fuzzyMatch, error) {
 	if m, err := try(fallbackPunctuation, lineWindows(content, lines, oldLines, oldEndsNL, normLine), plain); m != nil || err != nil {
 		return m, err
 	}
-	// 3. Indentation: lines compared without their leading whitespace.
+	// 3. Indentation: lines compared without their leading whitespace. Only
+	// when the model indents with the file's character (tabs or spaces):
+	// re-indenting spaces into a tab-indented file would corrupt it.
 	noIndent := func(s string) string { return strings.TrimLeft(normLine(s), " \t") }
 	spans := lineWindows(content, lines, oldLines, oldEndsNL, noIndent)
+	newLines, _ := oldLinesOf(new)
+	given := indentChars(append(append([]string{}, oldLines...), newLines...))
+	for _, sp := range spans {
+		fileLines, _ := oldLinesOf(content[sp.start:sp.end])
+		if file := indentChars(fileLines); file != 0 && given != 0 && file != given {
+			return nil, nil
+		}
+	}
 	return try(fallbackIndentation, spans, func(_ int, s span) []byte {
 		return fixEOL(reindent(new, leadingWS(oldLines[0]), leadingWS(string(content[s.start:s.end]))))
 	})
@@ -197,6 +207,22 @@ func runeSpan(b []byte, startRunes, lenRunes int) span {
 		end += n
 	}
 	return span{pos, end}
+}
+
+// indentChars says which characters indent the lines: 1 spaces, 2 tabs,
+// 3 both, 0 none.
+func indentChars(lines []string) int {
+	set := 0
+	for _, l := range lines {
+		for _, c := range leadingWS(l) {
+			if c == ' ' {
+				set |= 1
+			} else {
+				set |= 2
+			}
+		}
+	}
+	return set
 }
 
 func leadingWS(s string) string {

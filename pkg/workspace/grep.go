@@ -595,14 +595,27 @@ func (g *grepRun) scan(f *grepFile) {
 		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
 		return
 	}
+	// Big files are judged by their head before the rest is read: a disk
+	// image is skipped after 8 KiB, not after reading gigabytes.
+	if st.Size > 1<<20 {
+		var head [sniffLen]byte
+		n, err := unix.Pread(fd, head[:], 0)
+		if err != nil {
+			f.err = true
+			return
+		}
+		if isBinary(f.rel, head[:n]) {
+			f.bin = true
+			return
+		}
+	}
 	buf, err := readAllSized(fd, st.Size)
 	if err != nil {
 		putBuf(buf)
 		f.err = true
 		return
 	}
-	head := buf[:min(len(buf), sniffLen)]
-	if isBinary(f.rel, head) {
+	if st.Size <= 1<<20 && isBinary(f.rel, buf[:min(len(buf), sniffLen)]) {
 		putBuf(buf)
 		f.bin = true
 		return
