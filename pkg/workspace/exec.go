@@ -20,9 +20,9 @@ import (
 // ExecRequest is the input of exec (mastra_workspace_execute_command).
 type ExecRequest struct {
 	Command    string   `json:"command" desc:"Shell command line, run with /bin/sh -c in the workspace root (or cwd)."`
-	Timeout    *float64 `json:"timeout,omitempty" coerce:"number" min:"0" desc:"Seconds before the command is stopped (TERM, then KILL 2 s later); 0 means no limit. Default: the sandbox timeout (300 s)."`
-	Cwd        string   `json:"cwd,omitempty" desc:"Working directory, relative to the workspace root or absolute inside it."`
-	Tail       *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
+	Timeout    *float64 `json:"timeout,omitempty" coerce:"number" min:"0" null:"true" desc:"Seconds before the command is stopped (TERM, then KILL 2 s later); 0 means no limit. Default: the sandbox timeout (300 s)."`
+	Cwd        string   `json:"cwd,omitempty" null:"true" desc:"Working directory, relative to the workspace root or absolute inside it."`
+	Tail       *int     `json:"tail,omitempty" coerce:"number" null:"true" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
 	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
 	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
 }
@@ -89,6 +89,9 @@ func tailOf(p *int) int {
 func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, error) {
 	if err := w.sandboxAvailable(); err != nil {
 		return nil, err
+	}
+	if req.Command == "" {
+		return nil, Errorf(InvalidArgument, "Error: the command is empty")
 	}
 	cwd, err := w.commandCwd(req.Cwd)
 	if err != nil {

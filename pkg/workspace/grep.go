@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"regexp"
 	"regexp/syntax"
@@ -318,11 +319,14 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	if req.ContextLines != nil && *req.ContextLines > 0 {
 		ctxLines = int(*req.ContextLines)
 	}
+	// Mastra stops a file once its count reaches maxCount, checking after
+	// each hit: 2.5 allows 3, and 0, a negative or a fraction below 1
+	// allow 1. Only an absent maxCount means no limit.
 	maxCount := 0
-	if req.MaxCount != nil && *req.MaxCount > 0 {
-		maxCount = int(*req.MaxCount)
-		if float64(maxCount) < *req.MaxCount {
-			maxCount++
+	if mc := req.MaxCount; mc != nil && !math.IsNaN(*mc) {
+		maxCount = 1
+		if *mc > 1 {
+			maxCount = int(math.Min(math.Ceil(*mc), math.MaxInt32))
 		}
 	}
 	g := &grepRun{w: w, m: m, maxCount: maxCount, hidden: req.IncludeHidden != nil && *req.IncludeHidden, res: &GrepResult{Matches: []GrepMatch{}}}

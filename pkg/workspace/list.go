@@ -160,7 +160,11 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 	summary := fmt.Sprintf("%d %s, %d %s", res.Directories, pluralWord(res.Directories, "directory", "directories"),
 		res.Files, pluralWord(res.Files, "file", "files"))
 	if res.Truncated {
-		summary += fmt.Sprintf(" (truncated at depth %d)", opts.maxDepth)
+		depth := "2"
+		if req.MaxDepth != nil {
+			depth = jsNumber(*req.MaxDepth)
+		}
+		summary += " (truncated at depth " + depth + ")"
 	}
 	res.text = w.capListing(&text, summary, root, res)
 	return res, nil

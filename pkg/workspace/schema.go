@@ -47,6 +47,7 @@ type field struct {
 	min, max *float64
 	enum     []string
 	coerce   bool
+	nullable bool // the schema says null is allowed (as Mastra's does)
 }
 
 // StringOrStrings is a parameter that takes one string or a list of them.
@@ -119,6 +120,7 @@ func fieldsOf(t reflect.Type) []field {
 			f.enum = strings.Split(v, ",")
 		}
 		f.coerce = sf.Tag.Get("coerce") == "number"
+		f.nullable = sf.Tag.Get("null") == "true"
 		out = append(out, f)
 	}
 	return out
@@ -183,6 +185,11 @@ func jsonSchema(fields []field) *orderedJSON {
 			p.set("anyOf", []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})
 		case kindObject:
 			p.set("type", "object").set("propertyNames", map[string]any{"type": "string"}).set("additionalProperties", map[string]any{})
+		}
+		if f.nullable {
+			if t, ok := p.vals["type"].(string); ok {
+				p.set("type", []string{t, "null"})
+			}
 		}
 		if f.enum != nil {
 			p.set("enum", f.enum)
@@ -310,8 +317,11 @@ func checkField(f field, v *jsValue) (any, string, bool) {
 	}
 	if v.kind == "null" {
 		msg := "Invalid input: expected " + kindName(f.kind) + ", received null"
-		if f.enum != nil {
+		switch {
+		case f.enum != nil:
 			msg = enumMessage(f.enum)
+		case f.kind == kindStringOrStrings:
+			msg = "Invalid input"
 		}
 		return nil, msg, !f.required
 	}
@@ -378,11 +388,17 @@ func checkField(f field, v *jsValue) (any, string, bool) {
 			}
 		}
 		if v.kind != "array" {
+			if f.kind == kindStringOrStrings {
+				return nil, "Invalid input", false // zod's message for a failed union
+			}
 			return nil, "Invalid input: expected " + kindName(f.kind) + ", " + received(v), false
 		}
 		out := make([]string, 0, len(v.arr))
 		for _, e := range v.arr {
 			if e.kind != "string" {
+				if f.kind == kindStringOrStrings {
+					return nil, "Invalid input", false
+				}
 				return nil, "Invalid input: expected string, " + received(e), false
 			}
 			out = append(out, e.str)
