@@ -130,11 +130,16 @@ generated from the request structs. --format picks the shape: json (ws's own), o
 			app.ran = true
 			ws, err := app.Workspace()
 			if err != nil {
-				return err
+				return app.fail("tools", err)
 			}
 			defs := []toolDef{}
+			var names []string
 			for _, o := range ws.Offered() {
 				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Spec.Description, Parameters: o.Spec.Schema()})
+				names = append(names, o.Name)
+			}
+			if app.opts.json {
+				return app.print("tools", &plainResult{text: strings.Join(names, "\n"), data: shape(defs)}, nil)
 			}
 			return render.IndentedJSON(app.IO.Out, shape(defs))
 		},
@@ -153,10 +158,23 @@ func newInstructionsCmd(app *App) *cobra.Command {
 			app.ran = true
 			ws, err := app.Workspace()
 			if err != nil {
-				return err
+				return app.fail("instructions", err)
 			}
-			_, err = io.WriteString(app.IO.Out, ws.Instructions()+"\n")
-			return err
+			text := ws.Instructions()
+			return app.print("instructions", &plainResult{text: text, data: map[string]string{"instructions": text}}, nil)
 		},
 	}
 }
+
+// plainResult is a result of a ws command that is not a tool: its text,
+// and the data --json shows.
+type plainResult struct {
+	text string
+	data any
+}
+
+// Text is what text mode prints.
+func (r *plainResult) Text() string { return r.text }
+
+// MarshalJSON is the envelope's data.
+func (r *plainResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.data) }
