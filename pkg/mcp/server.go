@@ -1,10 +1,15 @@
 package mcp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
+	"os"
 	"strings"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wstools/ws/pkg/workspace"
@@ -33,10 +38,65 @@ func NewServer(ws *workspace.Workspace, version string) *sdk.Server {
 	return s
 }
 
-// Serve runs the server on stdin/stdout until the client goes away.
+// Serve runs the server on stdin/stdout until the client goes away. A
+// line that is not JSON is answered with a JSON-RPC parse error and the
+// session goes on (the SDK alone would end it).
 func Serve(ctx context.Context, ws *workspace.Workspace, version string) error {
-	return NewServer(ws, version).Run(ctx, &sdk.StdioTransport{})
+	out := &lockedWriter{w: os.Stdout}
+	return NewServer(ws, version).Run(ctx, &sdk.IOTransport{
+		Reader: &lineGuard{r: bufio.NewReaderSize(os.Stdin, 64<<10), out: out},
+		Writer: out,
+	})
 }
+
+// lockedWriter serialises whole frames from the SDK and from lineGuard.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return nil }
+
+// parseError is JSON-RPC's answer to a message that is not JSON.
+const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not JSON"}}` + "\n"
+
+// lineGuard hands the SDK the lines of r that are JSON, and answers the
+// others itself.
+type lineGuard struct {
+	r       *bufio.Reader
+	out     io.Writer
+	pending []byte
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		line, err := g.r.ReadBytes('\n')
+		if body := bytes.TrimSpace(line); len(body) > 0 {
+			if json.Valid(body) {
+				g.pending = append(body, '\n')
+			} else if _, werr := io.WriteString(g.out, parseError); werr != nil {
+				return 0, werr
+			}
+		}
+		if err != nil && len(g.pending) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+func (g *lineGuard) Close() error { return nil }
 
 // toResult turns a tool outcome into MCP content: the text, a media part
 // for media, and the data as structured content.

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -120,5 +122,21 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestLineGuard(t *testing.T) {
+	var out strings.Builder
+	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\ngarbage{\n\n{\"a\":1}"
+	g := &lineGuard{r: bufio.NewReader(strings.NewReader(in)), out: &out}
+	got, err := io.ReadAll(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"a\":1}\n" {
+		t.Errorf("passed on %q", got)
+	}
+	if out.String() != parseError {
+		t.Errorf("answered %q", out.String())
 	}
 }
