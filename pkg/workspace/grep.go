@@ -35,17 +35,17 @@ type GrepRequest struct {
 
 // GrepMatch is one matching line.
 type GrepMatch struct {
-	Path    string        `json:"path"`
+	Path    Bytes         `json:"path"`
 	Line    int           `json:"line"`
 	Column  int           `json:"column"` // 1-based, in UTF-16 code units as Mastra counts
-	Text    string        `json:"text"`
+	Text    Bytes         `json:"text"`   // the raw line: {"bytes": base64} when not UTF-8
 	Context []ContextLine `json:"context,omitempty"`
 }
 
 // ContextLine is a line shown around a match.
 type ContextLine struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Line int   `json:"line"`
+	Text Bytes `json:"text"`
 }
 
 // GrepResult is the outcome of grep.
@@ -707,10 +707,10 @@ func (w *Workspace) formatGrep(g *grepRun, ctxLines int) string {
 			}
 		}
 		for _, h := range f.hits {
-			gm := GrepMatch{Path: f.rel, Line: h.line + 1, Column: utf16Len(jsString(f.li.get(f.buf, h.line)[:h.col])) + 1, Text: jsString(f.li.get(f.buf, h.line))}
+			gm := GrepMatch{Path: Bytes(f.rel), Line: h.line + 1, Column: utf16Len(jsString(f.li.get(f.buf, h.line)[:h.col])) + 1, Text: Bytes(f.li.get(f.buf, h.line))}
 			for i := max(0, h.line-ctxLines); i <= min(n-1, h.line+ctxLines); i++ {
 				if i != h.line {
-					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: jsString(f.li.get(f.buf, i))})
+					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: Bytes(f.li.get(f.buf, i))})
 				}
 			}
 			res.Matches = append(res.Matches, gm)

@@ -30,10 +30,10 @@ type ListRequest struct {
 
 // ListEntry is one shown entry of a listing.
 type ListEntry struct {
-	Path   string `json:"path"` // relative to the listed directory
+	Path   Bytes  `json:"path"` // relative to the listed directory; {"bytes": base64} when not UTF-8
 	Type   string `json:"type"` // file, directory
 	Depth  int    `json:"depth"`
-	Target string `json:"target,omitempty"` // a symlink's text
+	Target Bytes  `json:"target,omitempty"` // a symlink's text
 }
 
 // ListResult is the outcome of ls. Its entries are made from the tree only
@@ -59,7 +59,11 @@ func (r *ListResult) MarshalJSON() ([]byte, error) {
 			if c.isDir {
 				typ = "directory"
 			}
-			entries = append(entries, ListEntry{Path: c.relPath(), Type: typ, Depth: depth, Target: c.target})
+			var target Bytes
+			if c.target != "" {
+				target = Bytes(c.target)
+			}
+			entries = append(entries, ListEntry{Path: Bytes(c.relPath()), Type: typ, Depth: depth, Target: target})
 			walk(c, depth+1)
 		}
 	}
