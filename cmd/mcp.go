@@ -22,7 +22,7 @@ need --yes here (there is no terminal to ask on).`,
 			if err != nil {
 				return err
 			}
-			return mcp.Serve(cmd.Context(), ws, version)
+			return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out)
 		},
 	}
 }

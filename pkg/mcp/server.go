@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
@@ -38,14 +37,14 @@ func NewServer(ws *workspace.Workspace, version string) *sdk.Server {
 	return s
 }
 
-// Serve runs the server on stdin/stdout until the client goes away. A
-// line that is not JSON is answered with a JSON-RPC parse error and the
-// session goes on (the SDK alone would end it).
-func Serve(ctx context.Context, ws *workspace.Workspace, version string) error {
-	out := &lockedWriter{w: os.Stdout}
+// Serve runs the server on a stdio pair (ws's stdin and stdout) until the
+// client goes away. A line that is not JSON is answered with a JSON-RPC
+// parse error and the session goes on (the SDK alone would end it).
+func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
+	w := &lockedWriter{w: out}
 	return NewServer(ws, version).Run(ctx, &sdk.IOTransport{
-		Reader: &lineGuard{r: bufio.NewReaderSize(os.Stdin, 64<<10), out: out},
-		Writer: out,
+		Reader: &lineGuard{r: bufio.NewReaderSize(in, 64<<10), out: w},
+		Writer: w,
 	})
 }
 
