@@ -228,9 +228,6 @@ func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget
 		sum += tk
 		held += len(s)
 	}
-	if lr.err != nil {
-		return nil, fsError("read", req.Path, lr.err, false)
-	}
 	// lineNo counts every line consumed, the one that did not fit included.
 	total := lineNo + lr.count()
 	if lr.err != nil {
