@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/search"
@@ -152,7 +151,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 		}
 		if strings.Contains(search.LowerJS(sk.Instructions), q) {
 			out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "SKILL.md",
-				Content: cutUnits(sk.Instructions, 200), Score: 1})
+				Content: tokens.CutUTF16(sk.Instructions, 200), Score: 1})
 		}
 		for _, r := range sk.References {
 			if float64(len(out)) >= topK {
@@ -165,7 +164,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			content := tokens.DecodeUTF8(data)
 			if strings.Contains(search.LowerJS(content), q) {
 				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
-					Content: cutUnits(content, 200), Score: 0.8})
+					Content: tokens.CutUTF16(content, 200), Score: 0.8})
 			}
 		}
 		if float64(len(out)) >= topK {
@@ -186,8 +185,8 @@ func FormatHits(hits []Hit) string {
 		if h.LineRange != nil {
 			loc = fmt.Sprintf(" (lines %d-%d)", h.LineRange.Start, h.LineRange.End)
 		}
-		preview := cutUnits(h.Content, 200)
-		if units(h.Content) > 200 {
+		preview := tokens.CutUTF16(h.Content, 200)
+		if tokens.UTF16Len(h.Content) > 200 {
 			preview += "..."
 		}
 		parts[i] = fmt.Sprintf("[%s]%s (score: %s)\n%s", h.SkillName, loc, ToFixed2(h.Score), preview)
@@ -215,34 +214,6 @@ func ToFixed2(x float64) string {
 		out = "-" + out
 	}
 	return out
-}
-
-func units(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
-// cutUnits is JavaScript's s.substring(0, n): the first n UTF-16 code
-// units; a surrogate pair cut in half leaves U+FFFD, as Node prints it.
-func cutUnits(s string, n int) string {
-	u := 0
-	for i, r := range s {
-		ru := utf16.RuneLen(r)
-		if ru < 0 {
-			ru = 1
-		}
-		if u+ru > n {
-			if u < n {
-				return s[:i] + "\uFFFD"
-			}
-			return s[:i]
-		}
-		u += ru
-	}
-	return s
 }
 
 // ReadKind says what skill_read found.

@@ -40,7 +40,7 @@ func (w *Workspace) ignoreFor(t *Target) *ignoreState {
 	dir := ""
 	for i, part := range parts {
 		st = st.childAt(rootFD, dir)
-		rel := joinRelRoot(dir, part)
+		rel := joinRel(dir, part)
 		isLast := i == len(parts)-1
 		if st.m.Ignored(rel, true) {
 			return nil
@@ -51,13 +51,6 @@ func (w *Workspace) ignoreFor(t *Target) *ignoreState {
 	}
 	st.dir = dir
 	return st.withDir(sub)
-}
-
-func joinRelRoot(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	return dir + "/" + name
 }
 
 // withDir moves the state to dir without reading anything.
@@ -86,7 +79,7 @@ func (s *ignoreState) child(name string, fd int) *ignoreState {
 	}
 	dir := s.dir
 	if name != "" {
-		dir = joinRelRoot(s.dir, name)
+		dir = joinRel(s.dir, name)
 	}
 	content := readSmallFileAt(fd, ".gitignore")
 	return &ignoreState{m: s.m.Child(dir, content), dir: dir}
@@ -97,7 +90,7 @@ func (s *ignoreState) ignored(name string, isDir bool) bool {
 	if s == nil {
 		return false
 	}
-	return s.m.Ignored(joinRelRoot(s.dir, name), isDir)
+	return s.m.Ignored(joinRel(s.dir, name), isDir)
 }
 
 // readSmallFileAt reads a .gitignore below dirfd without following a final

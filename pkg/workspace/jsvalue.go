@@ -8,8 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/tokens"
 )
 
 // jsValue is a JSON value that keeps object key order, so arguments can be
@@ -238,20 +238,8 @@ func jsQuote(sb *strings.Builder, s string) {
 // U+FFFD, which is what a JavaScript string with a lone surrogate prints as.
 func truncateForLog(s string) string {
 	const max = 200
-	units := 0
-	for i, r := range s {
-		n := utf16.RuneLen(r)
-		if n < 0 {
-			n = 1
-		}
-		if units+n > max {
-			out := s[:i]
-			if units < max { // half of a surrogate pair fits
-				out += string(utf8.RuneError)
-			}
-			return out + "... (truncated)"
-		}
-		units += n
+	if tokens.UTF16Len(s) <= max {
+		return s
 	}
-	return s
+	return tokens.CutUTF16(s, max) + "... (truncated)"
 }

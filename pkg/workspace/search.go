@@ -544,13 +544,6 @@ func (w *Workspace) listDir(l loc) ([]dirEntry, error) {
 	return es, nil
 }
 
-func childID(dir, name string) string {
-	if dir == "." || dir == "" {
-		return name
-	}
-	return dir + "/" + name
-}
-
 // allFiles is Mastra's getAllFiles: every file below dir, depth first.
 func (w *Workspace) allFiles(l loc, id string, depth int, add func(autoFile)) {
 	if depth >= autoIndexDepth {
@@ -564,7 +557,7 @@ func (w *Workspace) allFiles(l loc, id string, depth int, add func(autoFile)) {
 		if IsTempName(e.name) {
 			continue
 		}
-		f := autoFile{id: childID(id, e.name), loc: l.child(e.name)}
+		f := autoFile{id: joinRel(id, e.name), loc: l.child(e.name)}
 		switch {
 		case !e.isDir:
 			add(f)
@@ -588,7 +581,7 @@ func (w *Workspace) walkMatches(l loc, id, pattern string, depth int, found func
 		if (e.isDir && e.isLink) || IsTempName(e.name) {
 			continue
 		}
-		f := autoFile{id: childID(id, e.name), loc: l.child(e.name)}
+		f := autoFile{id: joinRel(id, e.name), loc: l.child(e.name)}
 		if search.MatchGlob(pattern, f.id, false) {
 			found(f, e.isDir)
 		}
