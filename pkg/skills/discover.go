@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/search"
-	"github.com/wstools/ws/pkg/tokens"
 )
 
 // Source types, in order of precedence.
@@ -172,11 +172,11 @@ func (s *Set) parse(file, dirName, src string) (*Skill, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read it: %v", err)
 	}
-	data, body, err := frontMatter(tokens.DecodeUTF8(raw))
+	data, body, err := frontMatter(js.DecodeUTF8(raw))
 	if err != nil {
 		return nil, nil, fmt.Errorf("invalid front matter: %v", err)
 	}
-	instructions := trimJS(body)
+	instructions := js.TrimSpace(body)
 	m, ok := data.(map[string]any)
 	if !ok {
 		if data != nil {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/wstools/ws/pkg/js"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -139,7 +140,7 @@ func validate(data map[string]any, dirName, instructions string) (errs, warns []
 	} else if s == "" {
 		errs = append(errs, "name: Skill name cannot be empty")
 	} else {
-		if utf16Len(s) > maxNameLen {
+		if js.UTF16Len(s) > maxNameLen {
 			errs = append(errs, fmt.Sprintf("name: Skill name must be %d characters or less", maxNameLen))
 		}
 		if !namePattern.MatchString(s) {
@@ -158,10 +159,10 @@ func validate(data map[string]any, dirName, instructions string) (errs, warns []
 	} else if s == "" {
 		errs = append(errs, "description: Skill description cannot be empty")
 	} else {
-		if utf16Len(s) > maxDescriptionLen {
+		if js.UTF16Len(s) > maxDescriptionLen {
 			errs = append(errs, fmt.Sprintf("description: Skill description must be %d characters or less", maxDescriptionLen))
 		}
-		if trimJS(s) == "" {
+		if js.TrimSpace(s) == "" {
 			errs = append(errs, "description: Skill description cannot be only whitespace")
 		}
 	}
@@ -189,7 +190,7 @@ func validate(data map[string]any, dirName, instructions string) (errs, warns []
 	}
 	if instructions != "" {
 		lines := strings.Count(instructions, "\n") + 1
-		words := len(strings.FieldsFunc(instructions, isJSSpace))
+		words := len(js.Fields(instructions))
 		tokens := (words*13 + 9) / 10 // Math.ceil(words * 1.3)
 		if lines > maxLines {
 			warns = append(warns, fmt.Sprintf("Instructions have %d lines (recommended: <%d). Consider moving content to references/.", lines, maxLines))
@@ -206,28 +207,4 @@ func typeOf(v any, present bool) string {
 		return "undefined"
 	}
 	return jsType(v)
-}
-
-// isJSSpace is JavaScript's \s (and what String.prototype.trim removes).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
-// trimJS is JavaScript's String.prototype.trim.
-func trimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/search"
-	"github.com/wstools/ws/pkg/tokens"
 )
 
 // Activation is the text of the skill tool: the instructions, then the
@@ -103,7 +103,7 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64) ([]Hit
 				continue
 			}
 			id := "skill:" + sk.Path + ":" + r
-			x.Add(search.Doc{ID: id, Content: tokens.DecodeUTF8(data), Source: -1})
+			x.Add(search.Doc{ID: id, Content: js.DecodeUTF8(data), Source: -1})
 			refs[id] = docRef{sk, "references/" + r}
 		}
 	}
@@ -151,7 +151,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 		}
 		if strings.Contains(search.LowerJS(sk.Instructions), q) {
 			out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "SKILL.md",
-				Content: tokens.CutUTF16(sk.Instructions, 200), Score: 1})
+				Content: js.CutUTF16(sk.Instructions, 200), Score: 1})
 		}
 		for _, r := range sk.References {
 			if float64(len(out)) >= topK {
@@ -161,10 +161,10 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			if err != nil {
 				continue
 			}
-			content := tokens.DecodeUTF8(data)
+			content := js.DecodeUTF8(data)
 			if strings.Contains(search.LowerJS(content), q) {
 				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
-					Content: tokens.CutUTF16(content, 200), Score: 0.8})
+					Content: js.CutUTF16(content, 200), Score: 0.8})
 			}
 		}
 		if float64(len(out)) >= topK {
@@ -185,8 +185,8 @@ func FormatHits(hits []Hit) string {
 		if h.LineRange != nil {
 			loc = fmt.Sprintf(" (lines %d-%d)", h.LineRange.Start, h.LineRange.End)
 		}
-		preview := tokens.CutUTF16(h.Content, 200)
-		if tokens.UTF16Len(h.Content) > 200 {
+		preview := js.CutUTF16(h.Content, 200)
+		if js.UTF16Len(h.Content) > 200 {
 			preview += "..."
 		}
 		parts[i] = fmt.Sprintf("[%s]%s (score: %s)\n%s", h.SkillName, loc, ToFixed2(h.Score), preview)

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // The sets below were obtained by testing every BMP code unit against the
@@ -43,7 +45,7 @@ func TestCharacterClassesMatchJS(t *testing.T) {
 			gotSpace = byteClass[r]&bitSpace != 0
 			gotPunct = byteClass[r]&bitPunct != 0
 		} else {
-			gotSpace = isSpaceRune(r)
+			gotSpace = js.IsSpace(r)
 			lang := langOf(r)
 			if want := german[r] || french[r]; (lang&langDense != 0) != want {
 				t.Errorf("U+%04X: dense language hint = %v, want %v", r, !want, want)

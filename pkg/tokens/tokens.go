@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // End is the end position to pass to [Slice] to mean "up to the end of the
@@ -69,20 +71,6 @@ func langOf(r rune) uint8 {
 	return 0
 }
 
-// isSpaceRune reports whether a non-ASCII rune is in JavaScript's \s class.
-func isSpaceRune(r rune) bool {
-	if r < 0x1680 {
-		return r == 0xA0
-	}
-	switch {
-	case r == 0x1680, r >= 0x2000 && r <= 0x200A,
-		r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F,
-		r == 0x3000, r == 0xFEFF:
-		return true
-	}
-	return false
-}
-
 // isCJK reports whether a BMP rune falls in one of tokenx's CJK ranges
 // (Han, kana, Hangul, CJK symbols and full-width forms). Each such character
 // costs a token of its own, and so does every other character of its segment.
@@ -132,7 +120,7 @@ func nextSegment(s string, i int) (end, tokens, units int) {
 		}
 		return j, (n + 1) / 2, n
 	case cl&bitHigh != 0:
-		if r, size := utf8.DecodeRuneInString(s[i:]); isSpaceRune(r) {
+		if r, size := utf8.DecodeRuneInString(s[i:]); js.IsSpace(r) {
 			return skipSpace(s, i+size), 0, 0
 		}
 	}
@@ -151,7 +139,7 @@ func skipSpace(s string, i int) int {
 			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isSpaceRune(r) {
+		if !js.IsSpace(r) {
 			break
 		}
 		i += size
@@ -183,7 +171,7 @@ func wordSegment(s string, i int) (end, tokens, units int) {
 			break
 		}
 		r, size := utf8.DecodeRuneInString(s[j:])
-		if isSpaceRune(r) {
+		if js.IsSpace(r) {
 			break
 		}
 		all = 0

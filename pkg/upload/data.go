@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gabriel-vasile/mimetype"
+	"github.com/wstools/ws/pkg/js"
 )
 
 // Kind is what a file part's data string holds.
@@ -89,10 +90,10 @@ func (d Inline) Key() string {
 	if d.percent {
 		return ""
 	}
-	if strings.IndexFunc(d.content, isJSSpace) < 0 {
+	if strings.IndexFunc(d.content, js.IsSpace) < 0 {
 		return d.content
 	}
-	return strings.Join(strings.FieldsFunc(d.content, isJSSpace), "")
+	return strings.Join(js.Fields(d.content), "")
 }
 
 // EncodedSize is the decoded size as Mastra reckons it from the encoded
@@ -107,7 +108,7 @@ func (d Inline) EncodedSize() int64 {
 	units := int64(0) // UTF-16 code units without whitespace, as JavaScript counts
 	last, prev := rune(0), rune(0)
 	for _, r := range d.content {
-		if isJSSpace(r) {
+		if js.IsSpace(r) {
 			continue
 		}
 		units++
@@ -156,7 +157,7 @@ func (d Inline) Check() (int64, bool) {
 	n, pad := int64(0), 0
 	for _, r := range d.content {
 		switch {
-		case isJSSpace(r):
+		case js.IsSpace(r):
 		case r == '=':
 			pad++
 			if pad > 2 {
@@ -266,7 +267,7 @@ type base64Chars struct {
 func (b *base64Chars) usable() int {
 	n := 0
 	for _, r := range b.s {
-		if r != '=' && !isJSSpace(r) {
+		if r != '=' && !js.IsSpace(r) {
 			n++
 		}
 	}
@@ -283,7 +284,7 @@ func (b *base64Chars) Read(p []byte) (int, error) {
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(b.s[b.pos:])
 			b.pos += size
-			if !isJSSpace(r) {
+			if !js.IsSpace(r) {
 				return n, io.ErrUnexpectedEOF // Check refuses such data
 			}
 			continue

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/wstools/ws/pkg/js"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -115,7 +116,7 @@ func NormalizeMIME(m string) string {
 	if i := strings.IndexByte(m, ';'); i >= 0 {
 		m = m[:i]
 	}
-	return strings.ToLower(strings.TrimFunc(m, isJSSpace))
+	return strings.ToLower(strings.TrimFunc(m, js.IsSpace))
 }
 
 // ExtensionOf is the lower-cased extension of the last path segment of a
@@ -195,15 +196,6 @@ func stripUnprintable(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// isJSSpace is JavaScript's \s (and what String.prototype.trim removes).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }
 
 // UploadedNote is the text that replaces an uploaded file in the prompt.

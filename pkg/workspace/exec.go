@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -125,7 +126,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	}
 	stderr := run.stderr
 	if run.timedOut {
-		stderr = append(stderr, "\nProcess timed out after "+jsNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
+		stderr = append(stderr, "\nProcess timed out after "+js.FormatNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
 	}
 	limit := w.toolTokens(config.ExecuteCommand)
 	out := streamText(run.stdout, run.dropped[0], tail, limit, false)

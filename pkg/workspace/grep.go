@@ -19,6 +19,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
 	"golang.org/x/sys/unix"
 )
@@ -304,7 +305,7 @@ type grepFile struct {
 // Grep searches files for a regular expression, in parallel, and reports
 // the first match of each matching line with Mastra's layout.
 func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error) {
-	if n := tokens.UTF16Len(req.Pattern); n > grepMaxPattern {
+	if n := js.UTF16Len(req.Pattern); n > grepMaxPattern {
 		return nil, &Error{Code: InvalidPattern, Message: fmt.Sprintf("Error: Pattern too long (%d chars, max 1000). Use a shorter pattern.", n)}
 	}
 	m, err := compileMatcher(req.Pattern, req.CaseSensitive == nil || *req.CaseSensitive)
@@ -693,13 +694,13 @@ func (w *Workspace) formatGrep(g *grepRun, ctxLines int) string {
 					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.rel, i+1, jsString(line)))
 					continue
 				}
-				c := tokens.UTF16Len(jsString(line[:col])) + 1
-				text := cutAround(jsString(line), c-1, tokens.UTF16Len(jsString(line[col:min(len(line), col+matchLen(g.m, line, col))])))
+				c := js.UTF16Len(jsString(line[:col])) + 1
+				text := cutAround(jsString(line), c-1, js.UTF16Len(jsString(line[col:min(len(line), col+matchLen(g.m, line, col))])))
 				rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", f.rel, i+1, c, text))
 			}
 		}
 		for _, h := range f.hits {
-			gm := GrepMatch{Path: Bytes(f.rel), Line: h.line + 1, Column: tokens.UTF16Len(jsString(f.li.get(f.buf, h.line)[:h.col])) + 1, Text: Bytes(f.li.get(f.buf, h.line))}
+			gm := GrepMatch{Path: Bytes(f.rel), Line: h.line + 1, Column: js.UTF16Len(jsString(f.li.get(f.buf, h.line)[:h.col])) + 1, Text: Bytes(f.li.get(f.buf, h.line))}
 			for i := max(0, h.line-ctxLines); i <= min(n-1, h.line+ctxLines); i++ {
 				if i != h.line {
 					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: Bytes(f.li.get(f.buf, i))})

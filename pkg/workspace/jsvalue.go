@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/wstools/ws/pkg/tokens"
+	"github.com/wstools/ws/pkg/js"
 )
 
 // jsValue is a JSON value that keeps object key order, so arguments can be
@@ -112,7 +111,7 @@ func (v *jsValue) toGo() any {
 	case "boolean":
 		return v.b
 	case "number":
-		return json.Number(jsNumber(v.num))
+		return json.Number(js.FormatNumber(v.num))
 	case "string":
 		return v.str
 	case "array":
@@ -145,9 +144,9 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 	case "boolean":
 		sb.WriteString(strconv.FormatBool(v.b))
 	case "number":
-		sb.WriteString(jsNumber(v.num))
+		sb.WriteString(js.FormatNumber(v.num))
 	case "string":
-		jsQuote(sb, v.str)
+		js.Quote(sb, v.str)
 	case "array":
 		if len(v.arr) == 0 {
 			sb.WriteString("[]")
@@ -171,7 +170,7 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 		sb.WriteString("{\n")
 		for i, k := range v.keys {
 			sb.WriteString(indent + "  ")
-			jsQuote(sb, k)
+			js.Quote(sb, k)
 			sb.WriteString(": ")
 			v.obj[k].write(sb, indent+"  ")
 			if i < len(v.keys)-1 {
@@ -183,63 +182,13 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 	}
 }
 
-// jsNumber formats a float64 as JavaScript's Number#toString does.
-func jsNumber(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return "null"
-	case f == 0:
-		return "0"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e21 || abs < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64) // 1e+21, 1.5e-07
-		mant, exp, _ := strings.Cut(s, "e")
-		sign := exp[0]
-		exp = strings.TrimLeft(exp[1:], "0")
-		return mant + "e" + string(sign) + exp
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// jsQuote writes s as JSON.stringify quotes strings: only '"', '\\' and
-// control characters are escaped (lower-case hex); everything else is raw.
-func jsQuote(sb *strings.Builder, s string) {
-	sb.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			sb.WriteString(`\"`)
-		case '\\':
-			sb.WriteString(`\\`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\f':
-			sb.WriteString(`\f`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\r':
-			sb.WriteString(`\r`)
-		case '\t':
-			sb.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(sb, `\u%04x`, r)
-			} else {
-				sb.WriteRune(r)
-			}
-		}
-	}
-	sb.WriteByte('"')
-}
-
 // truncateForLog cuts s after 200 UTF-16 code units, as Mastra does when it
 // echoes the arguments of a failed call; a split surrogate pair becomes
 // U+FFFD, which is what a JavaScript string with a lone surrogate prints as.
 func truncateForLog(s string) string {
 	const max = 200
-	if tokens.UTF16Len(s) <= max {
+	if js.UTF16Len(s) <= max {
 		return s
 	}
-	return tokens.CutUTF16(s, max) + "... (truncated)"
+	return js.CutUTF16(s, max) + "... (truncated)"
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wstools/ws/pkg/tokens"
+	"github.com/wstools/ws/pkg/js"
 )
 
 // lineReader walks a file's lines (POSIX lines: a final line without a
@@ -136,7 +136,7 @@ func appendCapped(dst, src []byte, limit int, cut bool) ([]byte, bool) {
 
 // jsString decodes bytes as JavaScript's UTF-8 decoder does (one U+FFFD per
 // maximal invalid subsequence), so the text matches Mastra's byte for byte.
-func jsString(b []byte) string { return tokens.DecodeUTF8(b) }
+func jsString(b []byte) string { return js.DecodeUTF8(b) }
 
 // gutter formats one numbered line as Mastra does: the number right-aligned
 // in width columns, an arrow (U+2192), the line.

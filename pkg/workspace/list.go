@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
 	"golang.org/x/sys/unix"
 )
@@ -166,7 +167,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 	if res.Truncated {
 		depth := "2"
 		if req.MaxDepth != nil {
-			depth = jsNumber(*req.MaxDepth)
+			depth = js.FormatNumber(*req.MaxDepth)
 		}
 		summary += " (truncated at depth " + depth + ")"
 	}

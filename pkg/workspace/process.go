@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -142,7 +143,7 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	} else if waitedOut {
-		parts = append(parts, "", fmt.Sprintf("[still running after waiting %ss; call again to keep waiting]", jsNumber(*req.WaitTimeout)))
+		parts = append(parts, "", fmt.Sprintf("[still running after waiting %ss; call again to keep waiting]", js.FormatNumber(*req.WaitTimeout)))
 	}
 	res.text = tokens.StripANSI(strings.Join(parts, "\n"))
 	return res, nil

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // A tool's parameters are declared once, as a request struct. Its JSON
@@ -283,7 +285,7 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	for _, k := range v.keys {
 		if !known[k] {
 			var sb strings.Builder
-			jsQuote(&sb, k)
+			js.Quote(&sb, k)
 			unknown = append(unknown, sb.String())
 		}
 	}
@@ -365,12 +367,12 @@ func checkField(f field, v *jsValue) (any, string, bool) {
 			}
 		}
 		if f.min != nil && n < *f.min {
-			return nil, "Too small: expected number to be >=" + jsNumber(*f.min), false
+			return nil, "Too small: expected number to be >=" + js.FormatNumber(*f.min), false
 		}
 		if f.max != nil && n > *f.max {
-			return nil, "Too big: expected number to be <=" + jsNumber(*f.max), false
+			return nil, "Too big: expected number to be <=" + js.FormatNumber(*f.max), false
 		}
-		return json.Number(jsNumber(n)), "", false
+		return json.Number(js.FormatNumber(n)), "", false
 	case kindObject:
 		if v.kind != "object" {
 			return nil, "Invalid input: expected record, " + received(v), false

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"golang.org/x/sys/unix"
 )
@@ -243,7 +244,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	switch {
 	case timedOut:
 		x.ExitCode = 124
-		errLog.Write([]byte("\nProcess timed out after " + jsNumber(float64(spec.TimeoutMs)) + "ms"))
+		errLog.Write([]byte("\nProcess timed out after " + js.FormatNumber(float64(spec.TimeoutMs)) + "ms"))
 	case status.Signaled():
 		x.Signal = int(status.Signal())
 		x.ExitCode = 128 + x.Signal
