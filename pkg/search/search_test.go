@@ -211,28 +211,3 @@ func TestCorruptNeverPanics(t *testing.T) {
 		}()
 	}
 }
-
-func TestMatchGlob(t *testing.T) {
-	tests := []struct {
-		pattern, path string
-		dot, want     bool
-	}{
-		{"docs/**/*.md", "docs/a.md", false, true},
-		{"docs/**/*.md", "docs/x/y/a.md", false, true},
-		{"docs/**/*.md", "docs/.hidden/a.md", false, false},
-		{"docs/**/*.md", "docs/.a.md", false, false},
-		{"docs/**/*.md", "docs/.a.md", true, true},
-		{"docs/.*.md", "docs/.a.md", false, true},
-		{"./docs/*.md", "docs/a.md", false, true},
-		{"*.go", "src/a.go", false, false},
-		{"**/SKILL.md", "skills/x/SKILL.md", true, true},
-	}
-	for _, tt := range tests {
-		if got := MatchGlob(tt.pattern, tt.path, tt.dot); got != tt.want {
-			t.Errorf("MatchGlob(%q, %q, dot=%v) = %v", tt.pattern, tt.path, tt.dot, got)
-		}
-	}
-	if GlobBase("docs/**/*.md") != "docs" || GlobBase("**/*.md") != "." || GlobBase("./docs/*.md") != "./docs" || GlobBase("docs") != "docs" {
-		t.Error("GlobBase")
-	}
-}

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
-	"github.com/wstools/ws/pkg/search"
 )
 
 // Source types, in order of precedence.
@@ -68,7 +68,7 @@ func Discover(fsys FS, paths []string) *Set {
 			p = p[:len(p)-1]
 		}
 		src := sourceOf(p)
-		if search.IsGlob(p) {
+		if glob.Has(p) {
 			for _, e := range resolveGlob(fsys, p, 4) {
 				if !e.isDir {
 					s.direct(e.path, src)
@@ -449,7 +449,7 @@ func resolveGlob(fsys FS, pattern string, maxDepth int) []globEntry {
 			if dir != "." && dir != "" {
 				full = dir + "/" + e.Name
 			}
-			if search.MatchGlob(pattern, full, true) {
+			if glob.Match(pattern, full, true) {
 				out = append(out, globEntry{path: full, isDir: e.IsDir})
 			}
 			if e.IsDir {
@@ -457,6 +457,6 @@ func resolveGlob(fsys FS, pattern string, maxDepth int) []globEntry {
 			}
 		}
 	}
-	walk(search.GlobBase(pattern), 0)
+	walk(glob.Base(pattern), 0)
 	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
 	"golang.org/x/sys/unix"
@@ -332,28 +333,14 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	g := &grepRun{w: w, m: m, maxCount: maxCount, hidden: req.IncludeHidden != nil && *req.IncludeHidden, res: &GrepResult{Matches: []GrepMatch{}}}
 	root := p
-	if isGlob(p) {
-		root = globBase(p)
+	if glob.Has(p) {
+		root = glob.Base(p)
 		g.glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
 	}
 	g.run(ctx, root)
 	res := g.res
 	res.text = w.formatGrep(g, ctxLines)
 	return res, nil
-}
-
-// globBase is the static part of a glob: the text before the first glob
-// character, cut back to its last slash.
-func globBase(p string) string {
-	i := strings.IndexAny(p, "*?{}[]")
-	j := strings.LastIndex(p[:i], "/")
-	if j <= 0 {
-		if strings.HasPrefix(p, "/") {
-			return "/"
-		}
-		return "."
-	}
-	return p[:j]
 }
 
 type grepRun struct {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
 	"golang.org/x/sys/unix"
@@ -270,7 +271,7 @@ func (o listOpts) needRel() bool {
 		return true
 	}
 	for _, x := range o.excludes {
-		if isGlob(x) {
+		if glob.Has(x) {
 			return true
 		}
 	}
@@ -320,7 +321,7 @@ func (lw *listWalker) keep(e dirEntry, dir string, ig *ignoreState) bool {
 // the name and the path below the listed directory; otherwise it is a
 // substring of the name (Mastra's only form).
 func matchExclude(x, name, rel string) bool {
-	if isGlob(x) {
+	if glob.Has(x) {
 		if ok, _ := doublestar.Match(x, name); ok {
 			return true
 		}
@@ -329,9 +330,6 @@ func matchExclude(x, name, rel string) bool {
 	}
 	return strings.Contains(name, x)
 }
-
-// isGlob is Mastra's test: any of * ? { } [ ].
-func isGlob(s string) bool { return strings.ContainsAny(s, "*?{}[]") }
 
 // listText is the tree's lines, in one buffer.
 type listText struct {

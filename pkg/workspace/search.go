@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/search"
 	"golang.org/x/sys/unix"
 )
@@ -486,7 +487,7 @@ func (w *Workspace) resolveAutoPaths(ctx context.Context) []autoFile {
 		if len(p) > 1 && strings.HasSuffix(p, "/") {
 			p = p[:len(p)-1]
 		}
-		if !search.IsGlob(p) {
+		if !glob.Has(p) {
 			t, err := w.Resolve(p)
 			if err != nil {
 				continue
@@ -501,7 +502,7 @@ func (w *Workspace) resolveAutoPaths(ctx context.Context) []autoFile {
 			}
 			continue
 		}
-		base := search.GlobBase(p)
+		base := glob.Base(p)
 		t, err := w.Resolve(base)
 		if err != nil {
 			continue
@@ -582,7 +583,7 @@ func (w *Workspace) walkMatches(l loc, id, pattern string, depth int, found func
 			continue
 		}
 		f := autoFile{id: joinRel(id, e.name), loc: l.child(e.name)}
-		if search.MatchGlob(pattern, f.id, false) {
+		if glob.Match(pattern, f.id, false) {
 			found(f, e.isDir)
 		}
 		if e.isDir {

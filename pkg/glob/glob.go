@@ -1,4 +1,4 @@
-package search
+package glob
 
 import (
 	"strings"
@@ -6,16 +6,12 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// Path patterns of autoIndexPaths and of skills, resolved as Mastra's
-// resolvePathPattern does (glob.ts): a pattern with a glob character is
-// walked from its static base and matched against every entry's path.
+// Has reports whether p holds a glob character (* ? { } [ ]).
+func Has(p string) bool { return strings.ContainsAny(p, "*?{}[]") }
 
-// IsGlob reports whether p holds a glob character (* ? { } [ ]).
-func IsGlob(p string) bool { return strings.ContainsAny(p, "*?{}[]") }
-
-// GlobBase is the directory a glob is walked from: the part before the
+// Base is the directory a glob is walked from: the part before the
 // first glob character, up to its last slash ("." when there is none).
-func GlobBase(p string) string {
+func Base(p string) string {
 	i := strings.IndexAny(p, "*?{}[]")
 	if i < 0 {
 		return p
@@ -34,11 +30,11 @@ func normalizeForMatch(p string) string {
 	return strings.TrimPrefix(p, "/")
 }
 
-// MatchGlob reports whether path matches pattern as picomatch does with
+// Match reports whether path matches pattern as picomatch does with
 // posix paths: leading "./" and "/" are ignored on both sides; without dot,
 // a path segment that starts with "." matches only a pattern segment that
 // starts with "." too.
-func MatchGlob(pattern, path string, dot bool) bool {
+func Match(pattern, path string, dot bool) bool {
 	pattern, path = normalizeForMatch(pattern), normalizeForMatch(path)
 	ok, err := doublestar.Match(pattern, path)
 	if err != nil || !ok {
