@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gabriel-vasile/mimetype"
 	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/media"
 )
 
 // Kind is what a file part's data string holds.
@@ -341,7 +341,7 @@ func sniffImage(d Inline) string {
 	}
 	head := make([]byte, 512)
 	n, _ := io.ReadFull(d.Reader(), head)
-	m := NormalizeMIME(mimetype.Detect(head[:n]).String())
+	m := media.Sniff(head[:n])
 	if strings.HasPrefix(m, "image/") {
 		return m
 	}

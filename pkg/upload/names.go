@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/media"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -110,15 +110,6 @@ func FileName(hash, ext string) string {
 	return hash + "." + ext
 }
 
-// NormalizeMIME is a MIME type without parameters, trimmed and in lower
-// case: "Text/Plain; charset=utf-8" is "text/plain".
-func NormalizeMIME(m string) string {
-	if i := strings.IndexByte(m, ';'); i >= 0 {
-		m = m[:i]
-	}
-	return strings.ToLower(strings.TrimFunc(m, js.IsSpace))
-}
-
 // ExtensionOf is the lower-cased extension of the last path segment of a
 // name ("/" and "\" both separate), without the dot; "" when the name has
 // none or its only dot is the first or the last character.
@@ -139,7 +130,7 @@ func ExtensionOf(name string) string {
 func SafeExtension(name, mimeType string) string {
 	readable := stripUnprintable(name)
 	if readable == "" {
-		return extByMIME[NormalizeMIME(mimeType)]
+		return extByMIME[media.Normalize(mimeType)]
 	}
 	var b strings.Builder
 	for _, r := range ExtensionOf(readable) {
@@ -202,7 +193,7 @@ func stripUnprintable(s string) string {
 // path is where the file was placed (absolute), size its length in bytes.
 func UploadedNote(path, name, mimeType string, size int64) string {
 	return "[File uploaded to the sandbox]\npath: " + path + "\nname: " + DisplayName(name) +
-		"\ntype: " + NormalizeMIME(mimeType) + "\nsize: " + strconv.FormatInt(size, 10) + " bytes"
+		"\ntype: " + media.Normalize(mimeType) + "\nsize: " + strconv.FormatInt(size, 10) + " bytes"
 }
 
 // RejectedNote is the text that replaces a file that was not uploaded.

@@ -3,6 +3,8 @@ package upload
 import (
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/media"
 )
 
 func TestDirectory(t *testing.T) {
@@ -67,8 +69,8 @@ func TestExtensionOfAndMIME(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Text/Plain; charset=utf-8", "text/plain"}, {"\u00a0image/PNG ", "image/png"}, {"", ""},
 	} {
-		if got := NormalizeMIME(tc.in); got != tc.want {
-			t.Errorf("NormalizeMIME(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := media.Normalize(tc.in); got != tc.want {
+			t.Errorf("media.Normalize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/wstools/ws/pkg/media"
 )
 
 // DefaultMaxFileSize is the size limit of a file when none is configured:
@@ -27,7 +29,7 @@ type FileInfo struct {
 
 // InfoOf describes a file for filters and limits.
 func InfoOf(f File) FileInfo {
-	return FileInfo{FileName: f.Name, MIMEType: NormalizeMIME(f.MIMEType), Extension: ExtensionOf(f.Name)}
+	return FileInfo{FileName: f.Name, MIMEType: media.Normalize(f.MIMEType), Extension: ExtensionOf(f.Name)}
 }
 
 // Pattern selects files by extension (`pdf`, `.tar.gz` is `gz`, globs such

@@ -21,6 +21,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
 	"golang.org/x/sys/unix"
 )
@@ -590,7 +591,7 @@ func (g *grepRun) scan(f *grepFile) {
 	// Big files are judged by their head before the rest is read: a disk
 	// image is skipped after 8 KiB, not after reading gigabytes.
 	if st.Size > 1<<20 {
-		var head [sniffLen]byte
+		var head [media.SniffLen]byte
 		n, err := unix.Pread(fd, head[:], 0)
 		if err != nil {
 			f.err = true
@@ -607,7 +608,7 @@ func (g *grepRun) scan(f *grepFile) {
 		f.err = true
 		return
 	}
-	if st.Size <= 1<<20 && isBinary(f.rel, buf[:min(len(buf), sniffLen)]) {
+	if st.Size <= 1<<20 && isBinary(f.rel, buf[:min(len(buf), media.SniffLen)]) {
 		putBuf(buf)
 		f.bin = true
 		return
@@ -628,11 +629,11 @@ func isBinary(name string, head []byte) bool {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
 	}
-	valid := utf8.Valid(head) || len(head) == sniffLen && utf8.Valid(trimPartialRune(head))
-	if valid && looksText(head[:min(len(head), 16)]) && !bytes.HasPrefix(head, []byte("%PDF")) {
+	valid := utf8.Valid(head) || len(head) == media.SniffLen && utf8.Valid(trimPartialRune(head))
+	if valid && media.LooksText(head[:min(len(head), 16)]) && !bytes.HasPrefix(head, []byte("%PDF")) {
 		return false
 	}
-	return !classify(name, head).Text
+	return !media.Classify(name, head).Text
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
 )
 
@@ -91,7 +92,7 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 
 func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest) (*ReadResult, error) {
 	rel := t.Rel()
-	head := make([]byte, sniffLen)
+	head := make([]byte, media.SniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, fsError("read", req.Path, err, false)
@@ -100,13 +101,13 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fsError("read", req.Path, err, false)
 	}
-	kind := classify(string(rel), head)
+	kind := media.Classify(string(rel), head)
 	res := &ReadResult{Path: rel, Size: st.Size}
 	budget := w.cfg.MaxOutputTokens(config.ReadFile, defaultReadTokens)
 
 	// Media is decided by content too: text in a .png is text. A text type
 	// (image/svg+xml) is media only when mediaTypes names it.
-	if matchMedia(w.cfg.MediaTypes(), kind.MIME) && (!kind.Text || IsTextMIME(kind.MIME)) {
+	if media.MatchPatterns(w.cfg.MediaTypes(), kind.MIME) && (!kind.Text || media.IsText(kind.MIME)) {
 		maxMedia := w.cfg.MaxMediaBytes()
 		if st.Size <= maxMedia {
 			data, err := io.ReadAll(io.LimitReader(f, maxMedia+1))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/glob"
+	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/search"
 	"golang.org/x/sys/unix"
 )
@@ -450,7 +451,7 @@ func (w *Workspace) indexFile(x *search.Index, f autoFile) bool {
 		return false
 	}
 	x.RemoveSource(f.id)
-	if isBinary(path.Base(f.id), data[:min(len(data), sniffLen)]) {
+	if isBinary(path.Base(f.id), data[:min(len(data), media.SniffLen)]) {
 		return false
 	}
 	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})

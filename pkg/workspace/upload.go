@@ -19,7 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gabriel-vasile/mimetype"
+	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/upload"
 	"golang.org/x/sys/unix"
 )
@@ -353,7 +353,7 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 	res := &UploadResult{Directory: u.dir, Files: []UploadedFile{}}
 	notes := make([]string, 0, len(items))
 	for _, it := range items {
-		uf := UploadedFile{Name: upload.DisplayName(it.f.Name), FileName: it.f.Name, Type: upload.NormalizeMIME(it.f.MIMEType)}
+		uf := UploadedFile{Name: upload.DisplayName(it.f.Name), FileName: it.f.Name, Type: media.Normalize(it.f.MIMEType)}
 		if !it.ok {
 			uf.Status, uf.Reason = UploadStatusSkipped, skippedReason
 			uf.Note = upload.RejectedNote(it.f.Name, skippedReason)
@@ -408,7 +408,7 @@ func (w *Workspace) openSource(src UploadSource) (*sourceFile, error) {
 		}
 	}
 	if it.f.MIMEType == "" {
-		it.f.MIMEType = MIMEByName(src.Name)
+		it.f.MIMEType = media.ByName(src.Name)
 	}
 	if regular && it.f.MIMEType != "" {
 		rc.Close()
@@ -421,7 +421,7 @@ func (w *Workspace) openSource(src UploadSource) (*sourceFile, error) {
 		return nil, fsError("read", src.Label, err, false)
 	}
 	if it.f.MIMEType == "" {
-		it.f.MIMEType = baseMIME(mimetype.Detect(head).String())
+		it.f.MIMEType = media.Sniff(head)
 	}
 	if regular {
 		rc.Close()
@@ -580,7 +580,7 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 	notes := map[int]string{}
 	for i, p := range parts {
 		msg, part := p.Message, p.Index
-		uf := UploadedFile{Name: upload.DisplayName(p.Name), FileName: p.Name, Type: upload.NormalizeMIME(p.MIMEType),
+		uf := UploadedFile{Name: upload.DisplayName(p.Name), FileName: p.Name, Type: media.Normalize(p.MIMEType),
 			Message: &msg, Part: &part, Current: p.Current}
 		switch {
 		case !accepted[i]:

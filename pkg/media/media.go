@@ -1,4 +1,4 @@
-package workspace
+package media
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gabriel-vasile/mimetype"
+	"github.com/wstools/ws/pkg/js"
 )
 
 // extMIME maps a lower-case extension to the MIME type Mastra gives it.
@@ -50,9 +51,9 @@ func init() {
 	}
 }
 
-// MIMEByName returns the MIME type of a file name by its last extension, as
+// ByName returns the MIME type of a file name by its last extension, as
 // Mastra's table has it, or "" when the extension is unknown.
-func MIMEByName(name string) string {
+func ByName(name string) string {
 	ext := strings.ToLower(path.Ext(name))
 	if ext == "" {
 		return ""
@@ -60,9 +61,9 @@ func MIMEByName(name string) string {
 	return extMIME[ext[1:]]
 }
 
-// IsTextMIME reports whether a MIME type denotes text.
-func IsTextMIME(m string) bool {
-	m = baseMIME(m)
+// IsText reports whether a MIME type denotes text.
+func IsText(m string) bool {
+	m = Normalize(m)
 	if strings.HasPrefix(m, "text/") || strings.HasSuffix(m, "+json") || strings.HasSuffix(m, "+xml") {
 		return true
 	}
@@ -76,50 +77,56 @@ func IsTextMIME(m string) bool {
 	return false
 }
 
-func baseMIME(m string) string {
+// Normalize is a MIME type without parameters, trimmed (JavaScript's trim)
+// and in lower case: "Text/Plain; charset=utf-8" is "text/plain".
+func Normalize(m string) string {
 	if i := strings.IndexByte(m, ';'); i >= 0 {
 		m = m[:i]
 	}
-	return strings.TrimSpace(strings.ToLower(m))
+	return strings.ToLower(js.TrimSpace(m))
 }
 
-// sniffLen is how much of a file decides whether it is text.
-const sniffLen = 8192
+// Sniff is the normalised MIME type the content's first bytes name
+// (application/octet-stream when they name none).
+func Sniff(head []byte) string { return Normalize(mimetype.Detect(head).String()) }
+
+// SniffLen is how much of a file decides whether it is text.
+const SniffLen = 8192
 
 // Kind is what a file's content turned out to be.
-type contentKind struct {
+type Kind struct {
 	Text bool   // readable as text
 	MIME string // the type to show and to match against mediaTypes
 }
 
-// classify decides by content, not by name, whether a file is text: a NUL
+// Classify decides by content, not by name, whether a file is text: a NUL
 // byte in the first 8 KiB, or a sniffed binary type, makes it binary. The
 // MIME type shown for binary files is the sniffed one where the content
 // names itself (PNG, PDF, ZIP …), else the extension's.
-func classify(name string, head []byte) contentKind {
-	byName := MIMEByName(name)
-	sniffed := baseMIME(mimetype.Detect(head).String())
-	if bytes.IndexByte(head, 0) < 0 && (IsTextMIME(sniffed) || sniffed == "application/octet-stream" && looksText(head)) {
+func Classify(name string, head []byte) Kind {
+	byName := ByName(name)
+	sniffed := Sniff(head)
+	if bytes.IndexByte(head, 0) < 0 && (IsText(sniffed) || sniffed == "application/octet-stream" && LooksText(head)) {
 		m := byName
 		if m == "" {
 			m = sniffed
 		}
-		return contentKind{Text: true, MIME: m}
+		return Kind{Text: true, MIME: m}
 	}
 	m := sniffed
 	if m == "application/octet-stream" || m == "" || m == "text/plain" {
-		if byName != "" && !IsTextMIME(byName) {
+		if byName != "" && !IsText(byName) {
 			m = byName
 		} else {
 			m = "application/octet-stream"
 		}
 	}
-	return contentKind{MIME: m}
+	return Kind{MIME: m}
 }
 
-// looksText accepts content the sniffer could not name but that has no
+// LooksText accepts content the sniffer could not name but that has no
 // control characters other than the usual whitespace and escape.
-func looksText(b []byte) bool {
+func LooksText(b []byte) bool {
 	for _, c := range b {
 		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b && c != '\b' {
 			return false
@@ -128,10 +135,10 @@ func looksText(b []byte) bool {
 	return true
 }
 
-// matchMedia reports whether m matches one of the media type patterns
+// MatchPatterns reports whether m matches one of the media type patterns
 // (`*`, `*/*`, `type/*` or `type/subtype`, case-insensitive).
-func matchMedia(patterns []string, m string) bool {
-	m = baseMIME(m)
+func MatchPatterns(patterns []string, m string) bool {
+	m = Normalize(m)
 	typ, _, _ := strings.Cut(m, "/")
 	for _, p := range patterns {
 		p = strings.ToLower(p)
