@@ -93,48 +93,15 @@ func (s Store) SetAside() error {
 	return err
 }
 
-// Lock is a held lock on a store.
-type Lock struct{ fd int }
-
 // Lock takes the store's lock, an flock(2) on a file in the directory, so
 // that one process at a time changes the index; it waits at most timeout.
 // A process that dies releases its lock with it.
-func (s Store) Lock(timeout time.Duration) (*Lock, error) {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return nil, err
+func (s Store) Lock(timeout time.Duration) (*statefile.Lock, error) {
+	l, err := statefile.Acquire(filepath.Join(s.Dir, lockFile), timeout)
+	if errors.Is(err, statefile.ErrLockTimeout) {
+		return nil, fmt.Errorf("the search index is locked by another ws process (waited %s)", timeout)
 	}
-	fd, err := unix.Open(filepath.Join(s.Dir, lockFile), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(timeout)
-	wait := time.Millisecond
-	for {
-		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return &Lock{fd: fd}, nil
-		}
-		if err != unix.EWOULDBLOCK && err != unix.EINTR {
-			unix.Close(fd)
-			return nil, err
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			unix.Close(fd)
-			return nil, fmt.Errorf("the search index is locked by another ws process (waited %s)", timeout)
-		}
-		time.Sleep(min(wait, left))
-		wait = min(wait*2, 50*time.Millisecond)
-	}
-}
-
-// Unlock releases the lock.
-func (l *Lock) Unlock() {
-	if l != nil && l.fd >= 0 {
-		unix.Flock(l.fd, unix.LOCK_UN)
-		unix.Close(l.fd)
-		l.fd = -1
-	}
+	return l, err
 }
 
 // Bytes is the file's content (valid until Close).

@@ -4,4 +4,8 @@
 // fsynced. A reader sees the old content or the new, never a mix, and a
 // crash leaves no partial file. Workspace files are written elsewhere
 // (pkg/workspace), beneath the root.
+//
+// It also holds ws's one lock-file implementation ([Acquire],
+// [AcquireShared], [TryAcquire]): flock(2) on files in the state
+// directory, with a bounded wait, for the write locks and the search index.
 package statefile

@@ -42,7 +42,7 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	if err != nil {
 		return nil, err
 	}
-	defer lock.release()
+	defer lock.Release()
 
 	st, err := w.lstat(l)
 	if err != nil {

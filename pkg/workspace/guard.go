@@ -3,6 +3,8 @@ package workspace
 import (
 	"fmt"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // isoMillis formats a time as JavaScript's toISOString does.
@@ -23,11 +25,11 @@ func isoPair(a, b time.Time) (string, string) {
 // writeGuard is held while a tool changes one file: the cross-process write
 // lock, and what the read tracker knew of the file.
 type writeGuard struct {
-	lock *writeLock
+	lock *statefile.Lock
 	real string // real path: the lock and read-tracker key
 }
 
-func (g *writeGuard) release() { g.lock.release() }
+func (g *writeGuard) release() { g.lock.Release() }
 
 // guardWrite takes the write lock of t and applies the read tracker's one
 // rule: a write is refused when this thread read the file and its size or

@@ -323,7 +323,7 @@ func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change fu
 		if err != nil {
 			return w.indexError(err)
 		}
-		defer lock.Unlock()
+		defer lock.Release()
 		m, err := store.Load()
 		switch {
 		case errors.Is(err, search.ErrCorrupt):

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
-	"golang.org/x/sys/unix"
 )
 
 // readRecord is what the read tracker remembers about one file for one
@@ -104,17 +103,6 @@ func stateError(err error) error {
 	return &Error{Code: EIO, Message: "state directory: " + err.Error(), Err: err}
 }
 
-// writeLock is a held cross-process lock on one workspace file.
-type writeLock struct{ fd int }
-
-func (l *writeLock) release() {
-	if l != nil && l.fd >= 0 {
-		unix.Flock(l.fd, unix.LOCK_UN)
-		unix.Close(l.fd)
-		l.fd = -1
-	}
-}
-
 // lockPath takes the write lock of the file at real, waiting at most
 // tools.writeLockTimeoutMs. The lock is an flock(2) on a file in the state
 // directory, so a writer that dies never leaves it held. Lock files are
@@ -122,69 +110,37 @@ func (l *writeLock) release() {
 // on locks/.gc from opening its lock file until it holds (or gives up) the
 // lock, and pruning takes .gc exclusively: a file can then only be removed
 // while nobody has it open to wait on.
-func (w *Workspace) lockPath(real, input string) (*writeLock, error) {
+func (w *Workspace) lockPath(real, input string) (*statefile.Lock, error) {
 	if w.stateDir == "" {
-		return &writeLock{fd: -1}, nil
+		return nil, nil
 	}
 	dir := filepath.Join(w.stateDir, "locks")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, stateError(err)
-	}
-	gc, err := unix.Open(filepath.Join(dir, ".gc"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	gc, err := statefile.AcquireShared(filepath.Join(dir, ".gc"))
 	if err != nil {
 		return nil, stateError(err)
 	}
-	defer unix.Close(gc)
-	if err := flockRetry(gc, unix.LOCK_SH); err != nil {
+	defer gc.Release()
+	ms := w.cfg.Tools.WriteLockTimeoutMs
+	l, err := statefile.Acquire(filepath.Join(dir, hashHex(real, 32)+".lock"), time.Duration(ms)*time.Millisecond)
+	switch {
+	case errors.Is(err, statefile.ErrLockTimeout):
+		return nil, &Error{Code: LockTimeout, Path: input, Message: fmt.Sprintf(
+			"write-lock timeout on \"%s\" after %dms", normalizeKey(input), ms)}
+	case err != nil:
 		return nil, stateError(err)
 	}
-	fd, err := unix.Open(filepath.Join(dir, hashHex(real, 32)+".lock"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return nil, stateError(err)
-	}
-	timeout := time.Duration(w.cfg.Tools.WriteLockTimeoutMs) * time.Millisecond
-	deadline := time.Now().Add(timeout)
-	wait := time.Millisecond
-	for {
-		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return &writeLock{fd: fd}, nil
-		}
-		if err != unix.EWOULDBLOCK && err != unix.EINTR {
-			unix.Close(fd)
-			return nil, stateError(err)
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			unix.Close(fd)
-			return nil, &Error{Code: LockTimeout, Path: input, Message: fmt.Sprintf(
-				"write-lock timeout on \"%s\" after %dms", normalizeKey(input), w.cfg.Tools.WriteLockTimeoutMs)}
-		}
-		time.Sleep(min(wait, left))
-		wait = min(wait*2, 50*time.Millisecond)
-	}
-}
-
-func flockRetry(fd, how int) error {
-	for {
-		if err := unix.Flock(fd, how); err != unix.EINTR {
-			return err
-		}
-	}
+	return l, nil
 }
 
 // pruneLocks removes the lock files nobody holds or waits on. It gives up
 // at once (and removes nothing) while any writer is taking a lock.
 func (w *Workspace) pruneLocks() int {
 	dir := filepath.Join(w.stateDir, "locks")
-	gc, err := unix.Open(filepath.Join(dir, ".gc"), unix.O_RDWR|unix.O_CLOEXEC, 0)
-	if err != nil {
+	gc, ok := statefile.TryAcquire(filepath.Join(dir, ".gc"))
+	if !ok {
 		return 0
 	}
-	defer unix.Close(gc)
-	if unix.Flock(gc, unix.LOCK_EX|unix.LOCK_NB) != nil {
-		return 0
-	}
+	defer gc.Release()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return 0
@@ -195,14 +151,12 @@ func (w *Workspace) pruneLocks() int {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		fd, err := unix.Open(path, unix.O_RDWR|unix.O_CLOEXEC, 0)
-		if err != nil {
-			continue
+		if l, ok := statefile.TryAcquire(path); ok {
+			if os.Remove(path) == nil {
+				removed++
+			}
+			l.Release()
 		}
-		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && os.Remove(path) == nil {
-			removed++
-		}
-		unix.Close(fd)
 	}
 	return removed
 }

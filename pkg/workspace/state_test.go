@@ -47,7 +47,7 @@ func TestWriteLockTimeout(t *testing.T) {
 	if d := time.Since(start); d < 80*time.Millisecond {
 		t.Fatalf("gave up after %v, before the timeout", d)
 	}
-	held.release()
+	held.Release()
 	if _, err := w.Write(context.Background(), WriteRequest{Path: "a.txt", Content: "x"}); err != nil {
 		t.Fatalf("write after the lock was released: %v", err)
 	}
@@ -74,7 +74,7 @@ func TestPruneLocks(t *testing.T) {
 	if n := w.pruneLocks(); n != 2 {
 		t.Fatalf("pruned %d lock files, want 2 (a.txt's is held)", n)
 	}
-	held.release()
+	held.Release()
 	if n := w.pruneLocks(); n != 1 {
 		t.Fatalf("pruned %d, want 1", n)
 	}

@@ -1,0 +1,105 @@
+package statefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrLockTimeout is returned when a lock stayed held by someone else for
+// the whole wait.
+var ErrLockTimeout = errors.New("lock held by another process")
+
+// Lock is a held flock(2) lock on a lock file. A process that dies releases
+// its locks with it, so a crash never leaves one held.
+type Lock struct{ fd int }
+
+// Acquire takes an exclusive lock on the file at path (created, owner-only,
+// with its directory), waiting at most timeout for another holder to let
+// go; a timeout of 0 tries once. It returns ErrLockTimeout when the wait
+// ran out.
+func Acquire(path string, timeout time.Duration) (*Lock, error) {
+	fd, err := openLockFile(path, true)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	wait := time.Millisecond
+	for {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return &Lock{fd: fd}, nil
+		}
+		if err != unix.EWOULDBLOCK && err != unix.EINTR {
+			unix.Close(fd)
+			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			unix.Close(fd)
+			return nil, ErrLockTimeout
+		}
+		time.Sleep(min(wait, left))
+		wait = min(wait*2, 50*time.Millisecond)
+	}
+}
+
+// AcquireShared takes a shared lock on the file at path (created as
+// Acquire creates it), waiting as long as an exclusive holder keeps it.
+func AcquireShared(path string) (*Lock, error) {
+	fd, err := openLockFile(path, true)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := unix.Flock(fd, unix.LOCK_SH)
+		if err == nil {
+			return &Lock{fd: fd}, nil
+		}
+		if err != unix.EINTR {
+			unix.Close(fd)
+			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
+		}
+	}
+}
+
+// TryAcquire takes an exclusive lock on an existing lock file if nobody
+// holds it; ok is false when the file is missing or held.
+func TryAcquire(path string) (l *Lock, ok bool) {
+	fd, err := openLockFile(path, false)
+	if err != nil {
+		return nil, false
+	}
+	if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		unix.Close(fd)
+		return nil, false
+	}
+	return &Lock{fd: fd}, true
+}
+
+func openLockFile(path string, create bool) (int, error) {
+	flags := unix.O_RDWR | unix.O_CLOEXEC
+	if create {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return -1, err
+		}
+		flags |= unix.O_CREAT
+	}
+	fd, err := unix.Open(path, flags, 0o600)
+	if err != nil {
+		return -1, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// Release lets the lock go. Releasing a nil or released lock does nothing.
+func (l *Lock) Release() {
+	if l != nil && l.fd >= 0 {
+		unix.Flock(l.fd, unix.LOCK_UN)
+		unix.Close(l.fd)
+		l.fd = -1
+	}
+}
