@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/wstools/ws/pkg/runner"
 )
 
 // hookTimeout bounds one hook command.
@@ -95,27 +96,29 @@ func skippedResult(raw json.RawMessage) *hookResult {
 }
 
 // runHook runs a hook command with the call as JSON on stdin and returns
-// what it printed. A failure names the hook.
+// what it printed. A failure names the hook. A background child the hook
+// leaves behind is not waited for.
 func runHook(ctx context.Context, name string, argv []string, in any, dir string, env []string) ([]byte, error) {
 	data, err := json.Marshal(in)
 	if err != nil {
 		return nil, &Error{Code: Internal, Message: err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.Stdin = bytes.NewReader(data)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg != "" {
-			msg = ": " + firstLine(msg)
-		}
-		return nil, &Error{Code: EIO, Err: err, Message: fmt.Sprintf("hook %s (%s) failed: %v%s", name, strings.Join(argv, " "), err, msg)}
+	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: dir, Env: env, Stdin: data, Timeout: hookTimeout})
+	if err != nil {
+		return nil, &Error{Code: EIO, Err: err, Message: fmt.Sprintf("hook %s (%s) failed: %v%s", name, strings.Join(argv, " "), err, stderrLine(res))}
 	}
-	return stdout.Bytes(), nil
+	return res.Stdout, nil
+}
+
+// stderrLine is ": <first line of stderr>", or "" when it printed nothing.
+func stderrLine(res *runner.Result) string {
+	if res == nil {
+		return ""
+	}
+	if msg := strings.TrimSpace(string(res.Stderr)); msg != "" {
+		return ": " + firstLine(msg)
+	}
+	return ""
 }
 
 func firstLine(s string) string {

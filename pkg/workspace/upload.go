@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,13 +12,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/wstools/ws/pkg/media"
+	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/upload"
 	"golang.org/x/sys/unix"
 )
@@ -237,21 +236,12 @@ func (w *Workspace) runUploadCommand(ctx context.Context, name string, argv []st
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, uploadCommandTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = w.base, w.hostEnv
-	cmd.Stdin = bytes.NewReader(append(in, '\n')) // one line, for line-oriented shell filters
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := fmt.Sprintf("%s (%s) failed: %v", name, strings.Join(argv, " "), err)
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			msg += ": " + firstLine(s)
-		}
-		return "", errors.New(msg)
+	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv,
+		Stdin: append(in, '\n'), Timeout: uploadCommandTimeout}) // one line, for line-oriented shell filters
+	if err != nil {
+		return "", fmt.Errorf("%s (%s) failed: %v%s", name, strings.Join(argv, " "), err, stderrLine(res))
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	return strings.TrimSpace(string(res.Stdout)), nil
 }
 
 // ---------------------------------------------------------------------------
