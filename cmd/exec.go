@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -155,7 +156,7 @@ func newSuperviseCmd() *cobra.Command {
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ready := os.NewFile(3, "ready")
-			if code := workspace.Supervise(args[0], ready); code != 0 {
+			if code := procstate.Supervise(args[0], ready); code != 0 {
 				return &exitStatusError{code}
 			}
 			return nil

@@ -10,35 +10,6 @@ import (
 	"syscall"
 )
 
-// StartTime reads a process's start time (field 22 of /proc/<pid>/stat, in
-// clock ticks after boot). Together with the pid and the boot id it names
-// one process for good: a reused pid has a later start time.
-func StartTime(pid int) (uint64, error) {
-	start, _, err := procStat(pid)
-	return start, err
-}
-
-// procStat reads a process's start time and state letter (R, S, Z …).
-func procStat(pid int) (start uint64, state string, err error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, "", err
-	}
-	// The command name (field 2) is in parentheses and may hold spaces or
-	// parentheses itself: the fields after it start after the last ')'.
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0, "", fmt.Errorf("unexpected /proc/%d/stat", pid)
-	}
-	fields := strings.Fields(string(data[i+1:]))
-	// fields[0] is field 3 (state); field 22 is fields[19].
-	if len(fields) < 20 {
-		return 0, "", fmt.Errorf("unexpected /proc/%d/stat", pid)
-	}
-	start, err = strconv.ParseUint(fields[19], 10, 64)
-	return start, fields[0], err
-}
-
 // BootID identifies the current boot (start times restart at each boot).
 func BootID() string {
 	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
@@ -48,9 +19,81 @@ func BootID() string {
 	return strings.TrimSpace(string(data))
 }
 
+// Running reports whether the record's process is still the live one.
+func (r *Record) Running() bool { return Same(r.PID, r.StartTime, r.BootID) }
+
+// SupervisorRunning reports whether the record's supervisor is still alive.
+func (r *Record) SupervisorRunning() bool {
+	return Same(r.SupervisorPID, r.SupervisorStart, r.BootID)
+}
+
+// statFields are the fields of /proc/<pid>/stat that ws uses.
+type statFields struct {
+	state byte   // R, S, D, Z, X …
+	ppid  int    // parent
+	pgrp  int    // process group
+	start uint64 // start time, clock ticks after boot
+}
+
+// zombie reports a process that has exited (dead, not reaped yet, or being
+// torn down): it runs nothing and cannot be signalled into doing anything.
+func (f statFields) zombie() bool { return f.state == 'Z' || f.state == 'X' }
+
+// readStat reads /proc/<pid>/stat; pid is given as its decimal text.
+func readStat(pid string) (statFields, error) {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return statFields{}, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces or
+	// parentheses itself: the fields after it start after the last ')'.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return statFields{}, fmt.Errorf("unexpected /proc/%s/stat", pid)
+	}
+	// f[0] is field 3 (state), f[1] the ppid, f[2] the pgrp, f[19] field 22.
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 20 || len(f[0]) != 1 {
+		return statFields{}, fmt.Errorf("unexpected /proc/%s/stat", pid)
+	}
+	var st statFields
+	st.state = f[0][0]
+	st.ppid, _ = strconv.Atoi(f[1])
+	st.pgrp, _ = strconv.Atoi(f[2])
+	st.start, err = strconv.ParseUint(f[19], 10, 64)
+	return st, err
+}
+
+// eachProcess calls fn with the stat fields of every process in /proc
+// (processes that vanish while it looks are skipped). It returns false when
+// /proc cannot be read.
+func eachProcess(fn func(pid int, st statFields)) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := readStat(e.Name()); err == nil {
+			fn(pid, st)
+		}
+	}
+	return true
+}
+
+// StartTime reads a process's start time (field 22 of /proc/<pid>/stat, in
+// clock ticks after boot). Together with the pid and the boot id it names
+// one process for good: a reused pid has a later start time.
+func StartTime(pid int) (uint64, error) {
+	st, err := readStat(strconv.Itoa(pid))
+	return st.start, err
+}
+
 // Same reports whether pid is alive and is the process that started at
-// start in this boot. A zombie (dead, not yet reaped) is not alive: it runs
-// nothing and cannot be signalled into doing anything.
+// start in this boot. A zombie (dead, not yet reaped) is not alive.
 func Same(pid int, start uint64, bootID string) bool {
 	if pid <= 0 {
 		return false
@@ -61,16 +104,8 @@ func Same(pid int, start uint64, bootID string) bool {
 	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	got, state, err := procStat(pid)
-	return err == nil && got == start && state != "Z" && state != "X"
-}
-
-// Running reports whether the record's process is still the live one.
-func (r *Record) Running() bool { return Same(r.PID, r.StartTime, r.BootID) }
-
-// SupervisorRunning reports whether the record's supervisor is still alive.
-func (r *Record) SupervisorRunning() bool {
-	return Same(r.SupervisorPID, r.SupervisorStart, r.BootID)
+	st, err := readStat(strconv.Itoa(pid))
+	return err == nil && st.start == start && !st.zombie()
 }
 
 // GroupAlive reports whether a live process is left in the group pgid.
@@ -82,28 +117,34 @@ func GroupAlive(pgid int) bool {
 	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
+	alive := false
+	if !eachProcess(func(_ int, st statFields) { alive = alive || st.pgrp == pgid && !st.zombie() }) {
 		return true
 	}
-	want := strconv.Itoa(pgid)
-	for _, e := range entries {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(data, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(data[i+1:]))
-		// f[0] state, f[1] ppid, f[2] pgrp
-		if len(f) > 2 && f[2] == want && f[0] != "Z" && f[0] != "X" {
-			return true
+	return alive
+}
+
+// liveDescendants are the processes below pid that have not exited
+// (zombies waiting to be reaped are left out), found by the parent links
+// in /proc.
+func liveDescendants(pid int) []int {
+	children := map[int][]int{}
+	zombie := map[int]bool{}
+	eachProcess(func(p int, st statFields) {
+		children[st.ppid] = append(children[st.ppid], p)
+		zombie[p] = st.zombie()
+	})
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if !zombie[c] {
+				out = append(out, c)
+			}
+			queue = append(queue, c)
 		}
 	}
-	return false
+	return out
 }

@@ -3,6 +3,8 @@ package procstate
 import (
 	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -39,5 +41,28 @@ func TestSame(t *testing.T) {
 			t.Fatal("an exited, unreaped child still counts as running")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestReadStatAndDescendants(t *testing.T) {
+	st, err := readStat(strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ppid != os.Getppid() || st.zombie() || st.start == 0 {
+		t.Errorf("readStat(self) = %+v", st)
+	}
+	cmd := exec.Command("/bin/sh", "-c", "sleep 5 & sleep 5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(liveDescendants(cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	d := liveDescendants(os.Getpid())
+	if !slices.Contains(d, cmd.Process.Pid) || len(liveDescendants(cmd.Process.Pid)) != 2 {
+		t.Errorf("descendants of the test: %v; of the shell: %v", d, liveDescendants(cmd.Process.Pid))
 	}
 }

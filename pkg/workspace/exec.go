@@ -3,13 +3,10 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
@@ -116,22 +113,22 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	}
 	timeout := w.commandTimeout(req.Timeout)
 	start := w.now()
-	run, err := runForeground(ctx, argv, w.commandEnv(req.Env), cwd, timeout)
+	run, err := procstate.RunForeground(ctx, argv, w.commandEnv(req.Env), cwd, timeout)
 	if err != nil {
 		return nil, &Error{Code: EIO, Message: "Error: " + err.Error(), Err: err}
 	}
 	res := &ExecResult{
-		Command: req.Command, Cwd: cwd, ExitCode: run.exitCode, Signal: run.signal, TimedOut: run.timedOut,
-		Stdout: run.stdout, Stderr: run.stderr, DurationMs: w.now().Sub(start).Milliseconds(),
+		Command: req.Command, Cwd: cwd, ExitCode: run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,
+		Stdout: run.Stdout, Stderr: run.Stderr, DurationMs: w.now().Sub(start).Milliseconds(),
 	}
-	stderr := run.stderr
-	if run.timedOut {
+	stderr := run.Stderr
+	if run.TimedOut {
 		stderr = append(stderr, "\nProcess timed out after "+js.FormatNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
 	}
 	limit := w.toolTokens(config.ExecuteCommand)
-	out := streamText(run.stdout, run.dropped[0], tail, limit, false)
-	errText := streamText(stderr, run.dropped[1], tail, limit, false)
-	res.text = tokens.StripANSI(execText(out, errText, run.exitCode))
+	out := streamText(run.Stdout, run.Dropped[0], tail, limit, false)
+	errText := streamText(stderr, run.Dropped[1], tail, limit, false)
+	res.text = tokens.StripANSI(execText(out, errText, run.ExitCode))
 	return res, nil
 }
 
@@ -187,176 +184,4 @@ func execText(out, errText string, code int) string {
 		text += "\n\n"
 	}
 	return text + exit
-}
-
-// captureCap bounds what a foreground command's stream keeps in memory:
-// the newest 64 MiB.
-const captureCap = 64 << 20
-
-// capture collects a stream, keeping the newest captureCap bytes.
-type capture struct {
-	mu      sync.Mutex
-	buf     []byte
-	dropped int64
-}
-
-func (c *capture) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.buf = append(c.buf, p...)
-	if over := len(c.buf) - captureCap; over > captureCap/4 {
-		c.dropped += int64(over)
-		c.buf = append(c.buf[:0], c.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (c *capture) bytes() ([]byte, int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if over := len(c.buf) - captureCap; over > 0 {
-		return c.buf[over:], c.dropped + int64(over)
-	}
-	return c.buf, c.dropped
-}
-
-type runResult struct {
-	stdout, stderr []byte
-	dropped        [2]int64
-	exitCode       int
-	signal         int
-	timedOut       bool
-}
-
-// runForeground runs argv in its own process group with stdin from
-// /dev/null and both streams captured. When the shell exits, what is left
-// of its group gets TERM, then KILL after the grace period, so a child left
-// running with `&` cannot hold ws; a process that escaped the group and
-// still holds the pipes is not waited for beyond that. A timeout (0: none)
-// or a cancelled ctx stops the whole group the same way.
-func runForeground(ctx context.Context, argv, env []string, cwd string, timeout time.Duration) (*runResult, error) {
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		return nil, err
-	}
-	// syscall.ForkExec rather than os.StartProcess: the latter probes for
-	// pidfd support with an extra fork the first time, which is a good part
-	// of a short command's cost.
-	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
-		Dir:   cwd,
-		Env:   env,
-		Files: []uintptr{devnull.Fd(), outW.Fd(), errW.Fd()},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
-	devnull.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		return nil, &os.PathError{Op: "fork/exec", Path: argv[0], Err: err}
-	}
-	pgid := pid
-	var out, errc capture
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() { defer readers.Done(); io.Copy(&out, outR) }()
-	go func() { defer readers.Done(); io.Copy(&errc, errR) }()
-	readersDone := make(chan struct{})
-	go func() { readers.Wait(); close(readersDone) }()
-
-	waitCh := make(chan syscall.WaitStatus, 1)
-	go func() {
-		var st syscall.WaitStatus
-		for {
-			_, err := syscall.Wait4(pid, &st, 0, nil)
-			if err != syscall.EINTR {
-				break
-			}
-		}
-		waitCh <- st
-	}()
-	var timer <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		timer = t.C
-	}
-	res := &runResult{}
-	var st syscall.WaitStatus
-	select {
-	case st = <-waitCh:
-	case <-timer:
-		res.timedOut = true
-		st = stopGroup(pgid, waitCh)
-	case <-ctx.Done():
-		st = stopGroup(pgid, waitCh)
-	}
-	// The shell is gone; stop what it left behind in its group: TERM, then
-	// KILL to whatever is still there when the grace period ends (whether
-	// or not it holds the output pipes). While the group has members its id
-	// cannot be reused, so each signal reaches only what the shell started.
-	if groupAlive(pgid) {
-		signalGroup(pgid, syscall.SIGTERM)
-		for deadline := time.Now().Add(killGrace); groupAlive(pgid); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				signalGroup(pgid, syscall.SIGKILL)
-				break
-			}
-		}
-	}
-	select {
-	case <-readersDone:
-	case <-time.After(100 * time.Millisecond):
-		// Someone outside the group still holds the pipes: stop reading.
-		outR.Close()
-		errR.Close()
-		<-readersDone
-	}
-	outR.Close()
-	errR.Close()
-
-	res.stdout, res.dropped[0] = out.bytes()
-	res.stderr, res.dropped[1] = errc.bytes()
-	res.exitCode, res.signal = exitCodeOf(st)
-	if res.timedOut {
-		res.exitCode = 124
-	}
-	return res, nil
-}
-
-// stopGroup sends TERM to the group, KILL after the grace period, and
-// returns the shell's status.
-func stopGroup(pgid int, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
-	signalGroup(pgid, syscall.SIGTERM)
-	select {
-	case st := <-waitCh:
-		return st
-	case <-time.After(killGrace):
-	}
-	signalGroup(pgid, syscall.SIGKILL)
-	return <-waitCh
-}
-
-func signalGroup(pgid int, sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
-
-func groupAlive(pgid int) bool { return procstate.GroupAlive(pgid) }
-
-// exitCodeOf maps a wait status to a shell-style exit code: the code, or
-// 128+N for death by signal N (SPEC deviation 6).
-func exitCodeOf(st syscall.WaitStatus) (code, sig int) {
-	if st.Signaled() {
-		return 128 + int(st.Signal()), int(st.Signal())
-	}
-	return st.ExitStatus(), 0
 }

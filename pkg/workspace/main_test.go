@@ -4,13 +4,15 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/procstate"
 )
 
 // TestMain lets the test binary act as the background supervisor, as the ws
 // binary does with `ws __supervise DIR`.
 func TestMain(m *testing.M) {
 	if os.Getenv("WS_TEST_SUPERVISOR") == "1" && len(os.Args) == 3 && os.Args[1] == "__supervise" {
-		os.Exit(Supervise(os.Args[2], os.NewFile(3, "ready")))
+		os.Exit(procstate.Supervise(os.Args[2], os.NewFile(3, "ready")))
 	}
 	os.Exit(m.Run())
 }

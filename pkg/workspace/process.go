@@ -214,23 +214,23 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	} else {
 		// No supervisor: signal the group ourselves, checking each time
 		// that the pid is still the recorded process.
-		signalGroup(rec.PGID, syscall.SIGTERM)
-		deadline := time.Now().Add(killGrace)
+		procstate.SignalGroup(rec.PGID, syscall.SIGTERM)
+		deadline := time.Now().Add(procstate.KillGrace)
 		for rec.Running() && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if rec.Running() {
-			signalGroup(rec.PGID, syscall.SIGKILL)
+			procstate.SignalGroup(rec.PGID, syscall.SIGKILL)
 		}
 		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(syscall.SIGTERM), Signal: int(syscall.SIGTERM), Killed: true, EndedAt: w.now().UTC()})
 	}
-	e, _, err = w.waitExit(ctx, e, time.Now().Add(killGrace+3*time.Second))
+	e, _, err = w.waitExit(ctx, e, time.Now().Add(procstate.KillGrace+3*time.Second))
 	if err != nil {
 		return nil, err
 	}
 	// The group is gone once its last members are reaped, and the
 	// supervisor leaves when nothing is left to reap.
-	for deadline := time.Now().Add(killGrace + time.Second); (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(procstate.KillGrace + time.Second); (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	dir := w.procStore().Dir(rec.ID)
@@ -256,7 +256,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid string) (*KillResult, error) {
 	rec := e.Record
 	_ = syscall.Kill(rec.SupervisorPID, syscall.SIGTERM)
-	for deadline := time.Now().Add(killGrace + 3*time.Second); rec.SupervisorRunning() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(procstate.KillGrace + 3*time.Second); rec.SupervisorRunning() && time.Now().Before(deadline); {
 		select {
 		case <-ctx.Done():
 			return nil, &Error{Code: Timeout, Message: "interrupted while stopping what process " + pid + " left running"}

@@ -12,7 +12,6 @@ import (
 // Sandbox defaults.
 const (
 	defaultTimeout = 300 * time.Second // when sandbox.timeout is not set
-	killGrace      = 2 * time.Second   // between TERM and KILL
 	defaultTail    = 200
 	defaultExecTok = 2000
 )

@@ -1,0 +1,293 @@
+package procstate
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/wstools/ws/pkg/js"
+	"golang.org/x/sys/unix"
+)
+
+// Spec is what `ws exec --background` hands its supervisor, in
+// spec.json of the new record directory.
+type Spec struct {
+	Argv      []string `json:"argv"`
+	Env       []string `json:"env"`
+	Dir       string   `json:"dir"`
+	Command   string   `json:"command"`
+	Root      string   `json:"root"`
+	Thread    string   `json:"thread,omitempty"`
+	TimeoutMs int64    `json:"timeout_ms"`
+	LogCap    int64    `json:"log_cap"`
+	GraceMs   int64    `json:"grace_ms"`
+}
+
+// Supervise is the body of `ws __supervise DIR`: it starts the command
+// described in DIR/spec.json, tells the starter its pid on ready (fd 3),
+// captures its output into capped logs, enforces the timeout, answers a
+// TERM (from ws kill) by stopping the whole process tree, records how the
+// command ended in exit.json, and stays until every descendant is reaped:
+// it is a child subreaper, so orphans of the command are its to reap.
+// It returns the supervisor's own exit status.
+func Supervise(dir string, ready io.WriteCloser) int {
+	reply := func(format string, args ...any) {
+		if ready != nil {
+			fmt.Fprintf(ready, format+"\n", args...)
+			ready.Close()
+			ready = nil
+		}
+	}
+	var spec Spec
+	data, err := os.ReadFile(filepath.Join(dir, "spec.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &spec)
+	}
+	if err != nil || len(spec.Argv) == 0 {
+		reply("error cannot read the process spec: %v", err)
+		return 1
+	}
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	// Signals for the supervisor mean "stop the command"; they must not be
+	// lost before the handler is in place.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+
+	outLog, err := CreateLog(dir, "stdout.log", spec.LogCap)
+	if err != nil {
+		reply("error %v", err)
+		return 1
+	}
+	errLog, err := CreateLog(dir, "stderr.log", spec.LogCap)
+	if err != nil {
+		reply("error %v", err)
+		return 1
+	}
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	devnull, _ := os.Open(os.DevNull)
+	proc, err := os.StartProcess(spec.Argv[0], spec.Argv, &os.ProcAttr{
+		Dir: spec.Dir, Env: spec.Env, Files: []*os.File{devnull, outW, errW},
+		Sys: &syscall.SysProcAttr{Setpgid: true},
+	})
+	devnull.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		reply("error %v", err)
+		return 1
+	}
+	pid := proc.Pid
+	start, _ := StartTime(pid)
+	self, _ := StartTime(os.Getpid())
+	rec := &Record{
+		PID: pid, PGID: pid, StartTime: start, BootID: BootID(), Command: spec.Command, Cwd: spec.Dir,
+		Root: spec.Root, Thread: spec.Thread, StartedAt: time.Now().UTC(), TimeoutMs: spec.TimeoutMs,
+		SupervisorPID: os.Getpid(), SupervisorStart: self,
+	}
+	store := &Store{dir: filepath.Dir(dir)}
+	if err := store.Commit(dir, rec); err != nil {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		reply("error cannot record the process: %v", err)
+		return 1
+	}
+	dir = store.Dir(rec.ID)
+	outLog.MoveTo(dir)
+	errLog.MoveTo(dir)
+	reply("ok %d", pid)
+
+	var copies sync.WaitGroup
+	copies.Add(2)
+	go func() { defer copies.Done(); io.Copy(outLog, outR) }()
+	go func() { defer copies.Done(); io.Copy(errLog, errR) }()
+
+	// The reaper first only notices that the command ended (WNOWAIT): while
+	// it is an unreaped zombie its pid, and so its process group id, cannot
+	// be taken by another process, and signals to the group stay ours. It
+	// reaps it when told to, then every orphan handed to the supervisor.
+	ended := make(chan struct{})
+	reap := make(chan struct{})
+	leader := make(chan syscall.WaitStatus, 1)
+	noChildren := make(chan struct{})
+	go func() {
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+		}
+		close(ended)
+		<-reap
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				break
+			}
+		}
+		leader <- ws
+		for {
+			var ows syscall.WaitStatus
+			_, err := syscall.Wait4(-1, &ows, 0, nil)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil {
+				close(noChildren)
+				return
+			}
+		}
+	}()
+
+	var timer <-chan time.Time
+	if spec.TimeoutMs > 0 {
+		t := time.NewTimer(time.Duration(spec.TimeoutMs) * time.Millisecond)
+		defer t.Stop()
+		timer = t.C
+	}
+	grace := time.Duration(spec.GraceMs) * time.Millisecond
+	timedOut, killed := false, false
+	select {
+	case <-ended:
+	case <-timer:
+		timedOut, timer = true, nil
+	case <-sigs:
+		killed = true
+	}
+	if timedOut || killed {
+		stopGroupAndTree(pid, grace, ended)
+	}
+	close(reap)
+	status := <-leader
+	// What the command wrote before it ended is still in the pipes: let the
+	// copies drain it, but do not wait on a descendant that keeps them open.
+	drained := make(chan struct{})
+	go func() { copies.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(250 * time.Millisecond):
+	}
+	x := &Exit{EndedAt: time.Now().UTC(), TimedOut: timedOut, Killed: killed}
+	switch {
+	case timedOut:
+		x.ExitCode = 124
+		errLog.Write([]byte("\nProcess timed out after " + js.FormatNumber(float64(spec.TimeoutMs)) + "ms"))
+	case status.Signaled():
+		x.Signal = int(status.Signal())
+		x.ExitCode = 128 + x.Signal
+	default:
+		x.ExitCode = status.ExitStatus()
+	}
+	_ = store.WriteExit(rec.ID, x)
+
+	// Stay until what the command left running is gone, reaping it. A TERM
+	// (ws kill of the leftovers) or the timeout still stops it; the group
+	// id is no longer ours, so only our own descendants are signalled.
+	for {
+		select {
+		case <-noChildren:
+			<-drained
+			outLog.Close()
+			errLog.Close()
+			return 0
+		case <-sigs:
+			go stopDescendants(grace)
+		case <-timer:
+			timer = nil
+			go stopDescendants(grace)
+		}
+	}
+}
+
+// stopGroupAndTree stops a running command: TERM to its process group and
+// to every other descendant of the supervisor, then, if anything is left
+// after the grace period, KILL. The command's pid stays unreaped until this
+// returns (see the reaper), so the group id cannot have been reused.
+func stopGroupAndTree(pgid int, grace time.Duration, ended <-chan struct{}) {
+	SignalGroup(pgid, syscall.SIGTERM)
+	signalDescendants(syscall.SIGTERM)
+	deadline := time.After(grace)
+	select {
+	case <-ended:
+	case <-deadline:
+		SignalGroup(pgid, syscall.SIGKILL)
+		signalDescendants(syscall.SIGKILL)
+		<-ended
+		return
+	}
+	// The command is gone; give what it left the rest of the grace period.
+	for tick := time.NewTicker(20 * time.Millisecond); ; {
+		select {
+		case <-deadline:
+			tick.Stop()
+			SignalGroup(pgid, syscall.SIGKILL)
+			signalDescendants(syscall.SIGKILL)
+			return
+		case <-tick.C:
+			if len(liveDescendants(os.Getpid())) == 0 {
+				tick.Stop()
+				return
+			}
+		}
+	}
+}
+
+// stopDescendants stops what an ended command left running: TERM to every
+// descendant of the supervisor, KILL to those left after the grace period.
+func stopDescendants(grace time.Duration) {
+	signalDescendants(syscall.SIGTERM)
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) && len(liveDescendants(os.Getpid())) > 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	signalDescendants(syscall.SIGKILL)
+}
+
+func signalDescendants(sig syscall.Signal) {
+	for _, p := range liveDescendants(os.Getpid()) {
+		_ = syscall.Kill(p, sig)
+	}
+}
+
+// Start runs a supervisor for the record directory dir (whose spec.json
+// is written): superv is its command line, to which dir is appended. It
+// starts the supervisor in a session of its own, without ws's stdout and
+// stderr (so `$(ws exec --background …)` returns at once), and returns the
+// command's pid as soon as the supervisor reports it on fd 3.
+func Start(superv, env []string, dir string) (int, error) {
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer readyR.Close()
+	cmd := exec.Command(superv[0])
+	cmd.Args = append(append([]string{}, superv[1:]...), dir)
+	cmd.Env = env
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{readyW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	readyW.Close()
+	if err != nil {
+		return 0, fmt.Errorf("cannot start the process supervisor: %w", err)
+	}
+	go cmd.Wait() // reap it if ws lives on (ws mcp); otherwise init does
+	line, _ := bufio.NewReader(readyR).ReadString('\n')
+	line = strings.TrimSpace(line)
+	pid, perr := strconv.Atoi(strings.TrimPrefix(line, "ok "))
+	if !strings.HasPrefix(line, "ok ") || perr != nil {
+		msg := strings.TrimPrefix(line, "error ")
+		if msg == "" {
+			msg = "the process supervisor exited without starting the command"
+		}
+		return 0, errors.New(msg)
+	}
+	return pid, nil
+}
