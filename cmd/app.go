@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -77,7 +78,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 	if a.opts.config != "" {
 		c, err := config.Load(a.opts.config)
 		if err != nil {
-			return nil, &workspace.Error{Code: workspace.InvalidConfig, Message: err.Error(), Err: err}
+			return nil, errs.Config(err)
 		}
 		cfg = c
 	}
@@ -85,7 +86,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, workspace.Errorf(workspace.ENOENT, "cannot find the current directory: %v", err)
+			return nil, errs.NoWorkingDir(err)
 		}
 		root = wd
 	}

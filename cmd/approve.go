@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
-	"github.com/wstools/ws/pkg/workspace"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // approver decides calls of tools that require approval: --yes approves
@@ -28,8 +28,7 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 			if tty != nil {
 				tty.Close()
 			}
-			return false, &workspace.Error{Code: workspace.ApprovalRefused,
-				Message: tool + " requires approval: run ws with --yes to approve it, or from a terminal to be asked"}
+			return false, errs.NeedsApproval(tool)
 		}
 		defer tty.Close()
 		fmt.Fprintf(tty, "ws: allow %s? [y/N] ", oneLine(summary))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -59,7 +60,7 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 			if err != nil {
 				// Usage, config and approval keep their statuses (2, 2, 3);
 				// anything else is ws failing to run the command: 125.
-				if _, ok := exitCodes[workspace.CodeOf(err)]; ok {
+				if _, ok := exitCodes[errs.CodeOf(err)]; ok {
 					return err
 				}
 				return &exitStatusError{exitWSFailed}

@@ -9,8 +9,8 @@ import (
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/render"
-	"github.com/wstools/ws/pkg/workspace"
 )
 
 // Exit statuses.
@@ -22,10 +22,10 @@ const (
 )
 
 // exitCodes maps error codes to exit statuses; any other code is a failure.
-var exitCodes = map[workspace.Code]int{
-	workspace.InvalidArgument: exitUsage,
-	workspace.InvalidConfig:   exitUsage,
-	workspace.ApprovalRefused: exitApproval,
+var exitCodes = map[errs.Code]int{
+	errs.InvalidArgument: exitUsage,
+	errs.InvalidConfig:   exitUsage,
+	errs.ApprovalRefused: exitApproval,
 }
 
 // usageError is a problem with the command line itself.
@@ -89,7 +89,7 @@ func exitStatus(stdio *render.IO, app *App, err error) int {
 	var ue *usageError
 	usage := errors.As(err, &ue) || !app.ran // errors before any RunE are cobra's: flags, arguments
 	code := exitFailure
-	switch c, ok := exitCodes[workspace.CodeOf(err)]; {
+	switch c, ok := exitCodes[errs.CodeOf(err)]; {
 	case usage:
 		code = exitUsage
 	case ok:
@@ -101,9 +101,9 @@ func exitStatus(stdio *render.IO, app *App, err error) int {
 	}
 	if wantsJSON(app) {
 		// --json promises one envelope on stdout, whatever happened.
-		wcode := workspace.CodeOf(err)
+		wcode := errs.CodeOf(err)
 		if usage {
-			wcode = workspace.InvalidArgument
+			wcode = errs.InvalidArgument
 		}
 		render.JSON(stdio.Out, render.Envelope{Tool: app.tool, Output: err.Error(),
 			Error: &render.ErrorBody{Code: wcode, Message: err.Error()}})

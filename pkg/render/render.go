@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -30,8 +31,8 @@ type Envelope struct {
 
 // ErrorBody is the error part of the envelope.
 type ErrorBody struct {
-	Code    workspace.Code `json:"code"`
-	Message string         `json:"message"`
+	Code    errs.Code `json:"code"`
+	Message string    `json:"message"`
 }
 
 // Result prints one tool outcome. In text mode a result's text goes to
@@ -41,7 +42,7 @@ func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) er
 	if asJSON {
 		env := Envelope{OK: err == nil, Tool: tool}
 		if err != nil {
-			env.Error = &ErrorBody{Code: workspace.CodeOf(err), Message: err.Error()}
+			env.Error = &ErrorBody{Code: errs.CodeOf(err), Message: err.Error()}
 			env.Output = err.Error()
 			// A failure may carry data of its own (an upload's tripwire metadata).
 			var d interface{ ErrorData() any }
@@ -64,7 +65,7 @@ func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) er
 // Error prints a failure in text mode.
 func Error(s *IO, err error) error {
 	msg := err.Error()
-	var we *workspace.Error
+	var we *errs.Error
 	if !errors.As(err, &we) {
 		msg = strings.TrimSuffix(msg, "\n")
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -29,12 +30,12 @@ func TestResult(t *testing.T) {
 	}{
 		{"text", false, &res{1, "hello"}, nil, "hello\n", ""},
 		{"text keeps a final newline of its own and adds one", false, &res{1, "hi\n"}, nil, "hi\n\n", ""},
-		{"failure", false, nil, workspace.Errorf(workspace.ENOENT, "File not found: x"), "", "ws: File not found: x\n"},
+		{"failure", false, nil, errs.FileNotFound("x", nil), "", "ws: File not found: x\n"},
 		{"json", true, &res{7, "out <&>"}, nil,
 			`{"ok":true,"tool":"t","output":"out <&>","error":null,"data":{"value":7}}` + "\n", ""},
-		{"json failure", true, nil, workspace.Errorf(workspace.NotUnique, "twice"),
+		{"json failure", true, nil, &errs.Error{Code: errs.NotUnique, Message: "twice"},
 			`{"ok":false,"tool":"t","output":"twice","error":{"code":"NOT_UNIQUE","message":"twice"},"data":null}` + "\n", ""},
-		{"json failure with data", true, nil, &workspace.Error{Code: "FILE_TOO_LARGE", Message: "big", Err: dataErr{errors.New("x")}},
+		{"json failure with data", true, nil, &errs.Error{Code: "FILE_TOO_LARGE", Message: "big", Err: dataErr{errors.New("x")}},
 			`{"ok":false,"tool":"t","output":"big","error":{"code":"FILE_TOO_LARGE","message":"big"},"data":{"size":20}}` + "\n", ""},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // TestConcurrentEditsNeverLoseUpdates runs eight writers, each with its own
@@ -29,7 +31,7 @@ func concurrentEdits(t *testing.T, sameThread bool) {
 	must(t, os.WriteFile(file, []byte("END\n"), 0o644))
 	const writers, edits = 8, 10
 	var wg sync.WaitGroup
-	errs := make(chan error, writers*edits)
+	failures := make(chan error, writers*edits)
 	var mu sync.Mutex
 	landed := map[string]bool{}
 	for i := range writers {
@@ -42,7 +44,7 @@ func concurrentEdits(t *testing.T, sameThread bool) {
 			}
 			w, err := New(Options{Root: root, Config: w0.cfg, StateDir: w0.stateDir, Thread: thread})
 			if err != nil {
-				errs <- err
+				failures <- err
 				return
 			}
 			defer w.Close()
@@ -55,15 +57,15 @@ func concurrentEdits(t *testing.T, sameThread bool) {
 					mu.Lock()
 					landed[marker] = true
 					mu.Unlock()
-				} else if sameThread || CodeOf(err) != ESTALE {
-					errs <- err
+				} else if sameThread || errs.CodeOf(err) != errs.ESTALE {
+					failures <- err
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
+	close(failures)
+	for err := range failures {
 		t.Errorf("edit failed: %v", err)
 	}
 	data, err := os.ReadFile(file)
@@ -116,7 +118,7 @@ func TestConcurrentStaleWriters(t *testing.T) {
 			switch {
 			case err == nil:
 				ok++
-			case CodeOf(err) == ESTALE:
+			case errs.CodeOf(err) == errs.ESTALE:
 				stale++
 			default:
 				t.Errorf("writer %d: %v", i, err)

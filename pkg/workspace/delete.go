@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,14 +29,14 @@ func (r *DeleteResult) Text() string { return r.text }
 // is followed: a recursive delete never leaves the workspace through a link.
 func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
 	if w.readOnly {
-		return nil, errReadOnly("delete")
+		return nil, errs.ReadOnlyMode("delete")
 	}
 	t, err := w.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
 	if t.IsRoot() {
-		return nil, errPermission("delete", req.Path, nil)
+		return nil, errs.Permission("delete", req.Path, nil)
 	}
 	l := t.loc()
 	lock, err := w.lockPath(w.realPath(l), req.Path)
@@ -46,20 +47,20 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 
 	st, err := w.lstat(l)
 	if err != nil {
-		return nil, fsError("delete", req.Path, err, false)
+		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	p, name := l.parent()
 	pfd, err := w.open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, fsError("delete", req.Path, err, false)
+		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	defer unix.Close(pfd)
 	recursive := req.Recursive != nil && *req.Recursive
 	if err := removeAt(pfd, name, recursive); err != nil {
 		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
-			return nil, errNotEmpty(req.Path, err)
+			return nil, errs.NotEmpty(req.Path, err)
 		}
-		return nil, fsError("delete", req.Path, err, false)
+		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	_ = unix.Fsync(pfd)
 	typ := "file"

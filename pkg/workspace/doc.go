@@ -5,5 +5,5 @@
 //
 // Each tool is a method from a typed request to a typed result. Results carry
 // the exact text Mastra's tool gives the model (Text) and structured data for
-// JSON output. Failures are *Error values with a stable Code.
+// JSON output. Failures are *errs.Error values with a stable Code.
 package workspace

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // EditRequest is the input of edit (mastra_workspace_edit_file).
@@ -52,7 +53,7 @@ const bom = "\uFEFF"
 // CRLF line endings and BOM are kept.
 func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
 	if w.readOnly {
-		return nil, errReadOnly("edit_file")
+		return nil, errs.ReadOnlyMode("edit_file")
 	}
 	t, err := w.Resolve(req.Path)
 	if err != nil {
@@ -71,7 +72,7 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	content, err := io.ReadAll(f)
 	f.Close()
 	if err != nil {
-		return nil, fsError("read", req.Path, err, false)
+		return nil, errs.FromOS("read", req.Path, err, false)
 	}
 
 	all := req.ReplaceAll != nil && *req.ReplaceAll
@@ -88,19 +89,19 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 		}
 		ranges = editRanges(content, m.old, m.new, all)
 		diffOld, diffNew = m.old, m.new
-	case CodeOf(err) == NoMatch:
+	case errs.CodeOf(err) == errs.NoMatch:
 		fm, ferr := fuzzyEdit(content, []byte(req.OldString), []byte(req.NewString), all)
 		if ferr != nil {
-			return nil, &Error{Code: CodeOf(ferr), Path: req.Path, Message: ferr.Error()}
+			return nil, errs.At(ferr, req.Path)
 		}
 		if fm == nil {
-			return nil, &Error{Code: NoMatch, Path: req.Path, Message: err.Error()}
+			return nil, errs.At(err, req.Path)
 		}
 		out, ranges = fm.splice(content), fm.ranges(content)
 		m = editMatch{count: len(fm.spans), fallback: fm.kind}
 		diffOld, diffNew = content[fm.spans[0].start:fm.spans[0].end], fm.repl[0]
 	default:
-		return nil, &Error{Code: CodeOf(err), Path: req.Path, Message: err.Error()}
+		return nil, errs.At(err, req.Path)
 	}
 	if err := w.writeFile(t, g, out, false); err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func findEdit(content, old, new []byte, all bool) (editMatch, error) {
 			// Ambiguity is reported for the exact text; a fallback that is
 			// ambiguous is no match at all.
 			if i == 0 {
-				return editMatch{}, Errorf(NotUnique, editNotUniqueFmt, n)
+				return editMatch{}, errs.EditNotUnique(n)
 			}
 			continue
 		}
@@ -196,7 +197,7 @@ func findEdit(content, old, new []byte, all bool) (editMatch, error) {
 		}
 		return m, nil
 	}
-	return editMatch{}, Errorf(NoMatch, "%s", editNotFound)
+	return editMatch{}, errs.EditNoMatch()
 }
 
 // toCRLF turns bare LF line endings into CRLF.

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"testing"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestEditRanges(t *testing.T) {
@@ -39,22 +41,22 @@ func TestFindEdit(t *testing.T) {
 		all               bool
 		wantOld, wantNew  string
 		fallback          string
-		code              Code
+		code              errs.Code
 	}{
 		{"one\r\ntwo\r\n", "one\ntwo", "x\ny", false, "one\r\ntwo", "x\r\ny", fallbackCRLF, ""},
 		{"one\ntwo\n", "one\r\ntwo", "x", false, "one\ntwo", "x", fallbackLF, ""},
 		{"\uFEFFhello\n", "\uFEFFhello", "bye", false, "\uFEFFhello", "\uFEFFbye", "", ""}, // BOM kept
 		{"hello\n", "\uFEFFhello", "bye", false, "hello", "bye", fallbackBOM, ""},
-		{"foo\nfoo\n", "foo", "x", false, "", "", "", NotUnique},
-		{"foo\r\nbar\r\nfoo\r\nbar\r\n", "foo\nbar", "x", false, "", "", "", NoMatch}, // ambiguous fallback
+		{"foo\nfoo\n", "foo", "x", false, "", "", "", errs.NotUnique},
+		{"foo\r\nbar\r\nfoo\r\nbar\r\n", "foo\nbar", "x", false, "", "", "", errs.NoMatch}, // ambiguous fallback
 		{"foo\r\nbar\r\nfoo\r\nbar\r\n", "foo\nbar", "x", true, "foo\r\nbar", "x", fallbackCRLF, ""},
-		{"abc", "", "x", false, "", "", "", NoMatch},
-		{"abc", "zzz", "x", false, "", "", "", NoMatch},
+		{"abc", "", "x", false, "", "", "", errs.NoMatch},
+		{"abc", "zzz", "x", false, "", "", "", errs.NoMatch},
 	}
 	for _, tt := range tests {
 		m, err := findEdit([]byte(tt.content), []byte(tt.old), []byte(tt.new), tt.all)
 		if tt.code != "" {
-			if CodeOf(err) != tt.code {
+			if errs.CodeOf(err) != tt.code {
 				t.Errorf("%q/%q: err %v, want %s", tt.content, tt.old, err, tt.code)
 			}
 			continue
@@ -75,21 +77,21 @@ func TestFuzzyEdit(t *testing.T) {
 		all                     bool
 		want                    string // file after the edit
 		kind                    string
-		code                    Code
+		code                    errs.Code
 	}{
 		{"trailing spaces in file", "a  \nb\t\nc\n", "a\nb\n", "x\n", false, "x\nc\n", fallbackTrailing, ""},
 		{"trailing spaces in old", "a\nb\nc\n", "a  \nb \n", "x\n", false, "x\nc\n", fallbackTrailing, ""},
 		{"curly quotes inside a line", "say \u201chi\u201d now\n", `say "hi"`, `say "bye"`, false, "say \"bye\" now\n", fallbackPunctuation, ""},
 		{"dash and nbsp", "a \u2014 b\u00a0c\n", "a - b c", "z", false, "z\n", fallbackPunctuation, ""},
 		{"indentation with spaces into tabs refused", "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n", "if x {\n    return\n}", "if y {\n    return 1\n}", false,
-			"", "", NoMatch},
+			"", "", errs.NoMatch},
 		{"indentation with tabs", "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n", "if x {\n\treturn\n}", "if y {\n\treturn 1\n}", false,
 			"func f() {\n\tif y {\n\t\treturn 1\n\t}\n}\n", fallbackIndentation, ""},
 		{"indentation shifted", "  a\n    b\n", "a\n  b\n", "c\n  d\n", false, "  c\n    d\n", fallbackIndentation, ""},
 		{"crlf kept", "a \r\nb\r\n", "a\nb", "x\ny", false, "x\r\ny\r\n", fallbackTrailing, ""},
-		{"ambiguous", "a \na \n", "a", "x", false, "", "", NotUnique},
+		{"ambiguous", "a \na \n", "a", "x", false, "", "", errs.NotUnique},
 		{"ambiguous with replace_all", "a \nb\na \n", "a\n", "x\n", true, "x\nb\nx\n", fallbackTrailing, ""},
-		{"nothing", "abc\n", "zzz", "x", false, "", "", NoMatch},
+		{"nothing", "abc\n", "zzz", "x", false, "", "", errs.NoMatch},
 	}
 	for _, tt := range tests {
 		content := []byte(tt.content)
@@ -99,13 +101,13 @@ func TestFuzzyEdit(t *testing.T) {
 		}
 		m, err := fuzzyEdit(content, []byte(tt.old), []byte(tt.new), tt.all)
 		switch {
-		case tt.code == NoMatch:
+		case tt.code == errs.NoMatch:
 			if m != nil || err != nil {
 				t.Errorf("%s: matched %+v %v", tt.name, m, err)
 			}
 			continue
 		case tt.code != "":
-			if CodeOf(err) != tt.code {
+			if errs.CodeOf(err) != tt.code {
 				t.Errorf("%s: err %v, want %s", tt.name, err, tt.code)
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
@@ -89,7 +90,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		return nil, err
 	}
 	if req.Command == "" {
-		return nil, Errorf(InvalidArgument, "Error: the command is empty")
+		return nil, errs.EmptyCommand()
 	}
 	cwd, err := w.commandCwd(req.Cwd)
 	if err != nil {
@@ -97,7 +98,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	}
 	for _, kv := range req.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return nil, Errorf(InvalidArgument, "env: %q is not NAME=value", kv)
+			return nil, errs.BadEnv(kv)
 		}
 	}
 	if req.Background != nil && *req.Background {
@@ -115,7 +116,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	start := w.now()
 	run, err := procstate.RunForeground(ctx, argv, w.commandEnv(req.Env), cwd, timeout)
 	if err != nil {
-		return nil, &Error{Code: EIO, Message: "Error: " + err.Error(), Err: err}
+		return nil, errs.CommandFailed(err)
 	}
 	res := &ExecResult{
 		Command: req.Command, Cwd: cwd, ExitCode: run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
@@ -83,7 +84,7 @@ func TestExecForeground(t *testing.T) {
 	if r := run(ExecRequest{Command: "pwd", Cwd: "src"}); r.Text() != filepath.Join(root, "src")+"\n" {
 		t.Errorf("cwd: %q", r.Text())
 	}
-	if _, err := w.Exec(ctx, ExecRequest{Command: "pwd", Cwd: "/"}); CodeOf(err) != OutsideWorkspace {
+	if _, err := w.Exec(ctx, ExecRequest{Command: "pwd", Cwd: "/"}); errs.CodeOf(err) != errs.OutsideWorkspace {
 		t.Errorf("cwd outside the workspace: %v", err)
 	}
 	if r := run(ExecRequest{Command: "kill -TERM $$"}); r.ExitCode != 143 || r.Text() != "Exit code: 143" {
@@ -295,7 +296,7 @@ func TestKillRefusesReusedPID(t *testing.T) {
 		Command: "sleep 30", Root: w.roots[0].real, StartedAt: time.Now()}
 	must(t, store.Commit(dir, rec))
 	_, err = w.Kill(context.Background(), KillRequest{PID: strconv.Itoa(victim.Process.Pid)})
-	if err == nil || CodeOf(err) != ENOENT {
+	if err == nil || errs.CodeOf(err) != errs.ENOENT {
 		t.Fatalf("kill of a reused pid: %v", err)
 	}
 	if victim.ProcessState != nil || syscall.Kill(victim.Process.Pid, 0) != nil {
@@ -453,7 +454,7 @@ func TestBwrapMissing(t *testing.T) {
 	cfg.Sandbox.Isolation = "bwrap"
 	w, root := newTestWorkspace(t, cfg)
 	_, err := w.Exec(context.Background(), ExecRequest{Command: "touch ran"})
-	if err == nil || CodeOf(err) != NotAvailable || !strings.Contains(err.Error(), "install the bubblewrap package") {
+	if err == nil || errs.CodeOf(err) != errs.NotAvailable || !strings.Contains(err.Error(), "install the bubblewrap package") {
 		t.Fatalf("err %v", err)
 	}
 	if _, serr := os.Stat(filepath.Join(root, "ran")); serr == nil {

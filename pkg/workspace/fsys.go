@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -162,20 +163,19 @@ func (w *Workspace) openFile(l loc, flags int, mode uint32, name string) (*os.Fi
 func (w *Workspace) openRegular(t *Target, op string) (*os.File, fileStat, error) {
 	f, err := w.openFile(t.loc(), unix.O_RDONLY|unix.O_NONBLOCK, 0, t.Input)
 	if err != nil {
-		return nil, fileStat{}, fsError(op, t.Input, err, false)
+		return nil, fileStat{}, errs.FromOS(op, t.Input, err, false)
 	}
 	st, err := fstat(int(f.Fd()))
 	switch {
 	case err != nil:
 		f.Close()
-		return nil, fileStat{}, fsError(op, t.Input, err, false)
+		return nil, fileStat{}, errs.FromOS(op, t.Input, err, false)
 	case st.IsDir():
 		f.Close()
-		return nil, fileStat{}, errIsDir(t.Input, nil)
+		return nil, fileStat{}, errs.IsDir(t.Input, nil)
 	case !st.Mode.IsRegular():
 		f.Close()
-		return nil, fileStat{}, &Error{Code: EACCES, Op: op, Path: t.Input,
-			Message: "Permission denied: " + op + " on " + t.Input + " (not a regular file)"}
+		return nil, fileStat{}, errs.NotRegular(op, t.Input, nil)
 	}
 	return f, st, nil
 }

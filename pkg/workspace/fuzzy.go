@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // The fallbacks of edit that forgive how the model copied the text, tried
@@ -53,7 +55,7 @@ func fuzzyEdit(content, old, new []byte, all bool) (*fuzzyMatch, error) {
 			return nil, nil
 		}
 		if len(spans) > 1 && !all {
-			return nil, Errorf(NotUnique, editNotUniqueFmt, len(spans))
+			return nil, errs.EditNotUnique(len(spans))
 		}
 		m := &fuzzyMatch{spans: spans, kind: kind}
 		for i, s := range spans {

@@ -19,6 +19,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/media"
@@ -109,7 +110,7 @@ func compileMatcher(pattern string, caseSensitive bool) (*matcher, error) {
 	}
 	es, err2 := regexp2.Compile(pattern, opts)
 	if err2 != nil {
-		return nil, &Error{Code: InvalidPattern, Message: "Error: Invalid regex pattern: " + err.Error()}
+		return nil, errs.InvalidRegex(err.Error())
 	}
 	es.MatchTimeout = 5 * time.Second
 	return &matcher{es: es}, nil
@@ -308,7 +309,7 @@ type grepFile struct {
 // the first match of each matching line with Mastra's layout.
 func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error) {
 	if n := js.UTF16Len(req.Pattern); n > grepMaxPattern {
-		return nil, &Error{Code: InvalidPattern, Message: fmt.Sprintf("Error: Pattern too long (%d chars, max 1000). Use a shorter pattern.", n)}
+		return nil, errs.PatternTooLong(n)
 	}
 	m, err := compileMatcher(req.Pattern, req.CaseSensitive == nil || *req.CaseSensitive)
 	if err != nil {

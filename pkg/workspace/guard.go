@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -67,11 +68,9 @@ func (w *Workspace) checkFresh(t *Target, l loc, real, toolID string) error {
 	if policy {
 		switch {
 		case rec == nil:
-			return &Error{Code: EREADREQUIRED, Path: t.Input, Message: fmt.Sprintf(
-				"File \"%s\" has not been read. You must read a file before writing to it.", t.Input)}
+			return errs.ReadRequired(t.Input)
 		case rec.Scope != w.scope():
-			return &Error{Code: EREADREQUIRED, Path: t.Input, Message: fmt.Sprintf(
-				"File \"%s\" was read in a different filesystem. You must read a file before writing to it.", t.Input)}
+			return errs.ReadElsewhere(t.Input)
 		}
 	}
 	if rec == nil || (cur.MtimeNS == rec.MtimeNS && cur.Size == rec.Size) {
@@ -83,10 +82,7 @@ func (w *Workspace) checkFresh(t *Target, l loc, real, toolID string) error {
 		sizes = fmt.Sprintf("; expected size %d bytes, actual %d bytes", rec.Size, cur.Size)
 	}
 	if policy {
-		return &Error{Code: ESTALE, Path: t.Input, Message: fmt.Sprintf(
-			"File \"%s\" was modified since last read (read at: %s, current: %s%s). Please re-read the file to get the latest contents.",
-			t.Input, readAt, now, sizes)}
+		return errs.ModifiedSinceRead(t.Input, readAt, now, sizes)
 	}
-	return &Error{Code: ESTALE, Path: t.Input, Message: fmt.Sprintf(
-		"File was modified externally: %s (expected mtime %s, actual %s%s)", t.Input, readAt, now, sizes)}
+	return errs.ModifiedExternally(t.Input, readAt, now, sizes)
 }

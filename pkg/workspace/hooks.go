@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/runner"
 )
 
@@ -43,7 +43,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 			return nil, err
 		}
 		if !ok {
-			return nil, &Error{Code: ApprovalRefused, Message: "the call of " + name + " was not approved"}
+			return nil, errs.NotApproved(name)
 		}
 	}
 	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
@@ -58,7 +58,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 		if len(bytes.TrimSpace(out)) > 0 {
 			if err := json.Unmarshal(out, &answer); err != nil {
-				return nil, &Error{Code: EIO, Message: "hook beforeToolCall printed bad JSON: " + err.Error()}
+				return nil, errs.HookBadJSON(err)
 			}
 		}
 		if answer.Proceed != nil && !*answer.Proceed {
@@ -71,7 +71,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 			hookIn["output"] = res.Text()
 		}
 		if err != nil {
-			hookIn["error"] = map[string]any{"code": CodeOf(err), "message": err.Error()}
+			hookIn["error"] = map[string]any{"code": errs.CodeOf(err), "message": err.Error()}
 		}
 		if _, herr := runHook(ctx, "afterToolCall", hook, hookIn, w.base, w.hostEnv); herr != nil {
 			return nil, herr
@@ -101,24 +101,21 @@ func skippedResult(raw json.RawMessage) *hookResult {
 func runHook(ctx context.Context, name string, argv []string, in any, dir string, env []string) ([]byte, error) {
 	data, err := json.Marshal(in)
 	if err != nil {
-		return nil, &Error{Code: Internal, Message: err.Error()}
+		return nil, errs.Wrap(err)
 	}
 	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: dir, Env: env, Stdin: data, Timeout: hookTimeout})
 	if err != nil {
-		return nil, &Error{Code: EIO, Err: err, Message: fmt.Sprintf("hook %s (%s) failed: %v%s", name, strings.Join(argv, " "), err, stderrLine(res))}
+		return nil, errs.CommandError("hook "+name, argv, err, stderrLine(res))
 	}
 	return res.Stdout, nil
 }
 
-// stderrLine is ": <first line of stderr>", or "" when it printed nothing.
+// stderrLine is the first line a command printed on stderr, or "".
 func stderrLine(res *runner.Result) string {
 	if res == nil {
 		return ""
 	}
-	if msg := strings.TrimSpace(string(res.Stderr)); msg != "" {
-		return ": " + firstLine(msg)
-	}
-	return ""
+	return firstLine(strings.TrimSpace(string(res.Stderr)))
 }
 
 func firstLine(s string) string {
@@ -132,7 +129,7 @@ func firstLine(s string) string {
 // refused with a message that says how to approve it.
 func (w *Workspace) approve(name, args string) (bool, error) {
 	if w.approver == nil {
-		return false, &Error{Code: ApprovalRefused, Message: name + " requires approval: run ws with --yes to approve it, or from a terminal to be asked"}
+		return false, errs.NeedsApproval(name)
 	}
 	summary := name + " " + args
 	if len(summary) > 200 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
@@ -146,7 +147,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 
 	fd, err := w.open(t.loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, fsError("list", p, err, true)
+		return nil, errs.FromOS("list", p, err, true)
 	}
 	defer unix.Close(fd)
 	res := &ListResult{Path: p}
@@ -158,7 +159,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		}
 		lw := &listWalker{opts: opts, sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
 		if err := lw.fill(root, fd, 0, opts.ignore.child("", fd)); err != nil {
-			return nil, fsError("list", p, err, true)
+			return nil, errs.FromOS("list", p, err, true)
 		}
 	}
 	var text listText

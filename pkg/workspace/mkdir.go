@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,7 +26,7 @@ func (r *MkdirResult) Text() string { return r.text }
 // Mkdir creates a directory. An existing directory is success.
 func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, error) {
 	if w.readOnly {
-		return nil, errReadOnly("mkdir")
+		return nil, errs.ReadOnlyMode("mkdir")
 	}
 	t, err := w.Resolve(req.Path)
 	if err != nil {
@@ -42,16 +43,16 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 		p, name := l.parent()
 		err = w.mkdirIn(p, name)
 		if err == unix.ENOENT {
-			return nil, errDirNotFound(path.Dir(req.Path), err)
+			return nil, errs.DirNotFound(path.Dir(req.Path), err)
 		}
 	}
 	switch {
 	case err == unix.EEXIST:
-		return nil, errFileExists(req.Path, err)
+		return nil, errs.FileExists(req.Path, err)
 	case err == unix.ENOTDIR:
-		return nil, errNotDir(req.Path, err)
+		return nil, errs.NotDir(req.Path, err)
 	case err != nil:
-		return nil, fsError("mkdir", req.Path, err, true)
+		return nil, errs.FromOS("mkdir", req.Path, err, true)
 	}
 	return &MkdirResult{Path: req.Path, text: "Created directory " + req.Path}, nil
 }

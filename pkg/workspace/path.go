@@ -5,8 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // AbsPath is an absolute, cleaned host path. Only Resolve and the workspace's
@@ -56,10 +57,10 @@ func (t *Target) IsRoot() bool { return t.root != nil && t.sub == "." }
 // symlink swapped after this check still cannot lead outside.
 func (w *Workspace) Resolve(input string) (*Target, error) {
 	if input == "" {
-		return nil, &Error{Code: InvalidArgument, Message: "path is empty: give a file or directory, e.g. \".\" for the workspace root"}
+		return nil, errs.EmptyPath()
 	}
 	if strings.IndexByte(input, 0) >= 0 {
-		return nil, &Error{Code: InvalidArgument, Message: "path " + strconv.Quote(input) + " holds a NUL byte, which no file name can"}
+		return nil, errs.NULInPath(input)
 	}
 	abs := w.absolute(input)
 	t := &Target{Input: input, Abs: AbsPath(abs), ws: w}
@@ -89,7 +90,7 @@ func (w *Workspace) Resolve(input string) (*Target, error) {
 	// Check 2: with symlinks resolved, the target (or, for a path that does
 	// not exist yet, its nearest existing ancestor) must stay inside a root.
 	if !w.insideAnyRoot(realpathPartial(abs)) {
-		return nil, escapeError("access", input, nil)
+		return nil, errs.Escape("access", input, nil)
 	}
 	return t, nil
 }
@@ -120,26 +121,18 @@ func (w *Workspace) insideAnyRoot(real string) bool {
 // outsideError builds Mastra's containment message, with its hint for
 // absolute paths that were probably meant to be workspace-relative.
 func (w *Workspace) outsideError(input string) error {
-	msg := "Permission denied: access on " + input
+	hint := ""
 	if filepath.IsAbs(input) {
 		trimmed := strings.TrimLeft(input, `/\`)
 		first := strings.SplitN(filepath.ToSlash(trimmed), "/", 2)[0]
-		hint := `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
+		hint = `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
 		if first != "" {
 			if _, err := os.Lstat(filepath.Join(w.base, first)); err == nil {
 				hint = `path is outside the workspace; use a relative path like "` + trimmed + `"`
 			}
 		}
-		msg = "Permission denied: access (" + hint + ") on " + input
 	}
-	return &Error{Code: OutsideWorkspace, Op: "access", Path: input, Message: msg}
-}
-
-// escapeError is the refusal of a path that leaves the workspace through a
-// symlink. Unlike Mastra it names the path as typed, never the resolved
-// absolute path outside the workspace.
-func escapeError(op, input string, err error) *Error {
-	return &Error{Code: OutsideWorkspace, Op: op, Path: input, Message: "Permission denied: " + op + " on " + input, Err: err}
+	return errs.OutsideRoot(input, hint)
 }
 
 // within reports whether p equals root or lies below it, and returns p's

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -97,8 +98,8 @@ func TestResolve(t *testing.T) {
 					t.Errorf("Resolve(%q) = %q, want refusal", tt.in, got.Rel())
 					continue
 				}
-				if CodeOf(err) != OutsideWorkspace {
-					t.Errorf("Resolve(%q) code %s, want OUTSIDE_WORKSPACE", tt.in, CodeOf(err))
+				if errs.CodeOf(err) != errs.OutsideWorkspace {
+					t.Errorf("Resolve(%q) code %s, want OUTSIDE_WORKSPACE", tt.in, errs.CodeOf(err))
 				}
 				if tt.wantMsg != "" && err.Error() != tt.wantMsg {
 					t.Errorf("Resolve(%q) error\n  %s\nwant\n  %s", tt.in, err, tt.wantMsg)
@@ -182,8 +183,8 @@ func TestSymlinkSwappedAfterCheck(t *testing.T) {
 		if !errors.Is(err, unix.EXDEV) {
 			t.Fatalf("open error %v, want EXDEV", err)
 		}
-		if got := fsError("read", "link", err, false); CodeOf(got) != OutsideWorkspace || got.Error() != "Permission denied: access on link" {
-			t.Fatalf("mapped error %v (%s)", got, CodeOf(got))
+		if got := errs.FromOS("read", "link", err, false); errs.CodeOf(got) != errs.OutsideWorkspace || got.Error() != "Permission denied: access on link" {
+			t.Fatalf("mapped error %v (%s)", got, errs.CodeOf(got))
 		}
 
 		// A directory component swapped the same way.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
@@ -88,7 +89,7 @@ func (w *Workspace) findProcess(pid string) (*procstate.Entry, error) {
 }
 
 func noProcess(pid string) error {
-	return &Error{Code: ENOENT, Message: "No background process found with PID " + pid + "."}
+	return errs.NoSuchProcess(pid)
 }
 
 // ProcessOutput shows a background process's output, waiting for it to
@@ -167,7 +168,7 @@ func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline t
 		}
 		select {
 		case <-ctx.Done():
-			return nil, false, &Error{Code: Timeout, Message: "interrupted while waiting for process " + strconv.Itoa(e.Record.PID)}
+			return nil, false, errs.Interrupted("waiting for process " + strconv.Itoa(e.Record.PID))
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, 100*time.Millisecond)
@@ -201,7 +202,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if err != nil {
 		return nil, err
 	}
-	gone := &Error{Code: ENOENT, Message: "Process " + req.PID + " was not found or had already exited."}
+	gone := errs.ProcessGone(req.PID)
 	if e != nil && e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() {
 		return w.killLeftovers(ctx, e, req.PID)
 	}
@@ -259,7 +260,7 @@ func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid s
 	for deadline := time.Now().Add(procstate.KillGrace + 3*time.Second); rec.SupervisorRunning() && time.Now().Before(deadline); {
 		select {
 		case <-ctx.Done():
-			return nil, &Error{Code: Timeout, Message: "interrupted while stopping what process " + pid + " left running"}
+			return nil, errs.Interrupted("stopping what process " + pid + " left running")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -95,11 +96,11 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 	head := make([]byte, media.SniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, fsError("read", req.Path, err, false)
+		return nil, errs.FromOS("read", req.Path, err, false)
 	}
 	head = head[:n]
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fsError("read", req.Path, err, false)
+		return nil, errs.FromOS("read", req.Path, err, false)
 	}
 	kind := media.Classify(string(rel), head)
 	res := &ReadResult{Path: rel, Size: st.Size}
@@ -112,7 +113,7 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 		if st.Size <= maxMedia {
 			data, err := io.ReadAll(io.LimitReader(f, maxMedia+1))
 			if err != nil {
-				return nil, fsError("read", req.Path, err, false)
+				return nil, errs.FromOS("read", req.Path, err, false)
 			}
 			res.Kind, res.MediaType = ReadMedia, kind.MIME
 			res.Data = base64.StdEncoding.EncodeToString(data)
@@ -143,7 +144,7 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 func (w *Workspace) readEncoded(f *os.File, st fileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
 	data, err := io.ReadAll(io.LimitReader(f, maxEncodedBytes))
 	if err != nil {
-		return nil, fsError("read", string(res.Path), err, false)
+		return nil, errs.FromOS("read", string(res.Path), err, false)
 	}
 	var content string
 	switch enc {
@@ -232,7 +233,7 @@ func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget
 	// lineNo counts every line consumed, the one that did not fit included.
 	total := lineNo + lr.count()
 	if lr.err != nil {
-		return nil, fsError("read", req.Path, lr.err, false)
+		return nil, errs.FromOS("read", req.Path, lr.err, false)
 	}
 	res.Kind = ReadText
 	res.TotalLines = &total

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // Sandbox defaults.
@@ -69,7 +71,7 @@ func (w *Workspace) commandEnv(extra []string) []string {
 // sandbox off.
 func (w *Workspace) sandboxAvailable() error {
 	if w.cfg.Sandbox.Disabled {
-		return &Error{Code: NotAvailable, Message: "Workspace does not have a sandbox configured"}
+		return errs.NoSandbox()
 	}
 	return nil
 }
@@ -88,10 +90,10 @@ func (w *Workspace) commandCwd(cwd string) (string, error) {
 	}
 	st, err := w.stat(t.loc())
 	if err != nil {
-		return "", fsError("cwd", cwd, err, true)
+		return "", errs.FromOS("cwd", cwd, err, true)
 	}
 	if !st.IsDir() {
-		return "", errNotDir(cwd, nil)
+		return "", errs.NotDir(cwd, nil)
 	}
 	if !w.contained {
 		return string(t.Abs), nil
@@ -124,7 +126,7 @@ func (w *Workspace) shellArgv(command, cwd string) ([]string, error) {
 	}
 	bwrap, err := findBwrap()
 	if err != nil {
-		return nil, &Error{Code: NotAvailable, Message: `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`}
+		return nil, errs.NoBwrap()
 	}
 	return append(w.bwrapArgs(bwrap, cwd), sh...), nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/js"
 )
 
@@ -232,13 +233,10 @@ func jsonSchema(fields []field) *orderedJSON {
 		set("additionalProperties", false)
 }
 
-// validationError is Mastra's "Tool input validation failed" result.
-func validationError(id string, issues []string, provided string) *Error {
-	var sb strings.Builder
-	sb.WriteString("Tool input validation failed for " + id + ". Please fix the following errors and try again:\n")
-	sb.WriteString(strings.Join(issues, "\n"))
-	sb.WriteString("\n\nProvided arguments: " + truncateForLog(provided))
-	return &Error{Code: InvalidArgument, Op: id, Message: sb.String()}
+// validationError is Mastra's "Tool input validation failed" result, with
+// the arguments cut as Mastra cuts them for its log.
+func validationError(id string, issues []string, provided string) *errs.Error {
+	return errs.Validation(id, issues, truncateForLog(provided))
 }
 
 // validate checks arguments against the parameters the way Mastra's zod
@@ -250,7 +248,7 @@ func validationError(id string, issues []string, provided string) *Error {
 func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	v, err := parseJSValue(raw)
 	if err != nil {
-		return nil, &Error{Code: InvalidArgument, Op: id, Message: "invalid JSON arguments for " + id + ": " + err.Error()}
+		return nil, errs.BadJSONArgs(id, err)
 	}
 	provided := v.stringify()
 	if v.kind == "null" {
@@ -299,7 +297,7 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	}
 	out, err := json.Marshal(clean)
 	if err != nil {
-		return nil, &Error{Code: Internal, Message: err.Error()}
+		return nil, errs.Wrap(err)
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestValidate(t *testing.T) {
@@ -65,8 +66,8 @@ func TestValidate(t *testing.T) {
 		if err.Error() != h+tt.err {
 			t.Errorf("%s:\n got %q\nwant %q", tt.in, err.Error(), h+tt.err)
 		}
-		if CodeOf(err) != InvalidArgument {
-			t.Errorf("%s: code %s", tt.in, CodeOf(err))
+		if errs.CodeOf(err) != errs.InvalidArgument {
+			t.Errorf("%s: code %s", tt.in, errs.CodeOf(err))
 		}
 	}
 	if _, err := validate(read.ID, read.fields, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {

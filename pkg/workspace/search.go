@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/search"
@@ -89,13 +90,6 @@ type RefreshIndexResult struct {
 // Text is the summary line.
 func (r *RefreshIndexResult) Text() string { return r.text }
 
-// Mastra's messages.
-var errNoSearch = &Error{Code: NotAvailable,
-	Message: "Workspace does not have search configured (enable bm25 or provide vectorStore + embedder)"}
-
-var errNoSkills = &Error{Code: NotAvailable,
-	Message: `Workspace does not have skills configured (set "skills" in the config)`}
-
 // searchSkillAvailable says why a search or skill tool cannot run on this
 // workspace: search and index need bm25, the skill tools need skills. It
 // is nil for other tools and when the tool can run.
@@ -103,11 +97,11 @@ func (w *Workspace) searchSkillAvailable(id string) error {
 	switch id {
 	case config.Search, config.Index:
 		if !w.cfg.BM25 {
-			return errNoSearch
+			return errs.NoSearch()
 		}
 	case config.Skill, config.SkillSearch, config.SkillRead:
 		if len(w.cfg.Skills) == 0 {
-			return errNoSkills
+			return errs.NoSkills()
 		}
 	}
 	return nil
@@ -140,10 +134,9 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	switch req.Mode {
 	case "", "bm25":
 	case "vector", "hybrid":
-		return nil, &Error{Code: InvalidArgument, Message: fmt.Sprintf(
-			"search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)", req.Mode)}
+		return nil, errs.NeedsEmbedder(req.Mode)
 	default:
-		return nil, &Error{Code: InvalidArgument, Message: fmt.Sprintf("unknown search mode %q (ws searches with bm25)", req.Mode)}
+		return nil, errs.UnknownSearchMode(req.Mode)
 	}
 	topK, minScore := 5.0, 0.0
 	if req.TopK != nil {
@@ -181,7 +174,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, 
 		return nil, err
 	}
 	if w.readOnly {
-		return nil, errReadOnly("index")
+		return nil, errs.ReadOnlyMode("index")
 	}
 	var n int
 	err := w.changeIndex(ctx, func(x *search.Index) error {
@@ -227,7 +220,7 @@ func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func()
 		w.autoIndex(ctx, x, nil)
 		r, err := search.Open(x.Encode())
 		if err != nil {
-			return nil, nop, &Error{Code: Internal, Message: err.Error()}
+			return nil, nop, errs.Wrap(err)
 		}
 		return r, nop, nil
 	}
@@ -289,15 +282,15 @@ func (w *Workspace) autoPathsCurrent(m *search.Mapped) bool {
 }
 
 func (w *Workspace) indexError(err error) error {
-	var we *Error
+	var we *errs.Error
 	if errors.As(err, &we) {
 		return err
 	}
 	if errors.Is(err, search.ErrVersion) {
-		return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory was written by a newer version of ws; use that version, or delete the state directory's search/ to start a new index"}
+		return errs.IndexTooNew(err)
 	}
 	if errors.Is(err, search.ErrCorrupt) {
-		return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory is damaged: " + err.Error()}
+		return errs.IndexDamaged(err)
 	}
 	return stateError(err)
 }

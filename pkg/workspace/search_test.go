@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func searchConfig(auto ...string) *config.Config {
@@ -87,12 +88,12 @@ func TestIndexConcurrent(t *testing.T) {
 
 func TestSearchErrors(t *testing.T) {
 	w, _ := newTestWorkspace(t, config.Default())
-	if _, err := w.Search(context.Background(), SearchRequest{Query: "x"}); err != errNoSearch {
+	if _, err := w.Search(context.Background(), SearchRequest{Query: "x"}); err == nil || err.Error() != errs.NoSearch().Error() {
 		t.Errorf("no bm25: %v", err)
 	}
 	w2, _ := newTestWorkspace(t, searchConfig())
 	_, err := w2.Search(context.Background(), SearchRequest{Query: "x", Mode: "vector"})
-	if CodeOf(err) != InvalidArgument {
+	if errs.CodeOf(err) != errs.InvalidArgument {
 		t.Errorf("vector mode: %v", err)
 	}
 	// A damaged index is rebuilt with a warning.

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/skills"
 	"golang.org/x/sys/unix"
 )
@@ -95,7 +96,7 @@ func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*S
 	hits, err := set.Search(req.Query, req.SkillNames, topK, w.cfg.BM25)
 	w.flushSkillWarnings(set)
 	if err != nil {
-		return nil, &Error{Code: NotUnique, Message: err.Error(), Err: err}
+		return nil, errs.Coded(errs.NotUnique, err)
 	}
 	mode := skills.ModeSubstring
 	if w.cfg.BM25 {
@@ -115,11 +116,11 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 	var nf *skills.NotFoundInSkill
 	switch {
 	case errors.As(err, &inv):
-		return nil, &Error{Code: OutsideWorkspace, Path: req.Path, Message: inv.Error(), Err: err}
+		return nil, errs.At(errs.Coded(errs.OutsideWorkspace, err), req.Path)
 	case errors.As(err, &nf):
-		return nil, &Error{Code: ENOENT, Path: req.Path, Message: nf.Error(), Err: err}
+		return nil, errs.At(errs.Coded(errs.ENOENT, err), req.Path)
 	case err != nil:
-		return nil, &Error{Code: EIO, Message: err.Error(), Err: err}
+		return nil, errs.Coded(errs.EIO, err)
 	}
 	res := &SkillReadResult{Skill: sk.Path, Path: req.Path, Kind: out.Kind, Size: out.Size,
 		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, text: out.Text}
@@ -157,10 +158,10 @@ func (w *Workspace) findSkill(id string) (*skills.Set, *skills.Skill, error) {
 	sk, err := set.Get(id)
 	w.flushSkillWarnings(set)
 	if err != nil {
-		return nil, nil, &Error{Code: NotUnique, Message: err.Error(), Err: err}
+		return nil, nil, errs.Coded(errs.NotUnique, err)
 	}
 	if sk == nil {
-		return nil, nil, &Error{Code: ENOENT, Path: id, Message: set.NotFound(id)}
+		return nil, nil, errs.At(errs.Coded(errs.ENOENT, errors.New(set.NotFound(id))), id)
 	}
 	return set, sk, nil
 }
@@ -176,7 +177,7 @@ func (f skillFS) ReadDir(p string) ([]skills.Entry, error) {
 	}
 	es, err := f.w.listDir(t.loc())
 	if err != nil {
-		return nil, fsError("readdir", p, err, true)
+		return nil, errs.FromOS("readdir", p, err, true)
 	}
 	out := make([]skills.Entry, 0, len(es))
 	for _, e := range es {

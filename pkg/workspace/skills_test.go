@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestSkillsThroughTheChokepoint(t *testing.T) {
@@ -25,13 +26,13 @@ func TestSkillsThroughTheChokepoint(t *testing.T) {
 	if !strings.HasPrefix(res.Text(), "X body\n\n## References\n- references/leak.md\n- references/r.md") {
 		t.Fatalf("skill: %q", res.Text())
 	}
-	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "references/leak.md"}); CodeOf(err) != ENOENT {
+	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "references/leak.md"}); errs.CodeOf(err) != errs.ENOENT {
 		t.Fatalf("a link out of the workspace was read: %v", err)
 	}
-	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "../../etc/passwd"}); CodeOf(err) != OutsideWorkspace {
+	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "../../etc/passwd"}); errs.CodeOf(err) != errs.OutsideWorkspace {
 		t.Fatalf("traversal: %v", err)
 	}
-	if _, err := w.Skill(ctx, SkillRequest{Name: "y"}); CodeOf(err) != ENOENT {
+	if _, err := w.Skill(ctx, SkillRequest{Name: "y"}); errs.CodeOf(err) != errs.ENOENT {
 		t.Fatalf("missing skill: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,10 +35,10 @@ func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, err
 	}
 	st, err := w.stat(t.loc())
 	if errors.Is(err, unix.ENOENT) {
-		return nil, &Error{Code: ENOENT, Path: req.Path, Message: req.Path + ": not found", Err: err}
+		return nil, errs.StatNotFound(req.Path, err)
 	}
 	if err != nil {
-		return nil, fsError("stat", req.Path, err, false)
+		return nil, errs.FromOS("stat", req.Path, err, false)
 	}
 	typ := "file"
 	if st.IsDir() {

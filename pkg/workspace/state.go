@@ -5,13 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -80,13 +80,11 @@ func (w *Workspace) lookupRead(real, input string) (*readRecord, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Code: StateCorrupt, Path: input, Err: err,
-			Message: fmt.Sprintf("cannot read the read-tracker record of %s: %s", input, errnoText(err))}
+		return nil, errs.ReadRecordUnreadable(input, err)
 	}
 	var rec readRecord
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Path != real {
-		return nil, &Error{Code: StateCorrupt, Path: input, Err: err,
-			Message: fmt.Sprintf("the read-tracker record of %s is corrupt; read the file again to rebuild it", input)}
+		return nil, errs.ReadRecordCorrupt(input, err)
 	}
 	return &rec, nil
 }
@@ -100,7 +98,7 @@ func writeStateFile(file string, data []byte) error {
 }
 
 func stateError(err error) error {
-	return &Error{Code: EIO, Message: "state directory: " + err.Error(), Err: err}
+	return errs.State(err)
 }
 
 // lockPath takes the write lock of the file at real, waiting at most
@@ -124,8 +122,7 @@ func (w *Workspace) lockPath(real, input string) (*statefile.Lock, error) {
 	l, err := statefile.Acquire(filepath.Join(dir, hashHex(real, 32)+".lock"), time.Duration(ms)*time.Millisecond)
 	switch {
 	case errors.Is(err, statefile.ErrLockTimeout):
-		return nil, &Error{Code: LockTimeout, Path: input, Message: fmt.Sprintf(
-			"write-lock timeout on \"%s\" after %dms", normalizeKey(input), ms)}
+		return nil, errs.WriteLockTimeout(input, normalizeKey(input), ms)
 	case err != nil:
 		return nil, stateError(err)
 	}

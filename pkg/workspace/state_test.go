@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestCorruptReadRecord(t *testing.T) {
@@ -18,8 +19,8 @@ func TestCorruptReadRecord(t *testing.T) {
 	real := w.realPath(testLoc(w, "a.txt"))
 	must(t, os.WriteFile(w.recordFile(real), []byte("{not json"), 0o600))
 	_, err = w.Write(ctx, WriteRequest{Path: "a.txt", Content: "x"})
-	if CodeOf(err) != StateCorrupt || err.Error() != "the read-tracker record of a.txt is corrupt; read the file again to rebuild it" {
-		t.Fatalf("write with a corrupt record: %v (%s)", err, CodeOf(err))
+	if errs.CodeOf(err) != errs.StateCorrupt || err.Error() != "the read-tracker record of a.txt is corrupt; read the file again to rebuild it" {
+		t.Fatalf("write with a corrupt record: %v (%s)", err, errs.CodeOf(err))
 	}
 	_, err = w.Read(ctx, ReadRequest{Path: "a.txt"})
 	must(t, err)
@@ -28,7 +29,7 @@ func TestCorruptReadRecord(t *testing.T) {
 
 	// A record of another file under this file's name is not trusted.
 	must(t, os.WriteFile(w.recordFile(real), []byte(`{"path":"/elsewhere","mtime_ns":1,"size":1}`), 0o600))
-	if _, err := w.Write(ctx, WriteRequest{Path: "a.txt", Content: "y"}); CodeOf(err) != StateCorrupt {
+	if _, err := w.Write(ctx, WriteRequest{Path: "a.txt", Content: "y"}); errs.CodeOf(err) != errs.StateCorrupt {
 		t.Fatalf("foreign record accepted: %v", err)
 	}
 }
@@ -41,7 +42,7 @@ func TestWriteLockTimeout(t *testing.T) {
 	must(t, err)
 	start := time.Now()
 	_, err = w.Write(context.Background(), WriteRequest{Path: "./a.txt", Content: "x"})
-	if CodeOf(err) != LockTimeout || err.Error() != `write-lock timeout on "a.txt" after 80ms` {
+	if errs.CodeOf(err) != errs.LockTimeout || err.Error() != `write-lock timeout on "a.txt" after 80ms` {
 		t.Fatalf("write under a held lock: %v", err)
 	}
 	if d := time.Since(start); d < 80*time.Millisecond {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
@@ -15,7 +16,7 @@ import (
 // `$(ws exec --background …)` returns at once.
 func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd string) (*ExecResult, error) {
 	if len(w.superv) == 0 {
-		return nil, &Error{Code: NotAvailable, Message: "Sandbox does not support processes"}
+		return nil, errs.NoProcesses()
 	}
 	argv, err := w.shellArgv(req.Command, cwd)
 	if err != nil {
@@ -41,7 +42,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	pid, err := procstate.Start(w.superv, w.hostEnv, dir)
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, &Error{Code: EIO, Message: "Error: " + err.Error(), Err: err}
+		return nil, errs.CommandFailed(err)
 	}
 	return &ExecResult{
 		Command: req.Command, Cwd: cwd, Background: true, PID: pid,

@@ -3,12 +3,12 @@ package workspace
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"sort"
 	"sync"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -60,14 +60,14 @@ func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Wor
 		decode: func(args []byte) (any, error) {
 			var req Req
 			if err := json.Unmarshal(args, &req); err != nil {
-				return nil, &Error{Code: InvalidArgument, Op: id, Message: "invalid arguments for " + id + ": " + err.Error()}
+				return nil, errs.BadArgs(id, err)
 			}
 			return req, nil
 		},
 		run: func(ctx context.Context, w *Workspace, req any) (Result, error) {
 			r, ok := req.(Req)
 			if !ok {
-				return nil, &Error{Code: Internal, Message: fmt.Sprintf("%s: request of type %T", id, req)}
+				return nil, errs.Internalf("%s: request of type %T", id, req)
 			}
 			res, err := run(w, ctx, r)
 			if err != nil {
@@ -191,7 +191,7 @@ func (w *Workspace) Lookup(name string) (*ToolSpec, error) {
 			return o.Spec, nil
 		}
 	}
-	return nil, &Error{Code: NotAvailable, Message: "tool not available: " + name}
+	return nil, errs.ToolNotAvailable(name)
 }
 
 // OfferedNames lists the exposed names, sorted, for messages.
@@ -233,7 +233,7 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error) {
 	spec, ok := Spec(id)
 	if !ok || !w.cfg.ToolEnabled(id) {
-		return nil, &Error{Code: NotAvailable, Message: "tool not available: " + id}
+		return nil, errs.ToolNotAvailable(id)
 	}
 	if !w.hasFeature(id) {
 		if err := w.searchSkillAvailable(id); err != nil {
@@ -242,14 +242,14 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 		if err := w.sandboxAvailable(); err != nil {
 			return nil, err
 		}
-		return nil, &Error{Code: NotAvailable, Message: "Sandbox does not support processes"}
+		return nil, errs.NoProcesses()
 	}
 	if spec.Writes && w.readOnly {
-		return nil, errReadOnly(readOnlyOp[id])
+		return nil, errs.ReadOnlyMode(readOnlyOp[id])
 	}
 	args, err := json.Marshal(req)
 	if err != nil {
-		return nil, &Error{Code: Internal, Message: err.Error()}
+		return nil, errs.Wrap(err)
 	}
 	name := w.exposedName(id)
 	clean, err := validate(name, spec.fields, args)

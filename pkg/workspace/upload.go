@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/upload"
@@ -117,7 +118,7 @@ func (w *Workspace) Upload(ctx context.Context, req UploadRequest) (*UploadResul
 	var list *upload.Messages
 	if req.Messages != nil {
 		if list, err = upload.ParseMessages(req.Messages); err != nil {
-			return nil, &Error{Code: InvalidArgument, Message: "messages: " + err.Error()}
+			return nil, errs.Invalid("messages", err.Error())
 		}
 	}
 	if w.cfg.Sandbox.Disabled {
@@ -153,13 +154,13 @@ func (w *Workspace) uploadPolicy(req UploadRequest) (*uploadPolicy, error) {
 	p := &uploadPolicy{filterCmd: c.FilterCommand, sizeCmd: sizeCmd}
 	var err error
 	if p.sel.Include, err = upload.ParsePatterns(include); err != nil {
-		return nil, &Error{Code: InvalidArgument, Message: "include: " + err.Error()}
+		return nil, errs.Invalid("include", err.Error())
 	}
 	if p.sel.Exclude, err = upload.ParsePatterns(exclude); err != nil {
-		return nil, &Error{Code: InvalidArgument, Message: "exclude: " + err.Error()}
+		return nil, errs.Invalid("exclude", err.Error())
 	}
 	if p.limits, err = upload.ParseLimits(maxSize); err != nil {
-		return nil, &Error{Code: InvalidArgument, Message: "max-size: " + err.Error()}
+		return nil, errs.Invalid("max-size", err.Error())
 	}
 	return p, nil
 }
@@ -239,7 +240,7 @@ func (w *Workspace) runUploadCommand(ctx context.Context, name string, argv []st
 	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv,
 		Stdin: append(in, '\n'), Timeout: uploadCommandTimeout}) // one line, for line-oriented shell filters
 	if err != nil {
-		return "", fmt.Errorf("%s (%s) failed: %v%s", name, strings.Join(argv, " "), err, stderrLine(res))
+		return "", errs.CommandError(name, argv, err, stderrLine(res))
 	}
 	return strings.TrimSpace(string(res.Stdout)), nil
 }
@@ -381,7 +382,7 @@ func (w *Workspace) openSource(src UploadSource) (*sourceFile, error) {
 	it := &sourceFile{src: src, f: upload.File{Name: src.Name, MIMEType: src.MIMEType}, size: -1}
 	rc, err := src.Open()
 	if err != nil {
-		return nil, fsError("open", src.Label, err, false)
+		return nil, errs.FromOS("open", src.Label, err, false)
 	}
 	regular := false
 	if f, ok := rc.(*os.File); ok {
@@ -389,10 +390,10 @@ func (w *Workspace) openSource(src UploadSource) (*sourceFile, error) {
 		switch {
 		case err != nil:
 			rc.Close()
-			return nil, fsError("open", src.Label, err, false)
+			return nil, errs.FromOS("open", src.Label, err, false)
 		case fi.IsDir():
 			rc.Close()
-			return nil, errIsDir(src.Label, nil)
+			return nil, errs.IsDir(src.Label, nil)
 		case fi.Mode().IsRegular():
 			regular, it.size = true, fi.Size()
 		}
@@ -408,7 +409,7 @@ func (w *Workspace) openSource(src UploadSource) (*sourceFile, error) {
 	head, err := br.Peek(uploadSniffLen)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		rc.Close()
-		return nil, fsError("read", src.Label, err, false)
+		return nil, errs.FromOS("read", src.Label, err, false)
 	}
 	if it.f.MIMEType == "" {
 		it.f.MIMEType = media.Sniff(head)
@@ -428,7 +429,7 @@ func (u *uploader) reader(it *sourceFile) (io.Reader, error) {
 	}
 	rc, err := it.src.Open()
 	if err != nil {
-		return nil, fsError("open", it.src.Label, err, false)
+		return nil, errs.FromOS("open", it.src.Label, err, false)
 	}
 	return rc, nil
 }
@@ -501,8 +502,8 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 		if tx != nil {
 			orphans = tx.rollback()
 		}
-		var we *Error
-		if !errors.As(err, &we) || we.Code != UploadFailed {
+		var we *errs.Error
+		if !errors.As(err, &we) || we.Code != errs.UploadFailed {
 			we = uploadError(upload.UploadFailed(err.Error(), nil))
 		}
 		var f *upload.Failure
@@ -587,7 +588,7 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 	}
 	out, err := list.Rewrite(notes)
 	if err != nil {
-		return nil, &Error{Code: Internal, Message: "messages: " + err.Error()}
+		return nil, errs.Internalf("messages: %v", err)
 	}
 	res.Messages, res.text = out, string(out)
 	return res, nil
@@ -653,11 +654,11 @@ func (w *Workspace) beginUpload(rel string) (*uploadTx, error) {
 		if err == unix.EEXIST {
 			err = unix.ENOTDIR
 		}
-		return nil, uploadError(upload.UploadFailed(fsError("mkdir", rel, err, true).Error(), nil))
+		return nil, uploadError(upload.UploadFailed(errs.FromOS("mkdir", rel, err, true).Error(), nil))
 	}
 	fd, err := w.open(t.loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, uploadError(upload.UploadFailed(fsError("open", rel, err, true).Error(), nil))
+		return nil, uploadError(upload.UploadFailed(errs.FromOS("open", rel, err, true).Error(), nil))
 	}
 	return &uploadTx{w: w, rel: rel, abs: filepath.Join(wd, filepath.FromSlash(rel)), dirfd: fd, created: created,
 		temps: map[string]*os.File{}, placed: map[string]placedFile{}, mode: 0o666 &^ umask()}, nil
@@ -786,7 +787,7 @@ func (tx *uploadTx) place(st *stagedFile, ext string) (placedFile, error) {
 		if attempt == 0 {
 			f := tx.temps[st.tmp]
 			if f == nil {
-				return p, &Error{Code: Internal, Message: "upload: " + st.tmp + " placed twice"}
+				return p, errs.Internalf("upload: %s placed twice", st.tmp)
 			}
 			if err := f.Sync(); err != nil {
 				return p, uploadError(upload.UploadFailed(tx.errText("fsync", st.tmp, err), nil))
@@ -913,5 +914,5 @@ func (w *Workspace) rmdirIn(l loc) error {
 
 // errText describes a failed step without absolute paths.
 func (tx *uploadTx) errText(op, name string, err error) string {
-	return op + " " + tx.rel + "/" + name + ": " + errnoText(err)
+	return op + " " + tx.rel + "/" + name + ": " + errs.Errno(err)
 }

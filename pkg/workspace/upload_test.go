@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/upload"
 	"golang.org/x/sys/unix"
 )
@@ -87,11 +88,11 @@ func listUploads(t *testing.T, root string) []string {
 	return out
 }
 
-func failureOf(t *testing.T, err error, code Code) *upload.Failure {
+func failureOf(t *testing.T, err error, code errs.Code) *upload.Failure {
 	t.Helper()
 	var f *upload.Failure
-	if CodeOf(err) != code || !errors.As(err, &f) {
-		t.Fatalf("error %v (%s), want %s", err, CodeOf(err), code)
+	if errs.CodeOf(err) != code || !errors.As(err, &f) {
+		t.Fatalf("error %v (%s), want %s", err, errs.CodeOf(err), code)
 	}
 	return f
 }
@@ -193,7 +194,7 @@ func TestUploadStopsBeforeWriting(t *testing.T) {
 		bytesSource("a.txt", "", "small"),
 		stdinSource("big.bin", "", &patternReader{n: 5000}),
 	}})
-	f := failureOf(t, err, FileTooLarge)
+	f := failureOf(t, err, errs.UploadFileTooLarge)
 	if err.Error() != `File "big.bin" is 5000 bytes, over the 1024 byte limit.` || *f.Meta.Size != 5000 || *f.Meta.MaxFileSize != 1024 {
 		t.Errorf("%v %+v", err, f.Meta)
 	}
@@ -204,7 +205,7 @@ func TestUploadStopsBeforeWriting(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "r.pdf")
 	must(t, os.WriteFile(src, make([]byte, 2048), 0o644))
 	_, err = w.Upload(ctx, UploadRequest{MaxSize: []string{"pdf=2KB", "1MiB"}, Files: []UploadSource{fileSource(src)}})
-	if f := failureOf(t, err, FileTooLarge); *f.Meta.MIMEType != "application/pdf" || *f.Meta.MaxFileSize != 2000 {
+	if f := failureOf(t, err, errs.UploadFileTooLarge); *f.Meta.MIMEType != "application/pdf" || *f.Meta.MaxFileSize != 2000 {
 		t.Errorf("%+v", f.Meta)
 	}
 }
@@ -220,7 +221,7 @@ func TestUploadFailedCleansUp(t *testing.T) {
 	_, err := w.Upload(ctx, UploadRequest{Files: []UploadSource{
 		bytesSource("old.txt", "", "old"), bytesSource("one.txt", "", "one"), bytesSource("two.txt", "", "two"),
 	}})
-	f := failureOf(t, err, UploadFailed)
+	f := failureOf(t, err, errs.UploadFailed)
 	if err.Error() != "Files could not be written to the sandbox." || f.Meta.Cause == nil ||
 		!strings.HasPrefix(*f.Meta.Cause, "rename uploads/shared/"+sum("two")+".txt: ") || f.Meta.OrphanPaths != nil {
 		t.Errorf("%v %+v", err, f.Meta)
@@ -241,7 +242,7 @@ func TestUploadFailedCleansUp(t *testing.T) {
 	}
 	defer func() { uploadFault = nil }()
 	_, err = w.Upload(ctx, UploadRequest{Files: []UploadSource{bytesSource("three.txt", "", "three"), bytesSource("four.txt", "", "four")}})
-	f = failureOf(t, err, UploadFailed)
+	f = failureOf(t, err, errs.UploadFailed)
 	orphan := filepath.Join(realpathPartial(root), "uploads/shared", sum("three")+".txt")
 	if len(f.Meta.OrphanPaths) != 1 || f.Meta.OrphanPaths[0] != orphan || *f.Meta.Cause != "rename uploads/shared/"+sum("four")+".txt: input/output error" {
 		t.Errorf("%+v", f.Meta)
@@ -276,7 +277,7 @@ func TestUploadDirectory(t *testing.T) {
 	must(t, os.RemoveAll(filepath.Join(root, "uploads")))
 	must(t, os.Symlink(out, filepath.Join(root, "uploads")))
 	_, err = w.Upload(context.Background(), UploadRequest{Files: []UploadSource{bytesSource("", "", "x")}})
-	if f := failureOf(t, err, UploadFailed); *f.Meta.Cause != "Permission denied: access on uploads/shared" {
+	if f := failureOf(t, err, errs.UploadFailed); *f.Meta.Cause != "Permission denied: access on uploads/shared" {
 		t.Errorf("%+v", f.Meta)
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {
@@ -289,7 +290,7 @@ func TestUploadNoSandbox(t *testing.T) {
 	cfg.Sandbox.Disabled = true
 	w, _ := newTestWorkspace(t, cfg)
 	_, err := w.Upload(context.Background(), UploadRequest{Files: []UploadSource{bytesSource("", "", "x")}})
-	failureOf(t, err, NoSandbox)
+	failureOf(t, err, errs.UploadNoSandbox)
 }
 
 func TestUploadCommands(t *testing.T) {
@@ -314,7 +315,7 @@ func TestUploadCommands(t *testing.T) {
 	} {
 		cfg.Upload.FilterCommand = []string{"/bin/sh", "-c", tc.cmd}
 		_, err := w.Upload(ctx, UploadRequest{Files: srcs()})
-		f := failureOf(t, err, InvalidFilter)
+		f := failureOf(t, err, errs.UploadInvalidFilter)
 		if err.Error() != `filter must return true or false; it did not for File "a.pdf".` || *f.Meta.Cause != tc.cause {
 			t.Errorf("%s: %v %q", tc.cmd, err, *f.Meta.Cause)
 		}
@@ -323,13 +324,13 @@ func TestUploadCommands(t *testing.T) {
 	// The size command answers a number of bytes.
 	cfg.Upload.MaxSizeCommand = []string{"/bin/sh", "-c", `grep -q image/ && echo 2 || echo 1e3`}
 	_, err = w.Upload(ctx, UploadRequest{Files: srcs()})
-	if f := failureOf(t, err, FileTooLarge); *f.Meta.MaxFileSize != 2 || *f.Meta.FileName != "b.png" {
+	if f := failureOf(t, err, errs.UploadFileTooLarge); *f.Meta.MaxFileSize != 2 || *f.Meta.FileName != "b.png" {
 		t.Errorf("%+v", f.Meta)
 	}
 	for _, answer := range []string{"-1", `"5"`, "NaN", "lots"} {
 		cfg.Upload.MaxSizeCommand = []string{"/bin/sh", "-c", "echo '" + answer + "'"}
 		_, err = w.Upload(ctx, UploadRequest{Files: srcs()})
-		if f := failureOf(t, err, InvalidMaxFileSize); *f.Meta.Cause != answer ||
+		if f := failureOf(t, err, errs.UploadInvalidMaxFileSize); *f.Meta.Cause != answer ||
 			err.Error() != `maxFileSize must return a non-negative number of bytes; it did not for File "a.pdf".` {
 			t.Errorf("%s: %v", answer, f.Meta)
 		}
@@ -374,11 +375,11 @@ func TestUploadMessages(t *testing.T) {
 	// The same in the current turn stops it, and nothing is written.
 	must(t, os.RemoveAll(filepath.Join(root, "uploads")))
 	_, err = w.Upload(ctx, UploadRequest{Messages: doc(b64("history!"), "not base64!")})
-	if f := failureOf(t, err, InvalidFileData); *f.Meta.FileName != "new.csv" || *f.Meta.MIMEType != "text/csv" {
+	if f := failureOf(t, err, errs.UploadInvalidFileData); *f.Meta.FileName != "new.csv" || *f.Meta.MIMEType != "text/csv" {
 		t.Errorf("%+v", f.Meta)
 	}
 	_, err = w.Upload(ctx, UploadRequest{MaxSize: []string{"3"}, Messages: doc(b64("history!"), b64("a,b\n"))})
-	failureOf(t, err, FileTooLarge)
+	failureOf(t, err, errs.UploadFileTooLarge)
 	if got := listUploads(t, root); len(got) != 0 {
 		t.Errorf("written: %v", got)
 	}
@@ -386,7 +387,7 @@ func TestUploadMessages(t *testing.T) {
 	// A sandbox failure stops a turn that has a file ...
 	must(t, os.WriteFile(filepath.Join(root, "uploads"), nil, 0o644))
 	_, err = w.Upload(ctx, UploadRequest{Messages: doc(b64("history!"), b64("a,b\n"))})
-	failureOf(t, err, UploadFailed)
+	failureOf(t, err, errs.UploadFailed)
 	// ... and becomes notes when only the history has files.
 	hist := []byte(`[{"role":"user","content":[{"type":"file","data":"` + b64("h") + `","mediaType":"text/plain","filename":"old.txt"}]},{"role":"user","content":"next"}]`)
 	res, err = w.Upload(ctx, UploadRequest{Messages: hist})
@@ -411,7 +412,7 @@ func TestUploadMessages(t *testing.T) {
 	}
 
 	// Bad JSON is a usage error.
-	if _, err := w.Upload(ctx, UploadRequest{Messages: []byte(`{`)}); CodeOf(err) != InvalidArgument {
+	if _, err := w.Upload(ctx, UploadRequest{Messages: []byte(`{`)}); errs.CodeOf(err) != errs.InvalidArgument {
 		t.Errorf("%v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // Options configure a Workspace. The caller (cmd) reads flags and the
@@ -65,20 +66,20 @@ func New(o Options) (*Workspace, error) {
 		cfg = config.Default()
 	}
 	if o.Root == "" {
-		return nil, Errorf(InvalidArgument, "no workspace root given")
+		return nil, errs.NoRoot()
 	}
 	base, err := filepath.Abs(o.Root)
 	if err != nil {
-		return nil, Errorf(InvalidArgument, "workspace root %s: %v", o.Root, err)
+		return nil, errs.BadRoot(errs.InvalidArgument, o.Root, err.Error(), err)
 	}
 	fi, err := os.Stat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, &Error{Code: ENOENT, Message: "workspace root " + o.Root + ": no such directory", Err: err}
+		return nil, errs.BadRoot(errs.ENOENT, o.Root, "no such directory", err)
 	case err != nil:
-		return nil, &Error{Code: EACCES, Message: "workspace root " + o.Root + ": " + errnoText(err), Err: err}
+		return nil, errs.BadRoot(errs.EACCES, o.Root, errs.Errno(err), err)
 	case !fi.IsDir():
-		return nil, &Error{Code: ENOTDIR, Message: "workspace root " + o.Root + ": not a directory"}
+		return nil, errs.BadRoot(errs.ENOTDIR, o.Root, "not a directory", nil)
 	}
 	now := o.Now
 	if now == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/errs"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,7 +30,7 @@ func (r *WriteResult) Text() string { return r.text }
 // Write replaces (or creates) a file atomically.
 func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
 	if w.readOnly {
-		return nil, errReadOnly("write_file")
+		return nil, errs.ReadOnlyMode("write_file")
 	}
 	t, err := w.Resolve(req.Path)
 	if err != nil {
@@ -55,13 +56,13 @@ func (w *Workspace) writeFile(t *Target, g *writeGuard, data []byte, noReplace b
 	if err != nil {
 		switch {
 		case err == errNotRegular:
-			return &Error{Code: EACCES, Path: t.Input, Message: "Permission denied: write on " + t.Input + " (not a regular file)", Err: err}
+			return errs.NotRegular("write", t.Input, err)
 		case err == unix.EEXIST && noReplace:
-			return errFileExists(t.Input, err)
+			return errs.FileExists(t.Input, err)
 		case err == unix.ENOTDIR:
-			return errNotDir(t.Input, err)
+			return errs.NotDir(t.Input, err)
 		}
-		return fsError("write", t.Input, err, false)
+		return errs.FromOS("write", t.Input, err, false)
 	}
 	return w.recordRead(g.real, st)
 }

@@ -1,0 +1,164 @@
+package errs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Messages of ws's own, one constructor each.
+
+// EmptyPath refuses an empty path argument.
+func EmptyPath() *Error {
+	return newf(InvalidArgument, "path is empty: give a file or directory, e.g. \".\" for the workspace root")
+}
+
+// NULInPath refuses a path holding a NUL byte.
+func NULInPath(input string) *Error {
+	return newf(InvalidArgument, "path %s holds a NUL byte, which no file name can", strconv.Quote(input))
+}
+
+// NotRegular refuses to read or write something that is not a regular
+// file (a FIFO, a device, a socket).
+func NotRegular(op, path string, err error) *Error {
+	e := newf(EACCES, "Permission denied: %s on %s (not a regular file)", op, path).at(path, err)
+	e.Op = op
+	return e
+}
+
+// IOFailed is an OS error without a Mastra message of its own.
+func IOFailed(op, path string, err error) *Error {
+	e := newf(EIO, "%s failed on %s: %s", op, path, Errno(err)).at(path, err)
+	e.Op = op
+	return e
+}
+
+// NoRoot: no workspace root was given.
+func NoRoot() *Error { return newf(InvalidArgument, "no workspace root given") }
+
+// BadRoot: the workspace root cannot be used. code is ENOENT, EACCES or
+// ENOTDIR; why says what is wrong.
+func BadRoot(code Code, root, why string, err error) *Error {
+	e := newf(code, "workspace root %s: %s", root, why)
+	e.Err = err
+	return e
+}
+
+// NoWorkingDir: the current directory (the default root) is gone.
+func NoWorkingDir(err error) *Error {
+	return &Error{Code: ENOENT, Message: "cannot find the current directory: " + Errno(err), Err: err}
+}
+
+// Config is a configuration file that cannot be used.
+func Config(err error) *Error { return &Error{Code: InvalidConfig, Message: err.Error(), Err: err} }
+
+// NoSkills: the skill tools without skills configured.
+func NoSkills() *Error {
+	return newf(NotAvailable, `Workspace does not have skills configured (set "skills" in the config)`)
+}
+
+// ToolNotAvailable: a tool that is not offered under that name.
+func ToolNotAvailable(name string) *Error { return newf(NotAvailable, "tool not available: %s", name) }
+
+// NeedsEmbedder: a vector or hybrid search without an embedder.
+func NeedsEmbedder(mode string) *Error {
+	return newf(InvalidArgument, "search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)", mode)
+}
+
+// UnknownSearchMode: a search mode ws does not know.
+func UnknownSearchMode(mode string) *Error {
+	return newf(InvalidArgument, "unknown search mode %q (ws searches with bm25)", mode)
+}
+
+// IndexTooNew: the search index was written by a newer ws.
+func IndexTooNew(err error) *Error {
+	return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory was written by a newer version of ws; use that version, or delete the state directory's search/ to start a new index"}
+}
+
+// IndexDamaged: the search index cannot be decoded.
+func IndexDamaged(err error) *Error {
+	return &Error{Code: StateCorrupt, Err: err, Message: "the search index in the state directory is damaged: " + err.Error()}
+}
+
+// State: the state directory failed ws.
+func State(err error) *Error {
+	return &Error{Code: EIO, Message: "state directory: " + err.Error(), Err: err}
+}
+
+// ReadRecordUnreadable: a read-tracker record that cannot be read.
+func ReadRecordUnreadable(path string, err error) *Error {
+	return newf(StateCorrupt, "cannot read the read-tracker record of %s: %s", path, Errno(err)).at(path, err)
+}
+
+// ReadRecordCorrupt: a read-tracker record that cannot be trusted.
+func ReadRecordCorrupt(path string, err error) *Error {
+	return newf(StateCorrupt, "the read-tracker record of %s is corrupt; read the file again to rebuild it", path).at(path, err)
+}
+
+// NoBwrap: isolation "bwrap" without bubblewrap installed.
+func NoBwrap() *Error {
+	return newf(NotAvailable, `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`)
+}
+
+// EmptyCommand: execute_command without a command.
+func EmptyCommand() *Error { return newf(InvalidArgument, "Error: the command is empty") }
+
+// BadEnv: an env entry that is not NAME=value.
+func BadEnv(kv string) *Error { return newf(InvalidArgument, "env: %q is not NAME=value", kv) }
+
+// NeedsApproval: a tool that requires approval, with nobody to ask.
+func NeedsApproval(name string) *Error {
+	return newf(ApprovalRefused, "%s requires approval: run ws with --yes to approve it, or from a terminal to be asked", name)
+}
+
+// NotApproved: the user said no.
+func NotApproved(name string) *Error {
+	return newf(ApprovalRefused, "the call of %s was not approved", name)
+}
+
+// HookBadJSON: a before hook whose answer is not JSON.
+func HookBadJSON(err error) *Error {
+	return &Error{Code: EIO, Message: "hook beforeToolCall printed bad JSON: " + err.Error(), Err: err}
+}
+
+// CommandError: a config command (a hook, an upload filter) that failed;
+// what names it ("hook beforeToolCall", "filterCommand"), stderr is the
+// first line it printed there, if any.
+func CommandError(what string, argv []string, err error, stderr string) *Error {
+	msg := fmt.Sprintf("%s (%s) failed: %v", what, strings.Join(argv, " "), err)
+	if stderr != "" {
+		msg += ": " + stderr
+	}
+	return &Error{Code: EIO, Message: msg, Err: err}
+}
+
+// Interrupted: a wait cut short because ws was asked to stop.
+func Interrupted(what string) *Error { return newf(Timeout, "interrupted while %s", what) }
+
+// BadJSONArgs: call arguments that are not JSON.
+func BadJSONArgs(id string, err error) *Error {
+	e := newf(InvalidArgument, "invalid JSON arguments for %s: %v", id, err)
+	e.Op = id
+	return e
+}
+
+// BadArgs: call arguments that passed validation but not decoding.
+func BadArgs(id string, err error) *Error {
+	e := newf(InvalidArgument, "invalid arguments for %s: %v", id, err)
+	e.Op = id
+	return e
+}
+
+// Invalid is an argument ws refuses: field names it (a JSON parameter or a
+// flag), problem says what is wrong.
+func Invalid(field, problem string) *Error { return newf(InvalidArgument, "%s: %s", field, problem) }
+
+// Internalf is a failure that should not happen.
+func Internalf(format string, args ...any) *Error { return newf(Internal, format, args...) }
+
+// UploadStopped is an upload failure of Mastra's FileUploadProcessor: its
+// code (one of the Upload* codes) and message come from pkg/upload, whose
+// failure stays reachable with errors.As, for its tripwire metadata.
+func UploadStopped(code, message string, failure error) *Error {
+	return &Error{Code: Code(code), Message: message, Err: failure}
+}
