@@ -39,7 +39,7 @@ func TestValidate(t *testing.T) {
 		{write, `{"path":"w.txt"}`, "", "- content: Invalid input: expected string, received undefined\n\nProvided arguments: {\n  \"path\": \"w.txt\"\n}"},
 	}
 	for _, tt := range tests {
-		clean, err := validate(tt.spec.ID, tt.spec.fields, []byte(tt.in))
+		clean, err := tt.spec.params.Validate(tt.spec.ID, []byte(tt.in))
 		if tt.err == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tt.in, err)
@@ -70,43 +70,8 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: code %s", tt.in, errs.CodeOf(err))
 		}
 	}
-	if _, err := validate(read.ID, read.fields, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {
+	if _, err := read.params.Validate(read.ID, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {
 		t.Errorf("bad JSON: %v", err)
-	}
-}
-
-func TestJSStringify(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"a":[1,{"b":null}],"c":"x","e":{},"f":[]}`, "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": \"x\",\n  \"e\": {},\n  \"f\": []\n}"},
-		{`1.50`, "1.5"}, {`1e2`, "100"}, {`-0`, "0"}, {`1E-7`, "1e-7"}, {`0.1`, "0.1"}, {`1e21`, "1e+21"},
-		{`12345678901234567890`, "12345678901234567000"}, {`0.000001`, "0.000001"}, {`123e-20`, "1.23e-18"},
-		{`"héllo → 日本 👍"`, `"héllo → 日本 👍"`},
-		{`"a\u0000\u001f\b\t\n\f\r\"\\\u007f\u2028"`, "\"a\\u0000\\u001f\\b\\t\\n\\f\\r\\\"\\\\\u007f\u2028\""},
-		{`{"k":1,"k":2}`, "{\n  \"k\": 2\n}"},
-	}
-	for _, tt := range tests {
-		v, err := parseJSValue([]byte(tt.in))
-		if err != nil {
-			t.Errorf("%s: %v", tt.in, err)
-			continue
-		}
-		if got := v.stringify(); got != tt.want {
-			t.Errorf("stringify(%s) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestTruncateForLog(t *testing.T) {
-	exact := strings.Repeat("a", 200)
-	if got := truncateForLog(exact); got != exact {
-		t.Errorf("200 units were cut")
-	}
-	if got := truncateForLog(exact + "b"); got != exact+"... (truncated)" {
-		t.Errorf("201 units: %q", got)
-	}
-	// An emoji is two UTF-16 units; one half fits.
-	if got := truncateForLog(strings.Repeat("a", 199) + "👍z"); got != strings.Repeat("a", 199)+"\uFFFD... (truncated)" {
-		t.Errorf("split surrogate pair: %q", got)
 	}
 }
 

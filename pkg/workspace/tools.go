@@ -3,12 +3,12 @@ package workspace
 import (
 	"context"
 	"encoding/json"
-	"reflect"
 	"sort"
 	"sync"
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/schema"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -24,13 +24,13 @@ type ToolSpec struct {
 	Description string
 	// Writes marks tools that change files; a read-only filesystem drops them.
 	Writes bool
-	fields []field
+	params schema.Params
 	decode func(args []byte) (any, error)
 	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
 
 // Schema is the tool's parameters as a draft-07 JSON Schema.
-func (s *ToolSpec) Schema() json.Marshaler { return jsonSchema(s.fields) }
+func (s *ToolSpec) Schema() json.Marshaler { return s.params.JSON() }
 
 // ReadOnly reports whether the tool leaves files alone (it may still run
 // commands: the sandbox tools are not read-only).
@@ -43,20 +43,14 @@ func (s *ToolSpec) ReadOnly() bool {
 }
 
 // Params lists the tool's parameter names in declaration order.
-func (s *ToolSpec) Params() []string {
-	out := make([]string, len(s.fields))
-	for i, f := range s.fields {
-		out[i] = f.name
-	}
-	return out
-}
+func (s *ToolSpec) Params() []string { return s.params.Names() }
 
 func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Workspace, context.Context, Req) (Res, error)) *ToolSpec {
 	return &ToolSpec{
 		ID:          id,
 		Description: desc,
 		Writes:      writes,
-		fields:      fieldsOf(reflect.TypeOf((*Req)(nil)).Elem()),
+		params:      schema.For[Req](),
 		decode: func(args []byte) (any, error) {
 			var req Req
 			if err := json.Unmarshal(args, &req); err != nil {
@@ -212,7 +206,7 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 	if err != nil {
 		return nil, nil, err
 	}
-	clean, err := validate(name, spec.fields, args)
+	clean, err := spec.params.Validate(name, args)
 	if err != nil {
 		return spec, nil, err
 	}
@@ -252,7 +246,7 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 		return nil, errs.Wrap(err)
 	}
 	name := w.exposedName(id)
-	clean, err := validate(name, spec.fields, args)
+	clean, err := spec.params.Validate(name, args)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package workspace
+package schema
 
 import (
 	"bytes"
@@ -77,8 +77,31 @@ var (
 	rawMessageType      = reflect.TypeOf(json.RawMessage(nil))
 )
 
-// fieldsOf reads the parameters of a request struct type.
-func fieldsOf(t reflect.Type) []field {
+// Params is the parameter list of one tool, read from its request struct.
+type Params []field
+
+// For reads the parameters of the request struct type Req.
+func For[Req any]() Params { return Of(reflect.TypeOf((*Req)(nil)).Elem()) }
+
+// Names lists the parameter names in declaration order.
+func (p Params) Names() []string {
+	out := make([]string, len(p))
+	for i, f := range p {
+		out[i] = f.name
+	}
+	return out
+}
+
+// JSON is the parameters as a draft-07 JSON Schema, keys in a fixed order.
+func (p Params) JSON() json.Marshaler { return jsonSchema(p) }
+
+// Validate checks raw arguments (JSON) of the tool called id as Mastra's
+// zod schemas do and returns them cleaned, ready to decode into the
+// request struct; see validate.
+func (p Params) Validate(id string, raw []byte) ([]byte, error) { return validate(id, p, raw) }
+
+// Of reads the parameters of a request struct type.
+func Of(t reflect.Type) Params {
 	var out []field
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
@@ -109,7 +132,7 @@ func fieldsOf(t reflect.Type) []field {
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String:
 			f.kind = kindStrings
 		default:
-			panic(fmt.Sprintf("workspace: unsupported parameter type %s for %s", sf.Type, name))
+			panic(fmt.Sprintf("schema: unsupported parameter type %s for %s", sf.Type, name))
 		}
 		if v, ok := sf.Tag.Lookup("min"); ok {
 			n, _ := strconv.ParseFloat(v, 64)
