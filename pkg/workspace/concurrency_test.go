@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 )
 
 // TestConcurrentEditsNeverLoseUpdates runs eight writers, each with its own
@@ -83,7 +84,7 @@ func concurrentEdits(t *testing.T, sameThread bool) {
 	}
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		if IsTempName(e.Name()) {
+		if fsroot.IsTempName(e.Name()) {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,32 +32,32 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	if w.readOnly {
 		return nil, errs.ReadOnlyMode("delete")
 	}
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
 	if t.IsRoot() {
 		return nil, errs.Permission("delete", req.Path, nil)
 	}
-	l := t.loc()
-	lock, err := w.lockPath(w.realPath(l), req.Path)
+	l := t.Loc()
+	lock, err := w.lockPath(w.fs.RealPath(l), req.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
 
-	st, err := w.lstat(l)
+	st, err := w.fs.Lstat(l)
 	if err != nil {
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
-	p, name := l.parent()
-	pfd, err := w.open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	p, name := l.Parent()
+	pfd, err := w.fs.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	defer unix.Close(pfd)
 	recursive := req.Recursive != nil && *req.Recursive
-	if err := removeAt(pfd, name, recursive); err != nil {
+	if err := fsroot.RemoveAt(pfd, name, recursive); err != nil {
 		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 			return nil, errs.NotEmpty(req.Path, err)
 		}

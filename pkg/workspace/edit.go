@@ -55,7 +55,7 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	if w.readOnly {
 		return nil, errs.ReadOnlyMode("edit_file")
 	}
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 	}
 	defer g.release()
 
-	f, _, err := w.openRegular(t, "edit")
+	f, _, err := w.fs.OpenRegular(t, "edit")
 	if err != nil {
 		return nil, err
 	}

@@ -293,7 +293,7 @@ func TestKillRefusesReusedPID(t *testing.T) {
 	dir, err := store.NewDir()
 	must(t, err)
 	rec := &procstate.Record{PID: victim.Process.Pid, PGID: victim.Process.Pid, StartTime: start + 1, BootID: procstate.BootID(),
-		Command: "sleep 30", Root: w.roots[0].real, StartedAt: time.Now()}
+		Command: "sleep 30", Root: w.fs.RealBase(), StartedAt: time.Now()}
 	must(t, store.Commit(dir, rec))
 	_, err = w.Kill(context.Background(), KillRequest{PID: strconv.Itoa(victim.Process.Pid)})
 	if err == nil || errs.CodeOf(err) != errs.ENOENT {

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
@@ -297,7 +297,7 @@ func (li *lineIndex) get(buf []byte, i int) []byte {
 // grepFile is a file to search, in walk order.
 type grepFile struct {
 	rel  string // workspace-relative
-	abs  loc
+	abs  fsroot.Loc
 	hits []hit
 	buf  []byte
 	li   *lineIndex
@@ -359,13 +359,13 @@ type grepRun struct {
 // are taken in walk order so the 1000-match cap stops at the same place
 // every time.
 func (g *grepRun) run(ctx context.Context, root string) {
-	t, err := g.w.Resolve(root)
+	t, err := g.w.fs.Resolve(root)
 	if err != nil {
 		g.res.ReadErrors++
 		return
 	}
-	l := t.loc()
-	st, err := g.w.stat(l)
+	l := t.Loc()
+	st, err := g.w.fs.Stat(l)
 	if err != nil {
 		if err == unix.ENOENT || err == unix.ENOTDIR {
 			g.res.TargetNotFound = true
@@ -402,12 +402,22 @@ func (g *grepRun) run(ctx context.Context, root string) {
 	go func() {
 		q := &batcher{out: work}
 		if st.IsDir() {
-			fd, err := g.w.open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: true, Links: true, Ignore: g.w.fs.IgnoreFor(t)}
+			n, err := g.w.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+				if e.IsDir {
+					return true, nil // symlinked directories are not entered
+				}
+				if g.glob != "" {
+					if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
+						return false, nil
+					}
+				}
+				q.add(&grepFile{rel: e.Rel(), abs: e.Loc()})
+				return false, nil
+			})
+			walkErrors += n
 			if err != nil {
 				walkErrors++
-			} else {
-				g.walk(ctx, fd, string(t.Rel()), l, g.w.ignoreFor(t).child("", fd), q, &walkErrors)
-				unix.Close(fd)
 			}
 		} else {
 			q.add(&grepFile{rel: string(t.Rel()), abs: l})
@@ -488,51 +498,6 @@ func (q *batcher) flush() {
 	}
 }
 
-// walk lists the directory open at fd (rel: its workspace-relative path)
-// depth-first in name order, sending the files to search.
-func (g *grepRun) walk(ctx context.Context, fd int, rel string, dirLoc loc, ig *ignoreState, q *batcher, errs *int) {
-	if ctx.Err() != nil {
-		return
-	}
-	ents, err := readDirFD(fd, true)
-	if err != nil {
-		*errs++
-		return
-	}
-	sort.Slice(ents, func(i, j int) bool { return ents[i].name < ents[j].name })
-	for _, e := range ents {
-		if ctx.Err() != nil {
-			return
-		}
-		if IsTempName(e.name) || !g.hidden && isHidden(e.name) {
-			continue
-		}
-		crel := joinRel(rel, e.name)
-		if e.isDir {
-			if e.name == ".git" || e.isLink || ig.ignored(e.name, true) {
-				continue
-			}
-			cfd, err := openDirAt(fd, e.name)
-			if err != nil {
-				*errs++
-				continue
-			}
-			g.walk(ctx, cfd, crel, dirLoc.child(e.name), ig.child(e.name, cfd), q, errs)
-			unix.Close(cfd)
-			continue
-		}
-		if ig.ignored(e.name, false) {
-			continue
-		}
-		if g.glob != "" {
-			if ok, _ := doublestar.Match(g.glob, crel); !ok {
-				continue
-			}
-		}
-		q.add(&grepFile{rel: crel, abs: dirLoc.child(e.name)})
-	}
-}
-
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
 // getBuf returns an empty buffer with room for at least n bytes.
@@ -578,13 +543,13 @@ func readAllSized(fd int, size int64) ([]byte, error) {
 // scan reads one file once and finds its matching lines. It uses raw
 // system calls: an *os.File would add an fcntl and an epoll_ctl per file.
 func (g *grepRun) scan(f *grepFile) {
-	fd, err := g.w.open(f.abs, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	fd, err := g.w.fs.Open(f.abs, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		f.err = true
 		return
 	}
 	defer unix.Close(fd)
-	st, err := fstat(fd)
+	st, err := fsroot.Fstat(fd)
 	if err != nil || !st.Mode.IsRegular() {
 		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
 		return

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -36,12 +37,12 @@ func (g *writeGuard) release() { g.lock.Release() }
 // rule: a write is refused when this thread read the file and its size or
 // mtime (in nanoseconds) has changed since; with requireReadBeforeWrite, an
 // existing file must also have been read by this thread first.
-func (w *Workspace) guardWrite(t *Target, toolID string) (*writeGuard, error) {
-	l := t.loc()
-	if dest, err := w.followFinalLink(l); err == nil {
+func (w *Workspace) guardWrite(t *fsroot.Target, toolID string) (*writeGuard, error) {
+	l := t.Loc()
+	if dest, err := w.fs.FollowFinalLink(l); err == nil {
 		l = dest
 	}
-	real := w.realPath(l)
+	real := w.fs.RealPath(l)
 	lock, err := w.lockPath(real, t.Input)
 	if err != nil {
 		return nil, err
@@ -54,8 +55,8 @@ func (w *Workspace) guardWrite(t *Target, toolID string) (*writeGuard, error) {
 	return g, nil
 }
 
-func (w *Workspace) checkFresh(t *Target, l loc, real, toolID string) error {
-	cur, statErr := w.stat(l)
+func (w *Workspace) checkFresh(t *fsroot.Target, l fsroot.Loc, real, toolID string) error {
+	cur, statErr := w.fs.Stat(l)
 	exists := statErr == nil && !cur.IsDir()
 	if !exists {
 		return nil

@@ -11,13 +11,10 @@ func (w *Workspace) Instructions() string {
 	}
 	fs := []string{`Local filesystem at "` + w.base + `". Relative paths resolve from this directory.`}
 	switch {
-	case !w.contained:
+	case !w.fs.Contained():
 		fs = append(fs, "Containment is disabled, so any path on the host filesystem is accessible.")
-	case len(w.roots) > 1:
-		var allowed []string
-		for _, r := range w.roots[1:] {
-			allowed = append(allowed, r.path)
-		}
+	case len(w.cfg.Filesystem.AllowedPaths) > 0:
+		allowed, _ := w.fs.AllowedRoots()
 		fs = append(fs, "File access is restricted to this directory and the following allowed paths: "+strings.Join(allowed, ", ")+".")
 	default:
 		fs = append(fs, "File access is restricted to this directory.")

@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/schema"
 	"github.com/wstools/ws/pkg/tokens"
-	"golang.org/x/sys/unix"
 )
 
 // ListRequest is the input of ls (mastra_workspace_list_files).
@@ -60,12 +58,12 @@ func (r *ListResult) MarshalJSON() ([]byte, error) {
 	walk = func(n *treeNode, depth int) {
 		for _, c := range n.children {
 			typ := "file"
-			if c.isDir {
+			if c.IsDir {
 				typ = "directory"
 			}
 			var target Bytes
-			if c.target != "" {
-				target = Bytes(c.target)
+			if c.Target != "" {
+				target = Bytes(c.Target)
 			}
 			entries = append(entries, ListEntry{Path: Bytes(c.relPath()), Type: typ, Depth: depth, Target: target})
 			walk(c, depth+1)
@@ -93,12 +91,12 @@ type listOpts struct {
 	excludes   []string
 	extension  string
 	patterns   []string
-	ignore     *ignoreState
+	ignore     *fsroot.Ignore
 }
 
 // treeNode is a listed directory entry with its shown children.
 type treeNode struct {
-	dirEntry
+	fsroot.DirEntry
 	parent   *treeNode
 	children []*treeNode
 	hidden   bool // has entries below maxDepth that were not shown
@@ -110,9 +108,9 @@ func (n *treeNode) relPath() string {
 		return "."
 	}
 	if n.parent.parent == nil {
-		return n.name
+		return n.Name
 	}
-	return n.parent.relPath() + "/" + n.name
+	return n.parent.relPath() + "/" + n.Name
 }
 
 // List shows a directory tree: directories first, then files, each level
@@ -122,7 +120,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 	if p == "" {
 		p = "."
 	}
-	t, err := w.Resolve(p)
+	t, err := w.fs.Resolve(p)
 	if err != nil {
 		return nil, err
 	}
@@ -146,20 +144,14 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		}
 	}
 
-	fd, err := w.open(t.loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, errs.FromOS("list", p, err, true)
-	}
-	defer unix.Close(fd)
 	res := &ListResult{Path: p}
-	root := &treeNode{dirEntry: dirEntry{isDir: true}}
+	root := &treeNode{DirEntry: fsroot.DirEntry{IsDir: true}}
 	res.tree = root
 	if base := path.Base(strings.TrimSuffix(filepathToSlash(p), "/")); base != ".git" {
 		if req.RespectGitignore == nil || *req.RespectGitignore {
-			opts.ignore = w.ignoreFor(t)
+			opts.ignore = w.fs.IgnoreFor(t)
 		}
-		lw := &listWalker{opts: opts, sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
-		if err := lw.fill(root, fd, 0, opts.ignore.child("", fd)); err != nil {
+		if err := w.fillTree(ctx, t, root, opts); err != nil {
 			return nil, errs.FromOS("list", p, err, true)
 		}
 	}
@@ -199,118 +191,59 @@ func pluralWord(n int, one, many string) string {
 
 func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
-// listWalker fills a tree in parallel: subdirectories are listed by other
-// goroutines while there are free slots.
-type listWalker struct {
-	opts listOpts
-	sem  chan struct{}
+// fillTree lists the directory t into root: maxDepth levels are shown;
+// the level below is listed only to note, on each directory at the last
+// shown level, whether it holds something the depth leaves out.
+// Unreadable subdirectories are skipped, as Mastra does.
+func (w *Workspace) fillTree(ctx context.Context, t *fsroot.Target, root *treeNode, o listOpts) error {
+	wo := fsroot.WalkOptions{Hidden: o.showHidden, SkipGit: true, Ignore: o.ignore, Links: true,
+		MaxDepth: o.maxDepth + 1, Less: dirsFirst}
+	_, err := w.fs.Walk(ctx, t.Loc(), "", wo, root, func(e *fsroot.WalkEntry) (bool, any) {
+		parent := e.Parent.(*treeNode)
+		if !o.keep(e) {
+			return false, nil
+		}
+		if e.Depth > o.maxDepth {
+			parent.hidden = true
+			return false, nil
+		}
+		c := &treeNode{DirEntry: e.DirEntry, parent: parent}
+		parent.children = append(parent.children, c)
+		return true, c
+	})
+	return err
 }
 
-// fill lists the directory open at fd into n, whose children sit at depth;
-// ig holds the .gitignore rules that apply in it.
-func (lw *listWalker) fill(n *treeNode, fd int, depth int, ig *ignoreState) error {
-	ents, err := readDirFD(fd, true)
-	if err != nil {
-		return err
+// dirsFirst orders a listing: directories first, then names in UTF-16
+// order (as JavaScript sorts them).
+func dirsFirst(a, b fsroot.DirEntry) bool {
+	if a.IsDir != b.IsDir {
+		return a.IsDir
 	}
-	kept := ents[:0]
-	dir := ""
-	if lw.opts.needRel() {
-		dir = n.relPath()
-	}
-	for _, e := range ents {
-		if lw.keep(e, dir, ig) {
-			kept = append(kept, e)
-		}
-	}
-	if depth >= lw.opts.maxDepth {
-		// Nothing is shown here; note whether anything would have been.
-		n.hidden = len(kept) > 0
-		return nil
-	}
-	sortEntries(kept)
-	n.children = make([]*treeNode, len(kept))
-	var wg sync.WaitGroup
-	for i, e := range kept {
-		c := &treeNode{dirEntry: e, parent: n}
-		n.children[i] = c
-		if !e.isDir || e.isLink {
-			continue
-		}
-		cfd, err := openDirAt(fd, e.name)
-		if err != nil {
-			continue // unreadable subdirectories are skipped, as Mastra does
-		}
-		cig := ig.child(e.name, cfd)
-		select {
-		case lw.sem <- struct{}{}:
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				lw.fill(c, cfd, depth+1, cig)
-				unix.Close(cfd)
-				<-lw.sem
-			}()
-		default:
-			lw.fill(c, cfd, depth+1, cig)
-			unix.Close(cfd)
-		}
-	}
-	wg.Wait()
-	return nil
+	return fsroot.LessUTF16(a.Name, b.Name)
 }
 
-func joinRel(dir, name string) string {
-	if dir == "." || dir == "" {
-		return name
-	}
-	return dir + "/" + name
-}
-
-// needRel reports whether the filters look at paths, not only names.
-func (o listOpts) needRel() bool {
-	if len(o.patterns) > 0 {
-		return true
-	}
+// keep applies the filters the walk leaves to ls, in Mastra's order
+// (after .git, hidden names and .gitignore): exclude, dirsOnly, then
+// (files only) extension and pattern.
+func (o listOpts) keep(e *fsroot.WalkEntry) bool {
 	for _, x := range o.excludes {
-		if glob.Has(x) {
-			return true
-		}
-	}
-	return false
-}
-
-// keep applies the filters in Mastra's order: .git, hidden names, exclude,
-// .gitignore, dirsOnly, then (files only) extension and pattern.
-func (lw *listWalker) keep(e dirEntry, dir string, ig *ignoreState) bool {
-	o := lw.opts
-	if e.isDir && e.name == ".git" || IsTempName(e.name) {
-		return false
-	}
-	if !o.showHidden && isHidden(e.name) {
-		return false
-	}
-	rel := joinRel(dir, e.name)
-	for _, x := range o.excludes {
-		if matchExclude(x, e.name, rel) {
+		if matchExclude(x, e.Name, e.Rel()) {
 			return false
 		}
 	}
-	if ig.ignored(e.name, e.isDir && !e.isLink) { // git does not follow symlinks
-		return false
-	}
 	if o.dirsOnly {
-		return e.isDir
+		return e.IsDir
 	}
-	if e.isDir {
+	if e.IsDir {
 		return true
 	}
-	if o.extension != "" && !strings.HasSuffix(e.name, o.extension) {
+	if o.extension != "" && !strings.HasSuffix(e.Name, o.extension) {
 		return false
 	}
 	if len(o.patterns) > 0 {
 		for _, g := range o.patterns {
-			if ok, _ := doublestar.Match(g, rel); ok {
+			if ok, _ := doublestar.Match(g, e.Rel()); ok {
 				return true
 			}
 		}
@@ -359,15 +292,15 @@ func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 		for range depth {
 			t.buf = append(t.buf, '\t')
 		}
-		t.buf = append(t.buf, c.name...)
-		if c.isDir {
+		t.buf = append(t.buf, c.Name...)
+		if c.IsDir {
 			res.Directories++
 		} else {
 			res.Files++
 		}
-		if c.isLink && c.target != "" {
+		if c.IsLink && c.Target != "" {
 			t.buf = append(t.buf, " -> "...)
-			t.buf = append(t.buf, c.target...)
+			t.buf = append(t.buf, c.Target...)
 		}
 		t.ends = append(t.ends, len(t.buf))
 		flatten(c, depth+1, res, t)
@@ -389,7 +322,7 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 	res.OutputCut = true
 	hint := "narrow it with path"
 	if big := biggestDir(root); big != "" {
-		hint += fmt.Sprintf(" (e.g. path=%q)", joinRel(res.Path, big))
+		hint += fmt.Sprintf(" (e.g. path=%q)", fsroot.JoinRel(res.Path, big))
 	}
 	hint += ", a lower maxDepth, pattern, extension or exclude"
 	total := len(t.ends)
@@ -420,8 +353,8 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 func biggestDir(root *treeNode) string {
 	best, bestN := "", 0
 	for _, c := range root.children {
-		if n := countNodes(c); c.isDir && n > bestN {
-			best, bestN = c.name, n
+		if n := countNodes(c); c.IsDir && n > bestN {
+			best, bestN = c.Name, n
 		}
 	}
 	return best

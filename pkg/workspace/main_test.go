@@ -24,7 +24,7 @@ func withSupervisor(t *testing.T, w *Workspace) {
 	w.hostEnv = append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0")
 	// Before the temporary directories go, let the supervisors finish.
 	t.Cleanup(func() {
-		entries, _ := w.procStore().List(w.roots[0].real)
+		entries, _ := w.procStore().List(w.fs.RealBase())
 		deadline := time.Now().Add(10 * time.Second)
 		for _, e := range entries {
 			for e.Record.SupervisorRunning() && time.Now().Before(deadline) {

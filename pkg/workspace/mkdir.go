@@ -28,20 +28,20 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 	if w.readOnly {
 		return nil, errs.ReadOnlyMode("mkdir")
 	}
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	l := t.loc()
+	l := t.Loc()
 	if req.Recursive == nil || *req.Recursive {
-		err = w.mkdirAll(l)
-	} else if st, serr := w.stat(l); serr == nil {
+		err = w.fs.MkdirAll(l)
+	} else if st, serr := w.fs.Stat(l); serr == nil {
 		if !st.IsDir() {
 			err = unix.EEXIST
 		}
 	} else {
-		p, name := l.parent()
-		err = w.mkdirIn(p, name)
+		p, name := l.Parent()
+		err = w.fs.MkdirIn(p, name)
 		if err == unix.ENOENT {
 			return nil, errs.DirNotFound(path.Dir(req.Path), err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,14 +45,14 @@ func must(t *testing.T, err error) {
 // bothModes runs f with openat2 and with the realpath-check fallback.
 func bothModes(t *testing.T, f func(t *testing.T)) {
 	t.Run("openat2", func(t *testing.T) {
-		if !haveOpenat2() {
+		if !fsroot.HaveOpenat2() {
 			t.Skip("kernel without openat2")
 		}
 		f(t)
 	})
 	t.Run("fallback", func(t *testing.T) {
-		forceNoOpenat2 = true
-		defer func() { forceNoOpenat2 = false }()
+		fsroot.ForceNoOpenat2 = true
+		defer func() { fsroot.ForceNoOpenat2 = false }()
 		f(t)
 	})
 }
@@ -92,7 +93,7 @@ func TestResolve(t *testing.T) {
 			{"~/x", "", ""},
 		}
 		for _, tt := range tests {
-			got, err := w.Resolve(tt.in)
+			got, err := w.fs.Resolve(tt.in)
 			if tt.wantRel == "" {
 				if err == nil {
 					t.Errorf("Resolve(%q) = %q, want refusal", tt.in, got.Rel())
@@ -113,7 +114,7 @@ func TestResolve(t *testing.T) {
 			if string(got.Rel()) != tt.wantRel {
 				t.Errorf("Resolve(%q).Rel() = %q, want %q", tt.in, got.Rel(), tt.wantRel)
 			}
-			if st, err := w.stat(got.loc()); err == nil && !st.IsDir() {
+			if st, err := w.fs.Stat(got.Loc()); err == nil && !st.IsDir() {
 				if _, err := w.Read(context.Background(), ReadRequest{Path: tt.in}); err != nil {
 					t.Errorf("Read(%q) of an accepted path: %v", tt.in, err)
 				}
@@ -145,7 +146,7 @@ func TestResolveAllowedPathsAndUncontained(t *testing.T) {
 			t.Errorf("read %s: %q", p, res.Text())
 		}
 	}
-	if _, err := w.Resolve(filepath.Join(tmp, "other")); err == nil {
+	if _, err := w.fs.Resolve(filepath.Join(tmp, "other")); err == nil {
 		t.Error("a path beside the allowed ones was accepted")
 	}
 
@@ -170,12 +171,12 @@ func TestSymlinkSwappedAfterCheck(t *testing.T) {
 		link := filepath.Join(root, "link")
 		must(t, os.Symlink("inside.txt", link))
 
-		tgt, err := w.Resolve("link")
+		tgt, err := w.fs.Resolve("link")
 		must(t, err)
 		must(t, os.Remove(link))
 		must(t, os.Symlink(filepath.Join(outside, "secret"), link))
 
-		f, err := w.openFile(tgt.loc(), unix.O_RDONLY, 0, "link")
+		f, err := w.fs.OpenFile(tgt.Loc(), unix.O_RDONLY, 0, "link")
 		if err == nil {
 			f.Close()
 			t.Fatal("opened a symlink swapped to point outside the workspace")
@@ -191,11 +192,11 @@ func TestSymlinkSwappedAfterCheck(t *testing.T) {
 		must(t, os.MkdirAll(filepath.Join(root, "d"), 0o755))
 		must(t, os.WriteFile(filepath.Join(root, "d", "secret"), []byte("in\n"), 0o644))
 		must(t, os.Symlink("d", filepath.Join(root, "dl")))
-		tgt, err = w.Resolve("dl/secret")
+		tgt, err = w.fs.Resolve("dl/secret")
 		must(t, err)
 		must(t, os.Remove(filepath.Join(root, "dl")))
 		must(t, os.Symlink(outside, filepath.Join(root, "dl")))
-		if _, err := w.writeAtomic(tgt.loc(), strings.NewReader("x"), writeOptions{}); err == nil {
+		if _, err := w.fs.WriteAtomic(tgt.Loc(), strings.NewReader("x"), fsroot.WriteOptions{}); err == nil {
 			t.Fatal("wrote through a directory symlink swapped to point outside")
 		}
 		if data, _ := os.ReadFile(filepath.Join(outside, "secret")); string(data) != "secret\n" {

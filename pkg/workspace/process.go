@@ -81,7 +81,7 @@ func (w *Workspace) findProcess(pid string) (*procstate.Entry, error) {
 	if err != nil || n <= 0 {
 		return nil, nil
 	}
-	e, err := w.procStore().Find(w.roots[0].real, n)
+	e, err := w.procStore().Find(w.fs.RealBase(), n)
 	if err != nil {
 		return nil, stateError(err)
 	}
@@ -326,7 +326,7 @@ func age(d time.Duration) string {
 // PS lists this workspace's background processes; with prune it removes
 // the records of those that have ended.
 func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
-	entries, err := w.procStore().List(w.roots[0].real)
+	entries, err := w.procStore().List(w.fs.RealBase())
 	if err != nil {
 		return nil, stateError(err)
 	}

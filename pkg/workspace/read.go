@@ -12,6 +12,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -37,18 +38,18 @@ const (
 
 // ReadResult is the outcome of read. Text holds what the model is shown.
 type ReadResult struct {
-	Path       RelPath `json:"path"`
-	Size       int64   `json:"size"`
-	Kind       string  `json:"kind"`
-	MediaType  string  `json:"mediaType,omitempty"`
-	Data       string  `json:"data,omitempty"`
-	Encoding   string  `json:"encoding,omitempty"`
-	Content    *string `json:"content,omitempty"`
-	StartLine  int     `json:"start_line,omitempty"`
-	EndLine    int     `json:"end_line,omitempty"`
-	TotalLines *int    `json:"total_lines,omitempty"`
-	Truncated  bool    `json:"truncated"`
-	NextOffset int     `json:"next_offset,omitempty"`
+	Path       fsroot.RelPath `json:"path"`
+	Size       int64          `json:"size"`
+	Kind       string         `json:"kind"`
+	MediaType  string         `json:"mediaType,omitempty"`
+	Data       string         `json:"data,omitempty"`
+	Encoding   string         `json:"encoding,omitempty"`
+	Content    *string        `json:"content,omitempty"`
+	StartLine  int            `json:"start_line,omitempty"`
+	EndLine    int            `json:"end_line,omitempty"`
+	TotalLines *int           `json:"total_lines,omitempty"`
+	Truncated  bool           `json:"truncated"`
+	NextOffset int            `json:"next_offset,omitempty"`
 	text       string
 }
 
@@ -70,11 +71,11 @@ const (
 // as a base64 part, binary as a one-line description unless an encoding is
 // asked for. Only the requested window of a text file is held in memory.
 func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	f, st, err := w.openRegular(t, "read")
+	f, st, err := w.fs.OpenRegular(t, "read")
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +86,13 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 	}
 	// The record holds the size and mtime seen before reading, so a change
 	// made while the file was being read still counts as a change.
-	if err := w.recordRead(realPathOf(int(f.Fd()), string(t.Abs)), st); err != nil {
+	if err := w.recordRead(fsroot.RealPathOf(int(f.Fd()), string(t.Abs)), st); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest) (*ReadResult, error) {
+func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, req ReadRequest) (*ReadResult, error) {
 	rel := t.Rel()
 	head := make([]byte, media.SniffLen)
 	n, err := io.ReadFull(f, head)
@@ -141,7 +142,7 @@ func (w *Workspace) readOpen(f *os.File, st fileStat, t *Target, req ReadRequest
 	return readLines(f, st, res, req, budget)
 }
 
-func (w *Workspace) readEncoded(f *os.File, st fileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
+func (w *Workspace) readEncoded(f *os.File, st fsroot.FileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
 	data, err := io.ReadAll(io.LimitReader(f, maxEncodedBytes))
 	if err != nil {
 		return nil, errs.FromOS("read", string(res.Path), err, false)
@@ -186,7 +187,7 @@ func latin1(b []byte) string {
 // readLines produces the numbered text of a window of lines. The window is
 // cut at whole lines so the output never exceeds the token budget, and the
 // notice then says which offset continues the reading.
-func readLines(f *os.File, st fileStat, res *ReadResult, req ReadRequest, budget int) (*ReadResult, error) {
+func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest, budget int) (*ReadResult, error) {
 	numbered := req.ShowLineNumbers == nil || *req.ShowLineNumbers
 	ranged := req.Offset != nil || req.Limit != nil
 	start := 1

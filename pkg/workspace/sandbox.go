@@ -82,23 +82,23 @@ func (w *Workspace) sandboxAvailable() error {
 // resolved; it must exist and be a directory.
 func (w *Workspace) commandCwd(cwd string) (string, error) {
 	if cwd == "" {
-		return w.roots[0].real, nil
+		return w.fs.RealBase(), nil
 	}
-	t, err := w.Resolve(cwd)
+	t, err := w.fs.Resolve(cwd)
 	if err != nil {
 		return "", err
 	}
-	st, err := w.stat(t.loc())
+	st, err := w.fs.Stat(t.Loc())
 	if err != nil {
 		return "", errs.FromOS("cwd", cwd, err, true)
 	}
 	if !st.IsDir() {
 		return "", errs.NotDir(cwd, nil)
 	}
-	if !w.contained {
+	if !w.fs.Contained() {
 		return string(t.Abs), nil
 	}
-	return w.realPath(t.loc()), nil
+	return w.fs.RealPath(t.Loc()), nil
 }
 
 // commandTimeout is a call's timeout: the call's own (seconds; 0 = none),
@@ -165,15 +165,16 @@ func (w *Workspace) bwrapArgs(bwrap, cwd string) []string {
 	if w.readOnly {
 		bind = "--ro-bind"
 	}
-	for _, r := range w.roots {
-		args = append(args, bind, r.real, r.real)
+	_, reals := w.fs.AllowedRoots()
+	for _, r := range append([]string{w.fs.RealBase()}, reals...) {
+		args = append(args, bind, r, r)
 	}
 	for _, p := range ns.ReadWritePaths {
-		p = w.absolute(p)
+		p = w.fs.Absolute(p)
 		args = append(args, "--bind-try", p, p)
 	}
 	for _, p := range ns.ReadOnlyPaths {
-		p = w.absolute(p)
+		p = w.fs.Absolute(p)
 		args = append(args, "--ro-bind-try", p, p)
 	}
 	return append(args, "--chdir", filepath.Clean(cwd), "--")

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/search"
 	"golang.org/x/sys/unix"
@@ -360,7 +360,7 @@ func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change fu
 // autoFile is a file the autoIndexPaths name.
 type autoFile struct {
 	id  string // the document id: the path as the pattern spells it
-	loc loc
+	loc fsroot.Loc
 }
 
 // autoIndex brings the documents read from disk in line with the
@@ -396,7 +396,7 @@ func (w *Workspace) autoIndex(ctx context.Context, x *search.Index, res *Refresh
 		if ctx.Err() != nil {
 			break
 		}
-		st, err := w.stat(f.loc)
+		st, err := w.fs.Stat(f.loc)
 		if err != nil {
 			continue
 		}
@@ -426,14 +426,14 @@ func (w *Workspace) autoIndex(ctx context.Context, x *search.Index, res *Refresh
 // what was indexed from it before. Binary files are left out. It reports
 // whether the file was indexed.
 func (w *Workspace) indexFile(x *search.Index, f autoFile) bool {
-	fd, err := w.open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	fd, err := w.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		x.RemoveSource(f.id)
 		return false
 	}
 	file := os.NewFile(uintptr(fd), f.id)
 	defer file.Close()
-	st, err := fstat(fd)
+	st, err := fsroot.Fstat(fd)
 	if err != nil || !st.Mode.IsRegular() {
 		x.RemoveSource(f.id)
 		return false
@@ -482,27 +482,27 @@ func (w *Workspace) resolveAutoPaths(ctx context.Context) []autoFile {
 			p = p[:len(p)-1]
 		}
 		if !glob.Has(p) {
-			t, err := w.Resolve(p)
+			t, err := w.fs.Resolve(p)
 			if err != nil {
 				continue
 			}
-			st, err := w.stat(t.loc())
+			st, err := w.fs.Stat(t.Loc())
 			switch {
 			case err != nil:
 			case st.IsDir():
-				w.allFiles(t.loc(), p, 0, add)
+				w.allFiles(ctx, t.Loc(), p, add)
 			default:
-				add(autoFile{id: p, loc: t.loc()})
+				add(autoFile{id: p, loc: t.Loc()})
 			}
 			continue
 		}
 		base := glob.Base(p)
-		t, err := w.Resolve(base)
+		t, err := w.fs.Resolve(base)
 		if err != nil {
 			continue
 		}
 		var dirs []autoFile
-		w.walkMatches(t.loc(), base, p, 0, func(f autoFile, isDir bool) {
+		w.walkMatches(ctx, t.Loc(), base, p, func(f autoFile, isDir bool) {
 			if !isDir {
 				add(f)
 				return
@@ -515,7 +515,7 @@ func (w *Workspace) resolveAutoPaths(ctx context.Context) []autoFile {
 			dirs = append(dirs, f)
 		})
 		for _, d := range dirs {
-			w.allFiles(d.loc, d.id, 0, add)
+			w.allFiles(ctx, d.loc, d.id, add)
 		}
 	}
 	return out
@@ -525,79 +525,45 @@ const autoIndexDepth = 10
 
 // listDir reads a directory through the chokepoint, entries in byte order
 // (as Node's readdir returns them).
-func (w *Workspace) listDir(l loc) ([]dirEntry, error) {
-	fd, err := w.open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
-	es, err := readDirFD(fd, true)
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
-	return es, nil
-}
-
-// allFiles is Mastra's getAllFiles: every file below dir, depth first.
-func (w *Workspace) allFiles(l loc, id string, depth int, add func(autoFile)) {
-	if depth >= autoIndexDepth {
-		return
-	}
-	es, err := w.listDir(l)
-	if err != nil {
-		return
-	}
-	for _, e := range es {
-		if IsTempName(e.name) {
-			continue
+// allFiles is Mastra's getAllFiles: every file below dir, depth first,
+// down to autoIndexDepth levels (symlinked directories not entered).
+func (w *Workspace) allFiles(ctx context.Context, l fsroot.Loc, id string, add func(autoFile)) {
+	opts := fsroot.WalkOptions{Hidden: true, Links: true, MaxDepth: autoIndexDepth}
+	_, _ = w.fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+		if !e.IsDir {
+			add(autoFile{id: e.Rel(), loc: e.Loc()})
 		}
-		f := autoFile{id: joinRel(id, e.name), loc: l.child(e.name)}
-		switch {
-		case !e.isDir:
-			add(f)
-		case !e.isLink:
-			w.allFiles(f.loc, f.id, depth+1, add)
-		}
-	}
+		return true, nil
+	})
 }
 
 // walkMatches is Mastra's walkAll with the glob filter: every entry below
 // dir whose path matches the pattern (dot files only when it names them).
-func (w *Workspace) walkMatches(l loc, id, pattern string, depth int, found func(autoFile, bool)) {
-	if depth >= autoIndexDepth {
-		return
-	}
-	es, err := w.listDir(l)
-	if err != nil {
-		return
-	}
-	for _, e := range es {
-		if (e.isDir && e.isLink) || IsTempName(e.name) {
-			continue
+func (w *Workspace) walkMatches(ctx context.Context, l fsroot.Loc, id, pattern string, found func(autoFile, bool)) {
+	opts := fsroot.WalkOptions{Hidden: true, Links: true, MaxDepth: autoIndexDepth}
+	_, _ = w.fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+		if e.IsDir && e.IsLink {
+			return false, nil
 		}
-		f := autoFile{id: joinRel(id, e.name), loc: l.child(e.name)}
-		if glob.Match(pattern, f.id, false) {
-			found(f, e.isDir)
+		if glob.Match(pattern, e.Rel(), false) {
+			found(autoFile{id: e.Rel(), loc: e.Loc()}, e.IsDir)
 		}
-		if e.isDir {
-			w.walkMatches(f.loc, f.id, pattern, depth+1, found)
-		}
-	}
+		return true, nil
+	})
 }
 
 // sourceLoc finds an indexed file again. Relative ids (the usual case) are
 // opened beneath the root directly; anything else goes through Resolve.
-func (w *Workspace) sourceLoc(id string) (loc, bool) {
+func (w *Workspace) sourceLoc(id string) (fsroot.Loc, bool) {
 	clean := path.Clean(strings.TrimPrefix(id, "./"))
-	if !strings.HasPrefix(id, "/") && !strings.HasPrefix(id, "~") && clean != ".." && !strings.HasPrefix(clean, "../") && w.contained {
-		return loc{root: w.roots[0], sub: clean, abs: filepath.Join(w.base, filepath.FromSlash(clean))}, true
+	if !strings.HasPrefix(id, "/") && !strings.HasPrefix(id, "~") && clean != ".." && !strings.HasPrefix(clean, "../") && w.fs.Contained() {
+		return w.fs.BelowBase(clean)
 	}
-	t, err := w.Resolve(id)
+	t, err := w.fs.Resolve(id)
 	if err != nil {
-		return loc{}, false
+		return fsroot.Loc{}, false
 	}
-	return t.loc(), true
+	return t.Loc(), true
 }
 
 // staleSources lists the indexed files whose size or mtime changed, or
@@ -666,16 +632,12 @@ func (w *Workspace) sourceFresh(c *statChecker, s search.Source) bool {
 	if !ok {
 		return false
 	}
-	if l.root != nil && l.sub != "." {
-		dir, name := path.Split(l.sub)
-		dir = strings.TrimSuffix(dir, "/")
-		if dir == "" {
-			dir = "."
-		}
+	if l.InRoot() && l.Sub() != "." {
+		dl, name := l.Parent()
+		dir := dl.Sub()
 		if !c.ok || c.dir != dir {
 			c.close()
-			dl := loc{root: l.root, sub: dir, abs: filepath.Dir(l.abs)}
-			if fd, err := w.open(dl, unix.O_PATH|unix.O_DIRECTORY, 0); err == nil {
+			if fd, err := w.fs.Open(dl, unix.O_PATH|unix.O_DIRECTORY, 0); err == nil {
 				c.dir, c.fd, c.ok = dir, fd, true
 			}
 		}
@@ -689,7 +651,7 @@ func (w *Workspace) sourceFresh(c *statChecker, s search.Source) bool {
 			}
 		}
 	}
-	st, err := w.stat(l)
+	st, err := w.fs.Stat(l)
 	return err == nil && st.Size == s.Size && st.MtimeNS == s.MtimeNS
 }
 
@@ -713,7 +675,7 @@ func (w *Workspace) refreshStale(ctx context.Context, x *search.Index, paths []s
 			x.RemoveSource(s.Path)
 			continue
 		}
-		st, err := w.stat(l)
+		st, err := w.fs.Stat(l)
 		if err != nil {
 			x.RemoveSource(s.Path)
 			continue

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sort"
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/skills"
 	"golang.org/x/sys/unix"
 )
@@ -171,22 +171,18 @@ func (w *Workspace) findSkill(id string) (*skills.Set, *skills.Skill, error) {
 type skillFS struct{ w *Workspace }
 
 func (f skillFS) ReadDir(p string) ([]skills.Entry, error) {
-	t, err := f.w.Resolve(p)
+	t, err := f.w.fs.Resolve(p)
 	if err != nil {
 		return nil, err
 	}
-	es, err := f.w.listDir(t.loc())
+	es, err := f.w.fs.ReadDir(t.Loc())
 	if err != nil {
 		return nil, errs.FromOS("readdir", p, err, true)
 	}
 	out := make([]skills.Entry, 0, len(es))
 	for _, e := range es {
-		if IsTempName(e.name) {
-			continue
-		}
-		out = append(out, skills.Entry{Name: e.name, IsDir: e.isDir, IsLink: e.isLink})
+		out = append(out, skills.Entry{Name: e.Name, IsDir: e.IsDir, IsLink: e.IsLink})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
@@ -194,11 +190,11 @@ func (f skillFS) ReadDir(p string) ([]skills.Entry, error) {
 const maxSkillFile = 64 << 20
 
 func (f skillFS) ReadFile(p string) ([]byte, error) {
-	t, err := f.w.Resolve(p)
+	t, err := f.w.fs.Resolve(p)
 	if err != nil {
 		return nil, err
 	}
-	file, _, err := f.w.openRegular(t, "read")
+	file, _, err := f.w.fs.OpenRegular(t, "read")
 	if err != nil {
 		return nil, err
 	}
@@ -207,23 +203,23 @@ func (f skillFS) ReadFile(p string) ([]byte, error) {
 }
 
 func (f skillFS) Exists(p string) bool {
-	t, err := f.w.Resolve(p)
+	t, err := f.w.fs.Resolve(p)
 	if err != nil {
 		return false
 	}
-	_, err = f.w.stat(t.loc())
+	_, err = f.w.fs.Stat(t.Loc())
 	return err == nil
 }
 
 func (f skillFS) RealPath(p string) (string, error) {
-	t, err := f.w.Resolve(p)
+	t, err := f.w.fs.Resolve(p)
 	if err != nil {
 		return "", err
 	}
-	fd, err := f.w.open(t.loc(), unix.O_PATH, 0)
+	fd, err := f.w.fs.Open(t.Loc(), unix.O_PATH, 0)
 	if err != nil {
 		return "", err
 	}
 	defer unix.Close(fd)
-	return realPathOf(fd, string(t.Abs)), nil
+	return fsroot.RealPathOf(fd, string(t.Abs)), nil
 }

@@ -29,11 +29,11 @@ func (r *StatResult) Text() string { return r.text }
 
 // Stat describes a file or directory.
 func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, error) {
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := w.stat(t.loc())
+	st, err := w.fs.Stat(t.Loc())
 	if errors.Is(err, unix.ENOENT) {
 		return nil, errs.StatNotFound(req.Path, err)
 	}

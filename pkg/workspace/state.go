@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -45,10 +46,10 @@ func (w *Workspace) recordFile(real string) string {
 	return filepath.Join(w.threadDir(), hashHex(real, 32)+".json")
 }
 
-func (w *Workspace) scope() string { return "local:" + w.roots[0].real }
+func (w *Workspace) scope() string { return "local:" + w.fs.RealBase() }
 
 // recordRead remembers that this thread has seen the file at real with st.
-func (w *Workspace) recordRead(real string, st fileStat) error {
+func (w *Workspace) recordRead(real string, st fsroot.FileStat) error {
 	if w.stateDir == "" {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 )
 
 func TestCorruptReadRecord(t *testing.T) {
@@ -16,7 +17,7 @@ func TestCorruptReadRecord(t *testing.T) {
 	ctx := context.Background()
 	_, err := w.Read(ctx, ReadRequest{Path: "a.txt"})
 	must(t, err)
-	real := w.realPath(testLoc(w, "a.txt"))
+	real := w.fs.RealPath(testLoc(w, "a.txt"))
 	must(t, os.WriteFile(w.recordFile(real), []byte("{not json"), 0o600))
 	_, err = w.Write(ctx, WriteRequest{Path: "a.txt", Content: "x"})
 	if errs.CodeOf(err) != errs.StateCorrupt || err.Error() != "the read-tracker record of a.txt is corrupt; read the file again to rebuild it" {
@@ -38,7 +39,7 @@ func TestWriteLockTimeout(t *testing.T) {
 	cfg := config.Default()
 	cfg.Tools.WriteLockTimeoutMs = 80
 	w, root := newTestWorkspace(t, cfg, "a.txt")
-	held, err := w.lockPath(w.realPath(testLoc(w, "a.txt")), "a.txt")
+	held, err := w.lockPath(w.fs.RealPath(testLoc(w, "a.txt")), "a.txt")
 	must(t, err)
 	start := time.Now()
 	_, err = w.Write(context.Background(), WriteRequest{Path: "./a.txt", Content: "x"})
@@ -57,9 +58,10 @@ func TestWriteLockTimeout(t *testing.T) {
 	}
 }
 
-// testLoc is the loc of a path below the base path.
-func testLoc(w *Workspace, rel string) loc {
-	return loc{root: w.roots[0], sub: rel, abs: filepath.Join(w.base, rel)}
+// testLoc is the place of a path below the base path.
+func testLoc(w *Workspace, rel string) fsroot.Loc {
+	l, _ := w.fs.BelowBase(rel)
+	return l
 }
 
 func TestPruneLocks(t *testing.T) {
@@ -70,7 +72,7 @@ func TestPruneLocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	held, err := w.lockPath(w.realPath(testLoc(w, "a.txt")), "a.txt")
+	held, err := w.lockPath(w.fs.RealPath(testLoc(w, "a.txt")), "a.txt")
 	must(t, err)
 	if n := w.pruneLocks(); n != 2 {
 		t.Fatalf("pruned %d lock files, want 2 (a.txt's is held)", n)

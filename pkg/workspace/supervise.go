@@ -28,7 +28,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 		return nil, stateError(err)
 	}
 	spec := procstate.Spec{
-		Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd, Command: req.Command, Root: w.roots[0].real,
+		Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
 		Thread: w.thread, TimeoutMs: w.commandTimeout(req.Timeout).Milliseconds(),
 		LogCap: procstate.DefaultLogCap, GraceMs: procstate.KillGrace.Milliseconds(),
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/upload"
@@ -615,7 +616,7 @@ type uploadTx struct {
 	written []string            // names placed by this call
 	placed  map[string]placedFile
 	mode    uint32
-	created []loc // directories this call created, deepest first
+	created []fsroot.Loc // directories this call created, deepest first
 }
 
 // stagedFile is a file's content in a temporary file of the upload directory.
@@ -638,30 +639,30 @@ func (w *Workspace) beginUpload(rel string) (*uploadTx, error) {
 	if err != nil {
 		return nil, uploadError(upload.UploadFailed(err.Error(), nil))
 	}
-	t, err := w.Resolve(rel)
+	t, err := w.fs.Resolve(rel)
 	if err != nil {
 		return nil, uploadError(upload.UploadFailed(err.Error(), nil))
 	}
 	// The directories this call creates go again if it fails.
-	var created []loc
-	for l := t.loc(); l.sub != "." && l.sub != ""; l, _ = l.parent() {
-		if _, err := w.lstat(l); err == nil {
+	var created []fsroot.Loc
+	for l := t.Loc(); l.Sub() != "." && l.Sub() != ""; l, _ = l.Parent() {
+		if _, err := w.fs.Lstat(l); err == nil {
 			break
 		}
 		created = append(created, l)
 	}
-	if err := w.mkdirAll(t.loc()); err != nil {
+	if err := w.fs.MkdirAll(t.Loc()); err != nil {
 		if err == unix.EEXIST {
 			err = unix.ENOTDIR
 		}
 		return nil, uploadError(upload.UploadFailed(errs.FromOS("mkdir", rel, err, true).Error(), nil))
 	}
-	fd, err := w.open(t.loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	fd, err := w.fs.Open(t.Loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, uploadError(upload.UploadFailed(errs.FromOS("open", rel, err, true).Error(), nil))
 	}
 	return &uploadTx{w: w, rel: rel, abs: filepath.Join(wd, filepath.FromSlash(rel)), dirfd: fd, created: created,
-		temps: map[string]*os.File{}, placed: map[string]placedFile{}, mode: 0o666 &^ umask()}, nil
+		temps: map[string]*os.File{}, placed: map[string]placedFile{}, mode: 0o666 &^ fsroot.Umask()}, nil
 }
 
 // overLimit reports a file that turned out larger than its limit while it
@@ -675,7 +676,7 @@ func (e *overLimit) Error() string { return fmt.Sprintf("over the limit (%d byte
 // read to its end, to report its size). The copy is made durable only when
 // it is placed: one that turns out to be there already is dropped unsynced.
 func (tx *uploadTx) stage(ctx context.Context, r io.Reader, limit int64) (*stagedFile, error) {
-	tmp := tempPrefix + randomHex(8)
+	tmp := fsroot.TempPrefix + fsroot.RandomHex(8)
 	fd, err := unix.Openat(tx.dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, uploadError(upload.UploadFailed(tx.errText("create", tmp, err), nil))
@@ -865,7 +866,7 @@ func (tx *uploadTx) commit() {
 	for tmp := range tx.temps {
 		tx.drop(tmp)
 	}
-	removeStaleTemps(tx.dirfd, tx.w.now())
+	fsroot.RemoveStaleTemps(tx.dirfd, tx.w.now())
 	unix.Close(tx.dirfd)
 }
 
@@ -902,9 +903,9 @@ func (tx *uploadTx) rollback() []string {
 }
 
 // rmdirIn removes the empty directory l.
-func (w *Workspace) rmdirIn(l loc) error {
-	p, name := l.parent()
-	pfd, err := w.open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
+func (w *Workspace) rmdirIn(l fsroot.Loc) error {
+	p, name := l.Parent()
+	pfd, err := w.fs.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}

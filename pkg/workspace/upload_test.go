@@ -19,6 +19,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/upload"
 	"golang.org/x/sys/unix"
 )
@@ -107,7 +108,7 @@ func TestUploadFilesAndDedupe(t *testing.T) {
 	res, err := w.Upload(ctx, UploadRequest{Files: []UploadSource{fileSource(src), bytesSource("", "", "plain text\n")}})
 	must(t, err)
 	hash := patternSum(3<<20 + 5)
-	real := realpathPartial(root)
+	real := fsroot.RealpathPartial(root)
 	wantPath := filepath.Join(real, "uploads", "shared", hash+".bin")
 	want := "[File uploaded to the sandbox]\npath: " + wantPath + "\nname: big data.bin\ntype: application/x-binary\nsize: 3145733 bytes\n\n" +
 		"[File uploaded to the sandbox]\npath: " + filepath.Join(real, "uploads/shared", sum("plain text\n")+".txt") + "\nname: unnamed file\ntype: text/plain\nsize: 11 bytes"
@@ -119,7 +120,7 @@ func TestUploadFilesAndDedupe(t *testing.T) {
 	}
 	fi, err := os.Stat(wantPath)
 	must(t, err)
-	if fi.Mode().Perm() != os.FileMode(0o666&^umask()) || fi.Size() != 3<<20+5 {
+	if fi.Mode().Perm() != os.FileMode(0o666&^fsroot.Umask()) || fi.Size() != 3<<20+5 {
 		t.Errorf("placed file mode %v size %d", fi.Mode(), fi.Size())
 	}
 
@@ -243,7 +244,7 @@ func TestUploadFailedCleansUp(t *testing.T) {
 	defer func() { uploadFault = nil }()
 	_, err = w.Upload(ctx, UploadRequest{Files: []UploadSource{bytesSource("three.txt", "", "three"), bytesSource("four.txt", "", "four")}})
 	f = failureOf(t, err, errs.UploadFailed)
-	orphan := filepath.Join(realpathPartial(root), "uploads/shared", sum("three")+".txt")
+	orphan := filepath.Join(fsroot.RealpathPartial(root), "uploads/shared", sum("three")+".txt")
 	if len(f.Meta.OrphanPaths) != 1 || f.Meta.OrphanPaths[0] != orphan || *f.Meta.Cause != "rename uploads/shared/"+sum("four")+".txt: input/output error" {
 		t.Errorf("%+v", f.Meta)
 	}
@@ -252,7 +253,7 @@ func TestUploadFailedCleansUp(t *testing.T) {
 		t.Errorf("metadata %s", data)
 	}
 	for _, e := range listUploads(t, root) {
-		if strings.Contains(e, tempPrefix) {
+		if strings.Contains(e, fsroot.TempPrefix) {
 			t.Errorf("temporary file left: %s", e)
 		}
 	}
@@ -351,7 +352,7 @@ func TestUploadMessages(t *testing.T) {
 	}
 	res, err := w.Upload(ctx, UploadRequest{Messages: doc(b64("history!"), b64("a,b\n"))})
 	must(t, err)
-	real := realpathPartial(root)
+	real := fsroot.RealpathPartial(root)
 	want := `[{"role":"user","content":[{"type":"text","text":"[File uploaded to the sandbox]\npath: ` + real + `/uploads/shared/` + sum("history!") + `.txt\nname: old.txt\ntype: text/plain\nsize: 8 bytes"}]},` +
 		`{"role":"assistant","content":"ok"},` +
 		`{"role":"user","content":[{"type":"text","text":"see"},{"type":"text","text":"[File uploaded to the sandbox]\npath: ` + real + `/uploads/shared/` + sum("a,b\n") + `.csv\nname: new.csv\ntype: text/csv\nsize: 4 bytes"}]}]`

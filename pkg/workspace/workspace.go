@@ -7,12 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 )
 
 // Options configure a Workspace. The caller (cmd) reads flags and the
@@ -40,23 +41,17 @@ type Options struct {
 
 // Workspace is one workspace root with its configuration and state.
 type Workspace struct {
-	base      string
-	home      string
-	roots     []*allowedRoot
-	contained bool
-	readOnly  bool
-	cfg       *config.Config
-	stateDir  string
-	thread    string
-	now       func() time.Time
-	hostEnv   []string
-	superv    []string
-	approver  func(tool, summary string) (bool, error)
-	warnf     func(msg string)
-
-	mu      sync.Mutex
-	rootFDs map[*allowedRoot]int
-	osRoots map[*allowedRoot]*os.Root // the fallback where openat2 is missing
+	base     string
+	fs       *fsroot.FS // the path chokepoint and file primitives
+	readOnly bool
+	cfg      *config.Config
+	stateDir string
+	thread   string
+	now      func() time.Time
+	hostEnv  []string
+	superv   []string
+	approver func(tool, summary string) (bool, error)
+	warnf    func(msg string)
 }
 
 // New opens a workspace. An unusable root is an error.
@@ -86,26 +81,19 @@ func New(o Options) (*Workspace, error) {
 		now = time.Now
 	}
 	w := &Workspace{
-		base:      base,
-		home:      o.Home,
-		contained: cfg.Filesystem.Contained,
-		readOnly:  cfg.Filesystem.ReadOnly,
-		cfg:       cfg,
-		stateDir:  o.StateDir,
-		thread:    o.Thread,
-		now:       now,
-		hostEnv:   o.HostEnv,
-		superv:    o.Supervisor,
-		approver:  o.Approve,
-		warnf:     o.Warn,
-		rootFDs:   map[*allowedRoot]int{},
-		osRoots:   map[*allowedRoot]*os.Root{},
+		base:     base,
+		readOnly: cfg.Filesystem.ReadOnly,
+		cfg:      cfg,
+		stateDir: o.StateDir,
+		thread:   o.Thread,
+		now:      now,
+		hostEnv:  o.HostEnv,
+		superv:   o.Supervisor,
+		approver: o.Approve,
+		warnf:    o.Warn,
 	}
-	w.roots = append(w.roots, &allowedRoot{path: base, real: realpathPartial(base)})
-	for _, p := range cfg.Filesystem.AllowedPaths {
-		abs := w.absolute(p)
-		w.roots = append(w.roots, &allowedRoot{path: abs, real: realpathPartial(abs)})
-	}
+	w.fs = fsroot.New(fsroot.Options{Base: base, Home: o.Home, AllowedPaths: cfg.Filesystem.AllowedPaths,
+		Contained: cfg.Filesystem.Contained, Now: now})
 	return w, nil
 }
 
@@ -119,19 +107,7 @@ func (w *Workspace) Config() *config.Config { return w.cfg }
 func (w *Workspace) ReadOnly() bool { return w.readOnly }
 
 // Close releases the descriptors the workspace holds.
-func (w *Workspace) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for r, fd := range w.rootFDs {
-		closeFD(fd)
-		delete(w.rootFDs, r)
-	}
-	for r, root := range w.osRoots {
-		root.Close()
-		delete(w.osRoots, r)
-	}
-	return nil
-}
+func (w *Workspace) Close() error { return w.fs.Close() }
 
 // DefaultStateDir is where a workspace keeps its state when the user names
 // no directory: $XDG_STATE_HOME/ws/<16 hex of sha256(real root)>, else
@@ -139,7 +115,7 @@ func (w *Workspace) Close() error {
 // root at or above the home directory), the state goes under the temporary
 // directory instead, so tools never see or edit it.
 func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
-	real := realpathPartial(root)
+	real := fsroot.RealpathPartial(root)
 	sum := sha256.Sum256([]byte(real))
 	id := hex.EncodeToString(sum[:])[:16]
 	base := xdgStateHome
@@ -147,8 +123,8 @@ func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 		base = filepath.Join(home, ".local", "state")
 	}
 	dir := filepath.Join(base, "ws", id)
-	if _, inside := within(real, realpathPartial(dir)); inside || home == "" {
-		dir = filepath.Join(tmp, "ws-state-"+uidString(), id)
+	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || home == "" {
+		dir = filepath.Join(tmp, "ws-state-"+strconv.Itoa(os.Getuid()), id)
 	}
 	return dir
 }

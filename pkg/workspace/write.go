@@ -7,6 +7,7 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
 )
 
@@ -32,7 +33,7 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	if w.readOnly {
 		return nil, errs.ReadOnlyMode("write_file")
 	}
-	t, err := w.Resolve(req.Path)
+	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -51,11 +52,11 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 
 // writeFile writes data to t under a held guard and records the new state
 // of the file as seen by this thread.
-func (w *Workspace) writeFile(t *Target, g *writeGuard, data []byte, noReplace bool) error {
-	st, err := w.writeAtomic(t.loc(), bytes.NewReader(data), writeOptions{noReplace: noReplace})
+func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, data []byte, noReplace bool) error {
+	st, err := w.fs.WriteAtomic(t.Loc(), bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace})
 	if err != nil {
 		switch {
-		case err == errNotRegular:
+		case err == fsroot.ErrNotRegular:
 			return errs.NotRegular("write", t.Input, err)
 		case err == unix.EEXIST && noReplace:
 			return errs.FileExists(t.Input, err)

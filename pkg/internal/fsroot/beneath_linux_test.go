@@ -1,4 +1,4 @@
-package workspace
+package fsroot
 
 import (
 	"strconv"
@@ -23,7 +23,7 @@ func TestOpenat2Detected(t *testing.T) {
 	major, _ := strconv.Atoi(parts[0])
 	minor, _ := strconv.Atoi(parts[1])
 	if major > 5 || major == 5 && minor >= 6 {
-		if !haveOpenat2() {
+		if !HaveOpenat2() {
 			t.Skipf("kernel %s should offer openat2, but it is refused here (seccomp?)", rel)
 		}
 		return

@@ -1,6 +1,6 @@
 //go:build linux
 
-package workspace
+package fsroot
 
 import (
 	"sync"
@@ -13,9 +13,9 @@ var (
 	openat2OK   bool
 )
 
-// haveOpenat2 reports whether the kernel offers openat2(2) with
+// HaveOpenat2 reports whether the kernel offers openat2(2) with
 // RESOLVE_BENEATH (Linux 5.6 and later, and not filtered by a seccomp policy).
-func haveOpenat2() bool {
+func HaveOpenat2() bool {
 	openat2Once.Do(func() {
 		fd, err := unix.Openat2(unix.AT_FDCWD, ".", &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_CLOEXEC,
@@ -26,7 +26,7 @@ func haveOpenat2() bool {
 			openat2OK = true
 		}
 	})
-	return openat2OK && !forceNoOpenat2
+	return openat2OK && !ForceNoOpenat2
 }
 
 // openat2Beneath opens name below dirfd; any path (symlinks and ".."

@@ -1,4 +1,4 @@
-package workspace
+package fsroot
 
 import (
 	"io"
@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ignoreState is what .gitignore files say for one directory of a walk:
+// Ignore is what .gitignore files say for one directory of a walk:
 // the rules of the walk root and of every directory down to this one.
 // A nil state ignores nothing.
-type ignoreState struct {
+type Ignore struct {
 	m   *gitignore.Matcher
 	dir string // this directory, relative to the workspace root ("" = root)
 }
@@ -23,15 +23,15 @@ type ignoreState struct {
 // walk lists it. When the start directory is itself ignored, filtering is
 // off for the call (listing or searching an ignored directory on purpose
 // shows its content), as in Mastra.
-func (w *Workspace) ignoreFor(t *Target) *ignoreState {
+func (fsys *FS) IgnoreFor(t *Target) *Ignore {
 	if t.root == nil {
 		return nil
 	}
-	rootFD, err := w.rootFD(t.root)
+	rootFD, err := fsys.rootFD(t.root)
 	if err != nil {
 		return nil
 	}
-	st := &ignoreState{m: gitignore.New()}
+	st := &Ignore{m: gitignore.New()}
 	sub := t.sub
 	if sub == "." {
 		return st
@@ -40,7 +40,7 @@ func (w *Workspace) ignoreFor(t *Target) *ignoreState {
 	dir := ""
 	for i, part := range parts {
 		st = st.childAt(rootFD, dir)
-		rel := joinRel(dir, part)
+		rel := JoinRel(dir, part)
 		isLast := i == len(parts)-1
 		if st.m.Ignored(rel, true) {
 			return nil
@@ -54,50 +54,50 @@ func (w *Workspace) ignoreFor(t *Target) *ignoreState {
 }
 
 // withDir moves the state to dir without reading anything.
-func (s *ignoreState) withDir(dir string) *ignoreState {
+func (s *Ignore) withDir(dir string) *Ignore {
 	if dir == "." {
 		dir = ""
 	}
-	return &ignoreState{m: s.m, dir: dir}
+	return &Ignore{m: s.m, dir: dir}
 }
 
 // childAt adds the .gitignore of dir (relative to the root open at rootFD).
-func (s *ignoreState) childAt(rootFD int, dir string) *ignoreState {
+func (s *Ignore) childAt(rootFD int, dir string) *Ignore {
 	name := ".gitignore"
 	if dir != "" {
 		name = dir + "/.gitignore"
 	}
 	content := readSmallFileAt(rootFD, name)
-	return &ignoreState{m: s.m.Child(dir, content), dir: dir}
+	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
 // child is the state for the subdirectory name of this one ("" for this
 // directory itself), open at fd: its own .gitignore is added.
-func (s *ignoreState) child(name string, fd int) *ignoreState {
+func (s *Ignore) Child(name string, fd int) *Ignore {
 	if s == nil {
 		return nil
 	}
 	dir := s.dir
 	if name != "" {
-		dir = joinRel(s.dir, name)
+		dir = JoinRel(s.dir, name)
 	}
 	content := readSmallFileAt(fd, ".gitignore")
-	return &ignoreState{m: s.m.Child(dir, content), dir: dir}
+	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
 // ignored reports whether the entry name of this directory is excluded.
-func (s *ignoreState) ignored(name string, isDir bool) bool {
+func (s *Ignore) Ignored(name string, isDir bool) bool {
 	if s == nil {
 		return false
 	}
-	return s.m.Ignored(joinRel(s.dir, name), isDir)
+	return s.m.Ignored(JoinRel(s.dir, name), isDir)
 }
 
 // readSmallFileAt reads a .gitignore below dirfd without following a final
 // symlink; a missing or unreadable file is empty.
 func readSmallFileAt(dirfd int, name string) []byte {
 	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
-	if err == unix.ENOSYS || err == unix.EPERM && !haveOpenat2() {
+	if err == unix.ENOSYS || err == unix.EPERM && !HaveOpenat2() {
 		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package workspace
+package fsroot
 
 import (
 	"crypto/rand"
@@ -17,59 +17,87 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// forceNoOpenat2 makes the workspace use the realpath-check fallback even
+// ForceNoOpenat2 makes the workspace use the realpath-check fallback even
 // where openat2 exists; tests set it to cover both paths.
-var forceNoOpenat2 bool
+var ForceNoOpenat2 bool
 
-// loc is a place below an allowed root (root nil: an uncontained workspace,
+// Loc is a place below an allowed root (root nil: an uncontained workspace,
 // where abs is used as is).
-type loc struct {
+type Loc struct {
 	root *allowedRoot
 	sub  string
 	abs  string
 }
 
-func (t *Target) loc() loc {
-	return loc{root: t.root, sub: t.sub, abs: string(t.Abs)}
+func (t *Target) Loc() Loc {
+	return Loc{root: t.root, sub: t.sub, abs: string(t.Abs)}
 }
 
-func (l loc) parent() (loc, string) {
+// InRoot reports whether l lies below an allowed root (false in an
+// uncontained workspace, where places are plain absolute paths).
+func (l Loc) InRoot() bool { return l.root != nil }
+
+// Sub is l's slash-separated path below its root ("." for the root itself;
+// "" when l is not in a root).
+func (l Loc) Sub() string { return l.sub }
+
+// Abs is l's absolute path, symlinks not resolved.
+func (l Loc) Abs() string { return l.abs }
+
+// Parent is the directory holding l, and l's name in it.
+func (l Loc) Parent() (Loc, string) {
 	if l.root == nil {
-		return loc{abs: filepath.Dir(l.abs)}, filepath.Base(l.abs)
+		return Loc{abs: filepath.Dir(l.abs)}, filepath.Base(l.abs)
 	}
-	return loc{root: l.root, sub: path.Dir(l.sub), abs: filepath.Dir(l.abs)}, path.Base(l.sub)
+	return Loc{root: l.root, sub: path.Dir(l.sub), abs: filepath.Dir(l.abs)}, path.Base(l.sub)
 }
 
-func (l loc) child(name string) loc {
-	if l.root == nil {
-		return loc{abs: filepath.Join(l.abs, name)}
+// Child is the place of name inside the directory l.
+func (l Loc) Child(name string) Loc {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+		if l.root == nil {
+			return Loc{abs: filepath.Join(l.abs, name)}
+		}
+		return Loc{root: l.root, sub: path.Join(l.sub, name), abs: filepath.Join(l.abs, name)}
 	}
-	return loc{root: l.root, sub: path.Join(l.sub, name), abs: filepath.Join(l.abs, name)}
+	// A plain name (what directory listings give): no cleaning needed.
+	abs := l.abs + "/" + name
+	if l.abs == "/" {
+		abs = "/" + name
+	}
+	if l.root == nil {
+		return Loc{abs: abs}
+	}
+	sub := name
+	if l.sub != "." && l.sub != "" {
+		sub = l.sub + "/" + name
+	}
+	return Loc{root: l.root, sub: sub, abs: abs}
 }
 
 // rootFD returns an O_PATH descriptor of an allowed root, opened once.
-func (w *Workspace) rootFD(r *allowedRoot) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if fd, ok := w.rootFDs[r]; ok {
+func (fsys *FS) rootFD(r *allowedRoot) (int, error) {
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	if fd, ok := fsys.rootFDs[r]; ok {
 		return fd, nil
 	}
 	fd, err := unix.Open(r.real, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, err
 	}
-	w.rootFDs[r] = fd
+	fsys.rootFDs[r] = fd
 	return fd, nil
 }
 
 // openRaw opens l with flags. Contained: beneath its root with openat2, or
 // after a realpath check where openat2 is missing. An escape is EXDEV.
-func (w *Workspace) openRaw(l loc, flags int, mode uint32) (int, error) {
+func (fsys *FS) openRaw(l Loc, flags int, mode uint32) (int, error) {
 	if l.root == nil {
 		return retryEINTR(func() (int, error) { return unix.Open(l.abs, flags|unix.O_CLOEXEC, mode) })
 	}
-	if haveOpenat2() {
-		rfd, err := w.rootFD(l.root)
+	if HaveOpenat2() {
+		rfd, err := fsys.rootFD(l.root)
 		if err != nil {
 			return -1, err
 		}
@@ -81,7 +109,7 @@ func (w *Workspace) openRaw(l loc, flags int, mode uint32) (int, error) {
 	// path points) cannot be expressed that way; they keep a realpath check,
 	// which a concurrent symlink swap can race (it reveals metadata at most).
 	if flags&unix.O_PATH == 0 {
-		root, err := w.osRoot(l.root)
+		root, err := fsys.osRoot(l.root)
 		if err != nil {
 			return -1, err
 		}
@@ -101,39 +129,39 @@ func (w *Workspace) openRaw(l loc, flags int, mode uint32) (int, error) {
 		return fd, err
 	}
 	abs := filepath.Join(l.root.real, filepath.FromSlash(l.sub))
-	if !w.insideAnyRoot(realpathPartial(abs)) {
+	if !fsys.InsideAnyRoot(RealpathPartial(abs)) {
 		return -1, unix.EXDEV
 	}
 	return retryEINTR(func() (int, error) { return unix.Open(abs, flags|unix.O_CLOEXEC, mode) })
 }
 
 // osRoot returns Go's os.Root of an allowed root, opened once.
-func (w *Workspace) osRoot(r *allowedRoot) (*os.Root, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if root, ok := w.osRoots[r]; ok {
+func (fsys *FS) osRoot(r *allowedRoot) (*os.Root, error) {
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	if root, ok := fsys.osRoots[r]; ok {
 		return root, nil
 	}
 	root, err := os.OpenRoot(r.real)
 	if err != nil {
 		return nil, err
 	}
-	w.osRoots[r] = root
+	fsys.osRoots[r] = root
 	return root, nil
 }
 
 // open opens l, following symlinks that stay inside the allowed roots. A
 // symlink that is absolute, or crosses from one allowed root into another,
 // is re-resolved and opened beneath the root that really holds it.
-func (w *Workspace) open(l loc, flags int, mode uint32) (int, error) {
-	fd, err := w.openRaw(l, flags, mode)
+func (fsys *FS) Open(l Loc, flags int, mode uint32) (int, error) {
+	fd, err := fsys.openRaw(l, flags, mode)
 	if err != unix.EXDEV || l.root == nil {
 		return fd, err
 	}
-	real := realpathPartial(filepath.Join(l.root.real, filepath.FromSlash(l.sub)))
-	for _, r := range w.roots {
-		if sub, ok := within(r.real, real); ok {
-			return w.openRaw(loc{root: r, sub: sub, abs: real}, flags, mode)
+	real := RealpathPartial(filepath.Join(l.root.real, filepath.FromSlash(l.sub)))
+	for _, r := range fsys.roots {
+		if sub, ok := Within(r.real, real); ok {
+			return fsys.openRaw(Loc{root: r, sub: sub, abs: real}, flags, mode)
 		}
 	}
 	return -1, unix.EXDEV
@@ -149,8 +177,8 @@ func retryEINTR(f func() (int, error)) (int, error) {
 }
 
 // openFile opens l as an *os.File named after the user's spelling.
-func (w *Workspace) openFile(l loc, flags int, mode uint32, name string) (*os.File, error) {
-	fd, err := w.open(l, flags, mode)
+func (fsys *FS) OpenFile(l Loc, flags int, mode uint32, name string) (*os.File, error) {
+	fd, err := fsys.Open(l, flags, mode)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -160,28 +188,28 @@ func (w *Workspace) openFile(l loc, flags int, mode uint32, name string) (*os.Fi
 // openRegular opens a file the tools read (read, edit): without blocking,
 // so a FIFO cannot hold ws waiting for a writer, and refusing anything that
 // is not a regular file. A directory is Mastra's "Path is a directory".
-func (w *Workspace) openRegular(t *Target, op string) (*os.File, fileStat, error) {
-	f, err := w.openFile(t.loc(), unix.O_RDONLY|unix.O_NONBLOCK, 0, t.Input)
+func (fsys *FS) OpenRegular(t *Target, op string) (*os.File, FileStat, error) {
+	f, err := fsys.OpenFile(t.Loc(), unix.O_RDONLY|unix.O_NONBLOCK, 0, t.Input)
 	if err != nil {
-		return nil, fileStat{}, errs.FromOS(op, t.Input, err, false)
+		return nil, FileStat{}, errs.FromOS(op, t.Input, err, false)
 	}
-	st, err := fstat(int(f.Fd()))
+	st, err := Fstat(int(f.Fd()))
 	switch {
 	case err != nil:
 		f.Close()
-		return nil, fileStat{}, errs.FromOS(op, t.Input, err, false)
+		return nil, FileStat{}, errs.FromOS(op, t.Input, err, false)
 	case st.IsDir():
 		f.Close()
-		return nil, fileStat{}, errs.IsDir(t.Input, nil)
+		return nil, FileStat{}, errs.IsDir(t.Input, nil)
 	case !st.Mode.IsRegular():
 		f.Close()
-		return nil, fileStat{}, errs.NotRegular(op, t.Input, nil)
+		return nil, FileStat{}, errs.NotRegular(op, t.Input, nil)
 	}
 	return f, st, nil
 }
 
-// fileStat is what the tools need to know about a file, nanoseconds kept.
-type fileStat struct {
+// FileStat is what the tools need to know about a file, nanoseconds kept.
+type FileStat struct {
 	Mode    fs.FileMode
 	Size    int64
 	MtimeNS int64
@@ -190,12 +218,12 @@ type fileStat struct {
 }
 
 // IsDir reports whether the file is a directory.
-func (s fileStat) IsDir() bool { return s.Mode.IsDir() }
+func (s FileStat) IsDir() bool { return s.Mode.IsDir() }
 
 // Mtime is the modification time.
-func (s fileStat) Mtime() time.Time { return time.Unix(0, s.MtimeNS) }
+func (s FileStat) Mtime() time.Time { return time.Unix(0, s.MtimeNS) }
 
-func statOf(st *unix.Stat_t) fileStat {
+func statOf(st *unix.Stat_t) FileStat {
 	m := fs.FileMode(st.Mode & 0o777)
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
@@ -220,56 +248,56 @@ func statOf(st *unix.Stat_t) fileStat {
 	if st.Mode&unix.S_ISVTX != 0 {
 		m |= fs.ModeSticky
 	}
-	return fileStat{Mode: m, Size: st.Size, MtimeNS: st.Mtim.Nano(), Uid: st.Uid, Gid: st.Gid}
+	return FileStat{Mode: m, Size: st.Size, MtimeNS: st.Mtim.Nano(), Uid: st.Uid, Gid: st.Gid}
 }
 
-func fstat(fd int) (fileStat, error) {
+func Fstat(fd int) (FileStat, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	return statOf(&st), nil
 }
 
 // stat follows symlinks (inside the roots); lstat does not follow a final one.
-func (w *Workspace) stat(l loc) (fileStat, error) { return w.statFlags(l, unix.O_PATH) }
+func (fsys *FS) Stat(l Loc) (FileStat, error) { return fsys.statFlags(l, unix.O_PATH) }
 
-func (w *Workspace) lstat(l loc) (fileStat, error) {
-	return w.statFlags(l, unix.O_PATH|unix.O_NOFOLLOW)
+func (fsys *FS) Lstat(l Loc) (FileStat, error) {
+	return fsys.statFlags(l, unix.O_PATH|unix.O_NOFOLLOW)
 }
 
-func (w *Workspace) statFlags(l loc, flags int) (fileStat, error) {
-	fd, err := w.open(l, flags, 0)
+func (fsys *FS) statFlags(l Loc, flags int) (FileStat, error) {
+	fd, err := fsys.Open(l, flags, 0)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	defer unix.Close(fd)
-	return fstat(fd)
+	return Fstat(fd)
 }
 
 // realPathOf names the file behind fd, for read-tracker keys and locks.
-func realPathOf(fd int, fallback string) string {
+func RealPathOf(fd int, fallback string) string {
 	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
 	if err != nil || !filepath.IsAbs(p) {
-		return realpathPartial(fallback)
+		return RealpathPartial(fallback)
 	}
 	return p
 }
 
 // realPath is the symlink-free absolute path of l; for a path that does not
 // exist yet, its existing parent's real path joined with the rest.
-func (w *Workspace) realPath(l loc) string {
-	if fd, err := w.open(l, unix.O_PATH, 0); err == nil {
+func (fsys *FS) RealPath(l Loc) string {
+	if fd, err := fsys.Open(l, unix.O_PATH, 0); err == nil {
 		defer unix.Close(fd)
-		return realPathOf(fd, l.abs)
+		return RealPathOf(fd, l.abs)
 	}
-	return realpathPartial(l.abs)
+	return RealpathPartial(l.abs)
 }
 
 // mkdirAll creates l and its missing parents, each with mkdirat below an
 // already opened parent, so no step can be redirected outside the root.
-func (w *Workspace) mkdirAll(l loc) error {
-	st, err := w.stat(l)
+func (fsys *FS) MkdirAll(l Loc) error {
+	st, err := fsys.Stat(l)
 	if err == nil {
 		if st.IsDir() {
 			return nil
@@ -279,26 +307,26 @@ func (w *Workspace) mkdirAll(l loc) error {
 	if !errors.Is(err, unix.ENOENT) {
 		return err
 	}
-	p, name := l.parent()
+	p, name := l.Parent()
 	if p.abs == l.abs || name == "." || name == "/" {
 		return err
 	}
-	if err := w.mkdirAll(p); err != nil {
+	if err := fsys.MkdirAll(p); err != nil {
 		return err
 	}
-	return w.mkdirIn(p, name)
+	return fsys.MkdirIn(p, name)
 }
 
 // mkdirIn creates one directory name inside the directory p.
-func (w *Workspace) mkdirIn(p loc, name string) error {
-	pfd, err := w.open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
+func (fsys *FS) MkdirIn(p Loc, name string) error {
+	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(pfd)
 	err = unix.Mkdirat(pfd, name, 0o777)
 	if err == unix.EEXIST {
-		if st, serr := w.stat(p.child(name)); serr == nil && st.IsDir() {
+		if st, serr := fsys.Stat(p.Child(name)); serr == nil && st.IsDir() {
 			return nil
 		}
 	}
@@ -308,7 +336,7 @@ func (w *Workspace) mkdirIn(p loc, name string) error {
 // removeAt removes name inside the open directory dirfd: a file, a symlink
 // (the link only) or, when recursive, a directory and everything below it.
 // Symlinks are never followed.
-func removeAt(dirfd int, name string, recursive bool) error {
+func RemoveAt(dirfd int, name string, recursive bool) error {
 	err := unix.Unlinkat(dirfd, name, 0)
 	if err == nil || (err != unix.EISDIR && err != unix.EPERM) {
 		return err
@@ -325,7 +353,7 @@ func removeAt(dirfd int, name string, recursive bool) error {
 	for {
 		names, rerr := d.Readdirnames(256)
 		for _, n := range names {
-			if err := removeAt(fd, n, true); err != nil && err != unix.ENOENT {
+			if err := RemoveAt(fd, n, true); err != nil && err != unix.ENOENT {
 				d.Close()
 				return err
 			}
@@ -342,20 +370,20 @@ func removeAt(dirfd int, name string, recursive bool) error {
 	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
 }
 
-// tempPrefix starts the name of every temporary file ws creates beside a
+// TempPrefix starts the name of every temporary file ws creates beside a
 // target; ls and grep never show them.
-const tempPrefix = ".ws-tmp-"
+const TempPrefix = ".ws-tmp-"
 
 // staleTempAge is how old a temporary file must be before a later write in
 // the same directory may remove it (and only if no writer holds its lock).
 const staleTempAge = time.Minute
 
 // IsTempName reports whether a directory entry is one of ws's temporary files.
-func IsTempName(name string) bool { return strings.HasPrefix(name, tempPrefix) }
+func IsTempName(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
-// writeOptions say how writeAtomic treats an existing file.
-type writeOptions struct {
-	noReplace bool // fail with EEXIST when the file exists (write --overwrite=false)
+// WriteOptions say how writeAtomic treats an existing file.
+type WriteOptions struct {
+	NoReplace bool // fail with EEXIST when the file exists (write --overwrite=false)
 }
 
 // writeAtomic replaces the file at l with the bytes of r: a temporary file in
@@ -363,43 +391,43 @@ type writeOptions struct {
 // owner, when permitted), and renamed over the target; the directory is then
 // fsynced. A symlink at l has its target replaced, not the link itself.
 // On failure nothing is left behind and the old file is untouched.
-func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat, error) {
-	dest, err := w.followFinalLink(l)
+func (fsys *FS) WriteAtomic(l Loc, r io.Reader, opts WriteOptions) (FileStat, error) {
+	dest, err := fsys.FollowFinalLink(l)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
-	p, name := dest.parent()
-	if err := w.mkdirAll(p); err != nil {
+	p, name := dest.Parent()
+	if err := fsys.MkdirAll(p); err != nil {
 		if err == unix.EEXIST {
 			err = unix.ENOTDIR
 		}
-		return fileStat{}, err
+		return FileStat{}, err
 	}
-	pfd, err := w.open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	pfd, err := fsys.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	defer unix.Close(pfd)
 
-	mode := uint32(0o666) &^ umask()
-	var old *fileStat
+	mode := uint32(0o666) &^ Umask()
+	var old *FileStat
 	var st unix.Stat_t
 	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		s := statOf(&st)
 		switch {
 		case s.IsDir():
-			return fileStat{}, unix.EISDIR
-		case opts.noReplace:
-			return fileStat{}, unix.EEXIST
+			return FileStat{}, unix.EISDIR
+		case opts.NoReplace:
+			return FileStat{}, unix.EEXIST
 		case !s.Mode.IsRegular():
-			return fileStat{}, errNotRegular
+			return FileStat{}, ErrNotRegular
 		}
 		old = &s
 		mode = st.Mode & 0o7777
 		// Renaming needs only the directory's permission; the file's own
 		// must allow the write, as an in-place write would require.
 		if err := unix.Faccessat(pfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
-			return fileStat{}, unix.EACCES
+			return FileStat{}, unix.EACCES
 		}
 		if euid := os.Geteuid(); euid != 0 && int(old.Uid) != euid {
 			// A file of another user that we may write: a new file would
@@ -407,20 +435,20 @@ func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat
 			return writeInPlace(pfd, name, r)
 		}
 	} else if err != unix.ENOENT {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 
-	tmp := tempPrefix + randomHex(8)
+	tmp := TempPrefix + RandomHex(8)
 	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	_ = unix.Flock(fd, unix.LOCK_EX)
 	f := os.NewFile(uintptr(fd), tmp)
-	fail := func(err error) (fileStat, error) {
+	fail := func(err error) (FileStat, error) {
 		f.Close()
 		unix.Unlinkat(pfd, tmp, 0)
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	if _, err := io.Copy(f, r); err != nil {
 		return fail(err)
@@ -434,7 +462,7 @@ func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat
 	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
-	if opts.noReplace {
+	if opts.NoReplace {
 		err = unix.Renameat2(pfd, tmp, pfd, name, unix.RENAME_NOREPLACE)
 		if err == unix.EINVAL || err == unix.ENOSYS {
 			// Filesystems without RENAME_NOREPLACE: link(2) also refuses to replace.
@@ -448,58 +476,58 @@ func (w *Workspace) writeAtomic(l loc, r io.Reader, opts writeOptions) (fileStat
 	if err != nil {
 		return fail(err)
 	}
-	result, serr := fstat(fd)
+	result, serr := Fstat(fd)
 	f.Close()
 	_ = unix.Fsync(pfd)
-	removeStaleTemps(pfd, w.now())
+	RemoveStaleTemps(pfd, fsys.now())
 	if serr != nil {
-		return fileStat{}, serr
+		return FileStat{}, serr
 	}
 	return result, nil
 }
 
-var errNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errors.New("not a regular file")
 
 // writeInPlace truncates and rewrites an existing file (kept for files of
 // another user, whose owner an atomic replacement could not keep).
-func writeInPlace(pfd int, name string, r io.Reader) (fileStat, error) {
+func writeInPlace(pfd int, name string, r io.Reader) (FileStat, error) {
 	fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
 	if _, err := io.Copy(f, r); err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
 	if err := f.Sync(); err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
-	return fstat(fd)
+	return Fstat(fd)
 }
 
 // followFinalLink resolves a symlink at l to the place it points to, which
 // must itself be inside the allowed roots. Anything else comes back as is.
-func (w *Workspace) followFinalLink(l loc) (loc, error) {
-	st, err := w.lstat(l)
+func (fsys *FS) FollowFinalLink(l Loc) (Loc, error) {
+	st, err := fsys.Lstat(l)
 	if err != nil || st.Mode&fs.ModeSymlink == 0 {
 		return l, nil
 	}
-	real := w.realPath(l)
+	real := fsys.RealPath(l)
 	if l.root == nil {
-		return loc{abs: real}, nil
+		return Loc{abs: real}, nil
 	}
-	for _, r := range w.roots {
-		if sub, ok := within(r.real, real); ok {
-			return loc{root: r, sub: sub, abs: real}, nil
+	for _, r := range fsys.roots {
+		if sub, ok := Within(r.real, real); ok {
+			return Loc{root: r, sub: sub, abs: real}, nil
 		}
 	}
 	return l, unix.EXDEV
 }
 
-// removeStaleTemps deletes temporary files that a crashed writer left in
+// RemoveStaleTemps deletes temporary files that a crashed writer left in
 // the directory: older than staleTempAge and not locked by a live writer.
-func removeStaleTemps(dirfd int, now time.Time) {
+func RemoveStaleTemps(dirfd int, now time.Time) {
 	fd, err := unix.Openat(dirfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return
@@ -532,7 +560,7 @@ func removeStaleTemps(dirfd int, now time.Time) {
 	}
 }
 
-func randomHex(n int) string {
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
@@ -540,7 +568,7 @@ func randomHex(n int) string {
 
 // umask reads the process umask without changing it (Linux reports it in
 // /proc/self/status); elsewhere the common 022 is assumed.
-func umask() uint32 {
+func Umask() uint32 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err == nil {
 		for _, line := range strings.Split(string(data), "\n") {

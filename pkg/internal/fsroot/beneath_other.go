@@ -1,10 +1,10 @@
 //go:build unix && !linux
 
-package workspace
+package fsroot
 
 import "golang.org/x/sys/unix"
 
-func haveOpenat2() bool { return false }
+func HaveOpenat2() bool { return false }
 
 func openat2Beneath(dirfd int, name string, flags int, mode uint32) (int, error) {
 	return -1, unix.ENOSYS

@@ -1,4 +1,4 @@
-package workspace
+package fsroot
 
 import (
 	"errors"
@@ -31,7 +31,7 @@ type Target struct {
 	Abs   AbsPath // lexical absolute form (symlinks not resolved)
 	root  *allowedRoot
 	sub   string // slash path below root.path; "." is the root itself
-	ws    *Workspace
+	base  string // the workspace base path
 }
 
 // Rel is the target's path relative to the workspace base path,
@@ -39,7 +39,7 @@ type Target struct {
 // workspace is not contained) starts with "../", as Mastra's
 // relative(basePath, path) does.
 func (t *Target) Rel() RelPath {
-	rel, err := filepath.Rel(t.ws.base, string(t.Abs))
+	rel, err := filepath.Rel(t.base, string(t.Abs))
 	if err != nil {
 		return RelPath(filepath.ToSlash(string(t.Abs)))
 	}
@@ -55,29 +55,29 @@ func (t *Target) IsRoot() bool { return t.root != nil && t.sub == "." }
 // first lexically, then with symlinks resolved. Every file operation goes
 // through the returned Target, which opens files beneath the root so that a
 // symlink swapped after this check still cannot lead outside.
-func (w *Workspace) Resolve(input string) (*Target, error) {
+func (fsys *FS) Resolve(input string) (*Target, error) {
 	if input == "" {
 		return nil, errs.EmptyPath()
 	}
 	if strings.IndexByte(input, 0) >= 0 {
 		return nil, errs.NULInPath(input)
 	}
-	abs := w.absolute(input)
-	t := &Target{Input: input, Abs: AbsPath(abs), ws: w}
-	if !w.contained {
+	abs := fsys.Absolute(input)
+	t := &Target{Input: input, Abs: AbsPath(abs), base: fsys.base}
+	if !fsys.contained {
 		return t, nil
 	}
 	// Check 1: lexical containment, repeated on real paths if it fails.
-	for _, r := range w.roots {
-		if sub, ok := within(r.path, abs); ok {
+	for _, r := range fsys.roots {
+		if sub, ok := Within(r.path, abs); ok {
 			t.root, t.sub = r, sub
 			break
 		}
 	}
 	if t.root == nil {
-		real := realpathPartial(abs)
-		for _, r := range w.roots {
-			if sub, ok := within(r.real, real); ok {
+		real := RealpathPartial(abs)
+		for _, r := range fsys.roots {
+			if sub, ok := Within(r.real, real); ok {
 				t.root, t.sub = r, sub
 				t.Abs = AbsPath(filepath.Join(r.path, filepath.FromSlash(sub)))
 				break
@@ -85,33 +85,33 @@ func (w *Workspace) Resolve(input string) (*Target, error) {
 		}
 	}
 	if t.root == nil {
-		return nil, w.outsideError(input)
+		return nil, fsys.outsideError(input)
 	}
 	// Check 2: with symlinks resolved, the target (or, for a path that does
 	// not exist yet, its nearest existing ancestor) must stay inside a root.
-	if !w.insideAnyRoot(realpathPartial(abs)) {
+	if !fsys.InsideAnyRoot(RealpathPartial(abs)) {
 		return nil, errs.Escape("access", input, nil)
 	}
 	return t, nil
 }
 
-func (w *Workspace) absolute(input string) string {
+func (fsys *FS) Absolute(input string) string {
 	p := input
 	switch {
 	case p == "~":
-		p = w.home
+		p = fsys.home
 	case strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`):
-		p = filepath.Join(w.home, p[2:])
+		p = filepath.Join(fsys.home, p[2:])
 	}
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	return filepath.Join(w.base, p)
+	return filepath.Join(fsys.base, p)
 }
 
-func (w *Workspace) insideAnyRoot(real string) bool {
-	for _, r := range w.roots {
-		if _, ok := within(r.real, real); ok {
+func (fsys *FS) InsideAnyRoot(real string) bool {
+	for _, r := range fsys.roots {
+		if _, ok := Within(r.real, real); ok {
 			return true
 		}
 	}
@@ -120,14 +120,14 @@ func (w *Workspace) insideAnyRoot(real string) bool {
 
 // outsideError builds Mastra's containment message, with its hint for
 // absolute paths that were probably meant to be workspace-relative.
-func (w *Workspace) outsideError(input string) error {
+func (fsys *FS) outsideError(input string) error {
 	hint := ""
 	if filepath.IsAbs(input) {
 		trimmed := strings.TrimLeft(input, `/\`)
 		first := strings.SplitN(filepath.ToSlash(trimmed), "/", 2)[0]
 		hint = `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
 		if first != "" {
-			if _, err := os.Lstat(filepath.Join(w.base, first)); err == nil {
+			if _, err := os.Lstat(filepath.Join(fsys.base, first)); err == nil {
 				hint = `path is outside the workspace; use a relative path like "` + trimmed + `"`
 			}
 		}
@@ -137,7 +137,7 @@ func (w *Workspace) outsideError(input string) error {
 
 // within reports whether p equals root or lies below it, and returns p's
 // slash-separated path relative to root.
-func within(root, p string) (string, bool) {
+func Within(root, p string) (string, bool) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
@@ -148,7 +148,7 @@ func within(root, p string) (string, bool) {
 // realpathPartial resolves symlinks in p as far as p exists, follows a
 // dangling final symlink lexically, and appends the part that does not exist.
 // It never fails: on a symlink loop it returns what it has.
-func realpathPartial(p string) string {
+func RealpathPartial(p string) string {
 	p = filepath.Clean(p)
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		return real

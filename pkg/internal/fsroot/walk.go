@@ -1,4 +1,4 @@
-package workspace
+package fsroot
 
 import (
 	"bytes"
@@ -12,18 +12,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dirEntry is one entry of a directory listing.
-type dirEntry struct {
-	name   string
-	isDir  bool // for a symlink: whether its target is a directory
-	isLink bool
-	target string // a symlink's text
+// DirEntry is one entry of a directory listing.
+type DirEntry struct {
+	Name   string
+	IsDir  bool // for a symlink: whether its target is a directory
+	IsLink bool
+	Target string // a symlink's text
 }
 
 // openDirAt opens the directory name inside the open directory dirfd,
 // refusing to follow a symlink, so a walk that started beneath the root
 // stays beneath it.
-func openDirAt(dirfd int, name string) (int, error) {
+func OpenDirAt(dirfd int, name string) (int, error) {
 	for {
 		fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != unix.EINTR {
@@ -37,14 +37,14 @@ func openDirAt(dirfd int, name string) (int, error) {
 // allocation per name. Types come from the directory itself; symlinks are
 // stat'ed for their target's type and read for their text only when
 // wantLinks is set.
-func readDirFD(fd int, wantLinks bool) ([]dirEntry, error) {
+func ReadDirFD(fd int, wantLinks bool) ([]DirEntry, error) {
 	bp := direntPool.Get().(*[]byte)
 	defer direntPool.Put(bp)
 	buf := *bp
 	if _, err := unix.Seek(fd, 0, 0); err != nil {
 		return nil, err
 	}
-	var out []dirEntry
+	var out []DirEntry
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
@@ -67,33 +67,33 @@ func readDirFD(fd int, wantLinks bool) ([]dirEntry, error) {
 			if len(nameB) == 0 || nameB[0] == '.' && (len(nameB) == 1 || len(nameB) == 2 && nameB[1] == '.') {
 				continue
 			}
-			de := dirEntry{name: string(nameB)}
+			de := DirEntry{Name: string(nameB)}
 			switch typ {
 			case unix.DT_DIR:
-				de.isDir = true
+				de.IsDir = true
 			case unix.DT_LNK:
-				de.isLink = true
+				de.IsLink = true
 				if wantLinks {
 					var st unix.Stat_t
-					if unix.Fstatat(fd, de.name, &st, 0) == nil {
-						de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+					if unix.Fstatat(fd, de.Name, &st, 0) == nil {
+						de.IsDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
 					}
-					de.target = readlinkAt(fd, de.name)
+					de.Target = readlinkAt(fd, de.Name)
 				}
 			case unix.DT_UNKNOWN:
 				// Filesystems without d_type: ask.
 				var st unix.Stat_t
-				if unix.Fstatat(fd, de.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-					de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
-					de.isLink = st.Mode&unix.S_IFMT == unix.S_IFLNK
+				if unix.Fstatat(fd, de.Name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+					de.IsDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+					de.IsLink = st.Mode&unix.S_IFMT == unix.S_IFLNK
 				}
-				if de.isLink && wantLinks {
-					if unix.Fstatat(fd, de.name, &st, 0) == nil {
-						de.isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+				if de.IsLink && wantLinks {
+					if unix.Fstatat(fd, de.Name, &st, 0) == nil {
+						de.IsDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
 					} else {
-						de.isDir = false
+						de.IsDir = false
 					}
-					de.target = readlinkAt(fd, de.name)
+					de.Target = readlinkAt(fd, de.Name)
 				}
 			}
 			out = append(out, de)
@@ -120,7 +120,7 @@ func readlinkAt(dirfd int, name string) string {
 // lessUTF16 orders strings by UTF-16 code units, as JavaScript sorts them.
 // Byte order is the same unless the first difference lies in a character
 // at or above U+E000 (UTF-8 lead byte 0xEE or more).
-func lessUTF16(a, b string) bool {
+func LessUTF16(a, b string) bool {
 	n := min(len(a), len(b))
 	i := 0
 	for i < n && a[i] == b[i] {
@@ -160,14 +160,23 @@ func utf16Key(r rune) int {
 }
 
 // sortEntries puts directories first, then names in UTF-16 order.
-func sortEntries(es []dirEntry) {
+func SortEntries(es []DirEntry) {
 	sort.Slice(es, func(i, j int) bool {
-		if es[i].isDir != es[j].isDir {
-			return es[i].isDir
+		if es[i].IsDir != es[j].IsDir {
+			return es[i].IsDir
 		}
-		return lessUTF16(es[i].name, es[j].name)
+		return LessUTF16(es[i].Name, es[j].Name)
 	})
 }
 
 // isHidden reports a dot-name.
-func isHidden(name string) bool { return strings.HasPrefix(name, ".") }
+func IsHidden(name string) bool { return strings.HasPrefix(name, ".") }
+
+// JoinRel joins a slash-separated relative directory and a name ("" and
+// "." are the top).
+func JoinRel(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

@@ -1,0 +1,85 @@
+package fsroot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWalk(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"b.txt", "a/x.go", "a/deep/y.go", "a/deep/deeper/z.go", ".hid/h.txt",
+		".git/config", "build/out.bin", ".gitignore", "c/.gitignore", "c/keep.txt", "c/skip.log", ".ws-tmp-123"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := ""
+		switch f {
+		case ".gitignore":
+			content = "build/\n"
+		case "c/.gitignore":
+			content = "*.log\n"
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	fsys := New(Options{Base: root, Contained: true})
+	defer fsys.Close()
+	top, err := fsys.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := func(opts WalkOptions, skip string) string {
+		var got []string
+		_, err := fsys.Walk(context.Background(), top.Loc(), "", opts, "top", func(e *WalkEntry) (bool, any) {
+			got = append(got, e.Rel())
+			if st, err := fsys.Lstat(e.Loc()); err != nil || st.IsDir() != (e.IsDir && !e.IsLink) {
+				t.Errorf("%s: Loc does not lead to the entry (%v)", e.Rel(), err)
+			}
+			return e.Rel() != skip, e.Rel()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(got, " ")
+	}
+	tests := []struct {
+		name string
+		opts WalkOptions
+		skip string
+		want string
+	}{
+		{"everything", WalkOptions{Hidden: true, Links: true}, "",
+			".git .git/config .gitignore .hid .hid/h.txt a a/deep a/deep/deeper a/deep/deeper/z.go a/deep/y.go a/x.go b.txt build build/out.bin c c/.gitignore c/keep.txt c/skip.log link"},
+		{"no hidden, no .git, gitignore", WalkOptions{SkipGit: true, Ignore: fsys.IgnoreFor(top)}, "",
+			"a a/deep a/deep/deeper a/deep/deeper/z.go a/deep/y.go a/x.go b.txt c c/keep.txt link"},
+		{"depth 2", WalkOptions{MaxDepth: 2}, "", "a a/deep a/x.go b.txt build build/out.bin c c/keep.txt c/skip.log link"},
+		{"not entered", WalkOptions{}, "a", "a b.txt build build/out.bin c c/keep.txt c/skip.log link"},
+	}
+	for _, tt := range tests {
+		if got := walk(tt.opts, tt.skip); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+	// The data a directory's visit answered reaches its entries.
+	_, _ = fsys.Walk(context.Background(), top.Loc(), ".", WalkOptions{}, "top", func(e *WalkEntry) (bool, any) {
+		want := "top"
+		if i := strings.LastIndexByte(e.Rel(), '/'); i >= 0 {
+			want = e.Rel()[:i]
+		}
+		if e.Parent != want {
+			t.Errorf("%s: parent data %v, want %v", e.Rel(), e.Parent, want)
+		}
+		return true, e.Rel()
+	})
+	if _, err := fsys.Walk(context.Background(), top.Loc().Child("b.txt"), "", WalkOptions{}, nil, nil); err == nil {
+		t.Error("walking a file succeeded")
+	}
+}
