@@ -118,7 +118,9 @@ func EditNotUnique(n int) *Error {
 }
 
 // InvalidRegex is grep's text for a pattern that does not compile.
-func InvalidRegex(msg string) *Error { return newf(InvalidPattern, "Error: Invalid regex pattern: %s", msg) }
+func InvalidRegex(msg string) *Error {
+	return newf(InvalidPattern, "Error: Invalid regex pattern: %s", msg)
+}
 
 // PatternTooLong is grep's text for a pattern over 1000 code units.
 func PatternTooLong(n int) *Error {
