@@ -18,6 +18,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
+	"github.com/wstools/ws/pkg/grep"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/search"
@@ -444,7 +445,7 @@ func (w *Workspace) indexFile(x *search.Index, f autoFile) bool {
 		return false
 	}
 	x.RemoveSource(f.id)
-	if isBinary(path.Base(f.id), data[:min(len(data), media.SniffLen)]) {
+	if grep.IsBinary(path.Base(f.id), data[:min(len(data), media.SniffLen)]) {
 		return false
 	}
 	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})

@@ -1,0 +1,8 @@
+// Package grep is ws's search engine: the matcher (Go RE2, with an
+// ECMAScript engine for lookaround and backreferences, literal and
+// required-substring shortcuts), whole-buffer scanning for the first match
+// of each line, binary detection by content, and Search, which walks a
+// tree through the workspace's path chokepoint and scans files in
+// parallel, reporting them in walk order. The grep tool's text (Mastra's
+// layout) is made by pkg/workspace from its Result.
+package grep

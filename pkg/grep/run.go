@@ -1,0 +1,324 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path"
+	"runtime"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/media"
+	"golang.org/x/sys/unix"
+)
+
+// File is a file that was searched, in walk order.
+type File struct {
+	Rel   string // workspace-relative
+	Hits  []Hit
+	Buf   []byte // the content, kept when there are hits
+	Lines *Lines // the lines of Buf
+	loc   fsroot.Loc
+	bin   bool
+	err   bool
+}
+
+// Options say what Search looks for and where.
+type Options struct {
+	Matcher    *Matcher
+	MaxCount   int    // matching lines per file; 0: no limit
+	MaxMatches int    // matching lines in all; the search stops there (0: no limit)
+	Hidden     bool   // search dot-files and dot-directories too
+	Glob       string // only files whose workspace-relative path matches (doublestar)
+}
+
+// Result is what Search found.
+type Result struct {
+	Files          []*File // files with hits, in walk order
+	Truncated      bool    // stopped at MaxMatches
+	BinarySkipped  int
+	ReadErrors     int
+	TargetNotFound bool
+}
+
+type grepRun struct {
+	fs         *fsroot.FS
+	m          *Matcher
+	maxCount   int
+	maxMatches int
+	hidden     bool
+	glob       string
+	res        *Result
+}
+
+// Search walks the file or directory root and scans its files with one
+// worker per core; results are taken in walk order so the MaxMatches cap
+// stops at the same place every time. .gitignore files are honoured, .git
+// directories and (unless Hidden) dot names are passed over, and binary
+// files are skipped.
+func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) *Result {
+	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob, res: &Result{}}
+	if g.maxMatches <= 0 {
+		g.maxMatches = math.MaxInt
+	}
+	g.run(ctx, root)
+	return g.res
+}
+
+func (g *grepRun) run(ctx context.Context, root string) {
+	t, err := g.fs.Resolve(root)
+	if err != nil {
+		g.res.ReadErrors++
+		return
+	}
+	l := t.Loc()
+	st, err := g.fs.Stat(l)
+	if err != nil {
+		if err == unix.ENOENT || err == unix.ENOTDIR {
+			g.res.TargetNotFound = true
+		} else {
+			g.res.ReadErrors++
+		}
+		return
+	}
+	if path.Base(string(t.Rel())) == ".git" && st.IsDir() {
+		return
+	}
+	// Files travel in batches, which keeps channel traffic (and goroutine
+	// hand-offs) low when most files are small.
+	work := make(chan *grepBatch, 64)
+	done := make(chan *grepBatch, 64)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for b := range work {
+				for _, f := range b.files {
+					if ctx.Err() == nil {
+						g.scan(f)
+					}
+				}
+				done <- b
+			}
+		}()
+	}
+	walkErrors := 0 // written by the walker only; read after done is closed
+	go func() {
+		q := &batcher{out: work}
+		if st.IsDir() {
+			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: true, Links: true, Ignore: g.fs.IgnoreFor(t)}
+			n, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+				if e.IsDir {
+					return true, nil // symlinked directories are not entered
+				}
+				if g.glob != "" {
+					if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
+						return false, nil
+					}
+				}
+				q.add(&File{Rel: e.Rel(), loc: e.Loc()})
+				return false, nil
+			})
+			walkErrors += n
+			if err != nil {
+				walkErrors++
+			}
+		} else {
+			q.add(&File{Rel: string(t.Rel()), loc: l})
+		}
+		q.flush()
+		close(work)
+		workers.Wait()
+		close(done)
+	}()
+	// Collect in walk order.
+	pending := map[int]*grepBatch{}
+	next, total := 0, 0
+	for b := range done {
+		pending[b.seq] = b
+		for {
+			b, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			for _, f := range b.files {
+				if total >= g.maxMatches {
+					break
+				}
+				switch {
+				case f.err:
+					g.res.ReadErrors++
+				case f.bin:
+					g.res.BinarySkipped++
+				case len(f.Hits) > 0:
+					if total+len(f.Hits) > g.maxMatches {
+						f.Hits = f.Hits[:g.maxMatches-total]
+					}
+					total += len(f.Hits)
+					g.res.Files = append(g.res.Files, f)
+					if total >= g.maxMatches {
+						g.res.Truncated = true
+						cancel()
+					}
+				}
+			}
+		}
+	}
+	g.res.ReadErrors += walkErrors
+}
+
+// grepBatch is a run of files in walk order.
+type grepBatch struct {
+	seq   int
+	files []*File
+}
+
+// batcher groups the walker's files into batches.
+type batcher struct {
+	out chan<- *grepBatch
+	cur *grepBatch
+	seq int
+}
+
+const grepBatchSize = 32
+
+func (q *batcher) add(f *File) {
+	if q.cur == nil {
+		q.cur = &grepBatch{seq: q.seq, files: make([]*File, 0, grepBatchSize)}
+		q.seq++
+	}
+	q.cur.files = append(q.cur.files, f)
+	if len(q.cur.files) == grepBatchSize {
+		q.flush()
+	}
+}
+
+func (q *batcher) flush() {
+	if q.cur != nil {
+		q.out <- q.cur
+		q.cur = nil
+	}
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// getBuf returns an empty buffer with room for at least n bytes.
+func getBuf(n int) []byte {
+	b := *(bufPool.Get().(*[]byte))
+	if cap(b) < n {
+		putBuf(b)
+		return make([]byte, 0, n)
+	}
+	return b[:0]
+}
+
+func putBuf(b []byte) {
+	if cap(b) > 8<<20 {
+		return // don't keep huge buffers around
+	}
+	b = b[:0]
+	bufPool.Put(&b)
+}
+
+// readAllSized reads the file open at fd, whose size fstat gave: one read
+// when it has not changed since, more only if it grew.
+func readAllSized(fd int, size int64) ([]byte, error) {
+	buf := getBuf(int(size) + 1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf, err
+		}
+		buf = buf[:len(buf)+n]
+		if n == 0 || int64(len(buf)) == size && len(buf) < cap(buf) {
+			return buf, nil
+		}
+	}
+}
+
+// scan reads one file once and finds its matching lines. It uses raw
+// system calls: an *os.File would add an fcntl and an epoll_ctl per file.
+func (g *grepRun) scan(f *File) {
+	fd, err := g.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		f.err = true
+		return
+	}
+	defer unix.Close(fd)
+	st, err := fsroot.Fstat(fd)
+	if err != nil || !st.Mode.IsRegular() {
+		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
+		return
+	}
+	// Big files are judged by their head before the rest is read: a disk
+	// image is skipped after 8 KiB, not after reading gigabytes.
+	if st.Size > 1<<20 {
+		var head [media.SniffLen]byte
+		n, err := unix.Pread(fd, head[:], 0)
+		if err != nil {
+			f.err = true
+			return
+		}
+		if IsBinary(f.Rel, head[:n]) {
+			f.bin = true
+			return
+		}
+	}
+	buf, err := readAllSized(fd, st.Size)
+	if err != nil {
+		putBuf(buf)
+		f.err = true
+		return
+	}
+	if st.Size <= 1<<20 && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {
+		putBuf(buf)
+		f.bin = true
+		return
+	}
+	f.Hits = g.m.Scan(buf, g.maxCount)
+	if len(f.Hits) > 0 {
+		f.Buf, f.Lines = buf, IndexLines(buf)
+	} else {
+		putBuf(buf)
+	}
+}
+
+// IsBinary decides by content: a NUL byte in the first 8 KiB, or content
+// that sniffs as a binary type. The sniffer runs only when it could say so:
+// on content that is not UTF-8, or whose first bytes hold control
+// characters or a PDF signature (where formats put their magic numbers).
+func IsBinary(name string, head []byte) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	valid := utf8.Valid(head) || len(head) == media.SniffLen && utf8.Valid(trimPartialRune(head))
+	if valid && media.LooksText(head[:min(len(head), 16)]) && !bytes.HasPrefix(head, []byte("%PDF")) {
+		return false
+	}
+	return !media.Classify(name, head).Text
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end of
+// a head read.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			return b[:len(b)-i]
+		}
+	}
+	return b
+}
