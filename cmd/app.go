@@ -76,7 +76,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 	}
 	cfg := config.Default()
 	if a.opts.config != "" {
-		c, err := config.Load(a.opts.config)
+		c, err := config.Load(a.opts.config, workspace.ConfigKeys())
 		if err != nil {
 			return nil, errs.Config(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/workspace"
@@ -56,7 +55,7 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 			if background {
 				req.Background = &background
 			}
-			res, err := app.runToolResult(cmd.Context(), config.ExecuteCommand, req)
+			res, err := app.runToolResult(cmd.Context(), workspace.ExecuteCommand, req)
 			if err != nil {
 				// Usage, config and approval keep their statuses (2, 2, 3);
 				// anything else is ws failing to run the command: 125.
@@ -104,7 +103,7 @@ func newPSOutputCmd(app *App) *cobra.Command {
 			if f.Changed("wait-timeout") {
 				req.WaitTimeout = &waitTimeout
 			}
-			return app.runTool(cmd.Context(), config.GetProcessOutput, req)
+			return app.runTool(cmd.Context(), workspace.GetProcessOutput, req)
 		},
 	}
 	f := cmd.Flags()
@@ -122,7 +121,7 @@ func newKillCmd(app *App) *cobra.Command {
 		Args:    exactArgs(1, "one PID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.ran = true
-			return app.runTool(cmd.Context(), config.KillProcess, workspace.KillRequest{PID: args[0]})
+			return app.runTool(cmd.Context(), workspace.KillProcess, workspace.KillRequest{PID: args[0]})
 		},
 	}
 }

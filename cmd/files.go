@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -33,7 +32,7 @@ func newReadCmd(app *App) *cobra.Command {
 			if f.Changed("line-numbers") {
 				req.ShowLineNumbers = &lineNumbers
 			}
-			return app.runTool(cmd.Context(), config.ReadFile, req)
+			return app.runTool(cmd.Context(), workspace.ReadFile, req)
 		},
 	}
 	f := cmd.Flags()
@@ -70,7 +69,7 @@ func newWriteCmd(app *App) *cobra.Command {
 			if cmd.Flags().Changed("overwrite") {
 				req.Overwrite = &overwrite
 			}
-			return app.runTool(cmd.Context(), config.WriteFile, req)
+			return app.runTool(cmd.Context(), workspace.WriteFile, req)
 		},
 	}
 	cmd.Flags().StringVar(&req.Content, "content", "", "the new content (default: read stdin to EOF)")
@@ -103,7 +102,7 @@ func newEditCmd(app *App) *cobra.Command {
 			if f.Changed("replace-all") {
 				req.ReplaceAll = &replaceAll
 			}
-			return app.runTool(cmd.Context(), config.EditFile, req)
+			return app.runTool(cmd.Context(), workspace.EditFile, req)
 		},
 	}
 	f := cmd.Flags()
@@ -148,7 +147,7 @@ func newDeleteCmd(app *App) *cobra.Command {
 			if cmd.Flags().Changed("recursive") {
 				req.Recursive = &recursive
 			}
-			return app.runTool(cmd.Context(), config.Delete, req)
+			return app.runTool(cmd.Context(), workspace.Delete, req)
 		},
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "delete a directory and everything in it")
@@ -163,7 +162,7 @@ func newStatCmd(app *App) *cobra.Command {
 		Args:    exactArgs(1, "one PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.ran = true
-			return app.runTool(cmd.Context(), config.FileStat, workspace.StatRequest{Path: args[0]})
+			return app.runTool(cmd.Context(), workspace.FileStat, workspace.StatRequest{Path: args[0]})
 		},
 	}
 }
@@ -183,7 +182,7 @@ func newMkdirCmd(app *App) *cobra.Command {
 			if cmd.Flags().Changed("recursive") {
 				req.Recursive = &recursive
 			}
-			return app.runTool(cmd.Context(), config.Mkdir, req)
+			return app.runTool(cmd.Context(), workspace.Mkdir, req)
 		},
 	}
 	cmd.Flags().BoolVar(&recursive, "recursive", true, "create missing parents; false fails when the parent is missing")

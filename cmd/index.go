@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -32,7 +31,7 @@ disk that changed since are read again before each search.`,
 			if f.Changed("min-score") {
 				req.MinScore = &minScore
 			}
-			return app.runTool(cmd.Context(), config.Search, req)
+			return app.runTool(cmd.Context(), workspace.Search, req)
 		},
 	}
 	f := cmd.Flags()
@@ -83,7 +82,7 @@ read again, and files that are gone dropped.`,
 				}
 				req.Content = string(data)
 			}
-			return app.runTool(cmd.Context(), config.Index, req)
+			return app.runTool(cmd.Context(), workspace.Index, req)
 		},
 	}
 	cmd.Flags().StringVar(&req.Content, "content", "", "the document's text (default: read stdin to EOF)")
@@ -95,8 +94,8 @@ read again, and files that are gone dropped.`,
 func (a *App) refreshIndex(cmd *cobra.Command) error {
 	ws, err := a.Workspace()
 	if err != nil {
-		return a.fail(config.Index, err)
+		return a.fail(workspace.Index, err)
 	}
 	res, err := ws.RefreshIndex(cmd.Context(), workspace.RefreshIndexRequest{})
-	return a.print(config.Index, res, err)
+	return a.print(workspace.Index, res, err)
 }

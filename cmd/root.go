@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/workspace"
 )
 
 func newRootCmd(app *App) *cobra.Command {
@@ -54,10 +54,10 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 
 // commandTool names the tool each subcommand runs.
 var commandTool = map[string]string{
-	"read": config.ReadFile, "write": config.WriteFile, "edit": config.EditFile, "delete": config.Delete,
-	"stat": config.FileStat, "mkdir": config.Mkdir, "ls": config.ListFiles, "grep": config.Grep,
-	"exec": config.ExecuteCommand, "ps-output": config.GetProcessOutput, "kill": config.KillProcess,
-	"search": config.Search, "index": config.Index, "skill": config.Skill,
+	"read": workspace.ReadFile, "write": workspace.WriteFile, "edit": workspace.EditFile, "delete": workspace.Delete,
+	"stat": workspace.FileStat, "mkdir": workspace.Mkdir, "ls": workspace.ListFiles, "grep": workspace.Grep,
+	"exec": workspace.ExecuteCommand, "ps-output": workspace.GetProcessOutput, "kill": workspace.KillProcess,
+	"search": workspace.Search, "index": workspace.Index, "skill": workspace.Skill,
 }
 
 // version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".

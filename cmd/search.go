@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -42,7 +41,7 @@ func newLsCmd(app *App) *cobra.Command {
 				req.RespectGitignore = &gitignore
 			}
 			req.Pattern = patterns
-			return app.runTool(cmd.Context(), config.ListFiles, req)
+			return app.runTool(cmd.Context(), workspace.ListFiles, req)
 		},
 	}
 	f := cmd.Flags()
@@ -92,7 +91,7 @@ func newGrepCmd(app *App) *cobra.Command {
 			if hidden {
 				req.IncludeHidden = &hidden
 			}
-			return app.runTool(cmd.Context(), config.Grep, req)
+			return app.runTool(cmd.Context(), workspace.Grep, req)
 		},
 	}
 	f := cmd.Flags()

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -21,7 +20,7 @@ path. Skills are found in the config's "skills" paths.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.ran = true
 			req.Name = args[0]
-			return app.runTool(cmd.Context(), config.Skill, req)
+			return app.runTool(cmd.Context(), workspace.Skill, req)
 		},
 	}
 	cmd.AddCommand(newSkillSearchCmd(app), newSkillReadCmd(app))
@@ -43,7 +42,7 @@ func newSkillSearchCmd(app *App) *cobra.Command {
 			if cmd.Flags().Changed("top-k") {
 				req.TopK = &topK
 			}
-			return app.runTool(cmd.Context(), config.SkillSearch, req)
+			return app.runTool(cmd.Context(), workspace.SkillSearch, req)
 		},
 	}
 	f := cmd.Flags()
@@ -71,7 +70,7 @@ func newSkillReadCmd(app *App) *cobra.Command {
 			if f.Changed("end-line") {
 				req.EndLine = &end
 			}
-			return app.runTool(cmd.Context(), config.SkillRead, req)
+			return app.runTool(cmd.Context(), workspace.SkillRead, req)
 		},
 	}
 	f := cmd.Flags()

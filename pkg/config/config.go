@@ -15,32 +15,19 @@ import (
 	"github.com/wstools/ws/pkg/upload"
 )
 
-// Tool ids, as Mastra names them.
+// Defaults of the tool settings.
 const (
-	ReadFile             = "mastra_workspace_read_file"
-	WriteFile            = "mastra_workspace_write_file"
-	EditFile             = "mastra_workspace_edit_file"
-	ListFiles            = "mastra_workspace_list_files"
-	Delete               = "mastra_workspace_delete"
-	FileStat             = "mastra_workspace_file_stat"
-	Mkdir                = "mastra_workspace_mkdir"
-	Grep                 = "mastra_workspace_grep"
-	AstEdit              = "mastra_workspace_ast_edit"
-	Search               = "mastra_workspace_search"
-	Index                = "mastra_workspace_index"
-	ExecuteCommand       = "mastra_workspace_execute_command"
-	GetProcessOutput     = "mastra_workspace_get_process_output"
-	KillProcess          = "mastra_workspace_kill_process"
-	Skill                = "skill"
-	SkillSearch          = "skill_search"
-	SkillRead            = "skill_read"
 	DefaultWriteLockMs   = 30000
 	DefaultMaxMediaBytes = 10 * 1024 * 1024
 )
 
-// ToolIDs lists every tool id a config may name under "tools".
-var ToolIDs = []string{ReadFile, WriteFile, EditFile, ListFiles, Delete, FileStat, Mkdir, Grep, AstEdit,
-	Search, Index, ExecuteCommand, GetProcessOutput, KillProcess, Skill, SkillSearch, SkillRead}
+// ToolKey is a tool a config may configure under "tools": its id, and
+// whether it takes read_file's media settings. The list comes from the
+// tool table (workspace.ConfigKeys).
+type ToolKey struct {
+	ID    string
+	Media bool
+}
 
 // DefaultMediaTypes are the MIME types read_file returns as media parts
 // unless the config says otherwise.
@@ -91,6 +78,9 @@ type Tools struct {
 	WriteLockTimeoutMs int
 	BeforeToolCall     []string
 	AfterToolCall      []string
+	// WSTools offers ws's own tools (those Mastra does not have) to models
+	// through call, tools and mcp; their subcommands exist regardless.
+	WSTools bool
 	PerTool            map[string]Tool
 }
 
@@ -125,17 +115,17 @@ func (c *Config) ToolEnabled(id string) bool {
 	return c.Tools.Enabled
 }
 
-// MediaTypes returns read_file's media type patterns.
-func (c *Config) MediaTypes() []string {
-	if t := c.Tools.PerTool[ReadFile]; t.MediaTypes != nil {
+// MediaTypes returns a tool's media type patterns (read_file's).
+func (c *Config) MediaTypes(id string) []string {
+	if t := c.Tools.PerTool[id]; t.MediaTypes != nil {
 		return t.MediaTypes
 	}
 	return DefaultMediaTypes
 }
 
-// MaxMediaBytes returns read_file's media size cap.
-func (c *Config) MaxMediaBytes() int64 {
-	if t := c.Tools.PerTool[ReadFile]; t.MaxMediaBytes != nil {
+// MaxMediaBytes returns a tool's media size cap (read_file's).
+func (c *Config) MaxMediaBytes(id string) int64 {
+	if t := c.Tools.PerTool[id]; t.MaxMediaBytes != nil {
 		return *t.MaxMediaBytes
 	}
 	return DefaultMaxMediaBytes
@@ -175,21 +165,23 @@ func (e *Error) Error() string {
 	return where + ": " + e.Key + ": " + e.Msg
 }
 
-// Load reads and checks the config file at path.
-func Load(path string) (*Config, error) {
+// Load reads and checks the config file at path; tools are the tool keys
+// it may hold.
+func Load(path string, tools []ToolKey) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "open "+path+": ")}
 	}
-	c, err := Parse(data)
+	c, err := Parse(data, tools)
 	if e, ok := err.(*Error); ok {
 		e.File = path
 	}
 	return c, err
 }
 
-// Parse checks and decodes a config document.
-func Parse(data []byte) (*Config, error) {
+// Parse checks and decodes a config document; tools are the tool keys it
+// may hold.
+func Parse(data []byte, tools []ToolKey) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
@@ -204,7 +196,7 @@ func Parse(data []byte) (*Config, error) {
 		return nil, &Error{Msg: "expected a JSON object at the top level, got " + kind(raw)}
 	}
 	c := Default()
-	p := parser{}
+	p := parser{toolKeys: tools}
 	p.object("", top, map[string]func(string, any){
 		"filesystem":     func(k string, v any) { p.filesystem(k, v, &c.Filesystem) },
 		"sandbox":        func(k string, v any) { p.sandbox(k, v, &c.Sandbox) },
@@ -217,16 +209,17 @@ func Parse(data []byte) (*Config, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if err := checkNames(c); err != nil {
+	if err := checkNames(c, tools); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
 // checkNames refuses two tools exposed under one name, as Mastra does.
-func checkNames(c *Config) error {
+func checkNames(c *Config, tools []ToolKey) error {
 	exposed := map[string]string{}
-	for _, id := range ToolIDs {
+	for _, k := range tools {
+		id := k.ID
 		if !c.ToolEnabled(id) {
 			continue
 		}
@@ -244,7 +237,10 @@ func checkNames(c *Config) error {
 	return nil
 }
 
-type parser struct{ err error }
+type parser struct {
+	toolKeys []ToolKey
+	err      error
+}
 
 func (p *parser) fail(key, format string, args ...any) {
 	if p.err == nil {
@@ -478,6 +474,7 @@ func (p *parser) tools(key string, v any, t *Tools) {
 				t.WriteLockTimeoutMs = int(n)
 			}
 		},
+		"wsTools": func(k string, v any) { t.WSTools = p.bool(k, v) },
 		"hooks": func(k string, v any) {
 			p.object(k, p.obj(k, v), map[string]func(string, any){
 				"beforeToolCall": func(k string, v any) { t.BeforeToolCall = p.command(k, v) },
@@ -485,11 +482,8 @@ func (p *parser) tools(key string, v any, t *Tools) {
 			})
 		},
 	}
-	for _, id := range ToolIDs {
-		fields[id] = func(k string, v any) {
-			tc := p.tool(k, id, v)
-			t.PerTool[id] = tc
-		}
+	for _, tk := range p.toolKeys {
+		fields[tk.ID] = func(k string, v any) { t.PerTool[tk.ID] = p.tool(k, tk, v) }
 	}
 	p.object(key, m, fields)
 }
@@ -499,7 +493,7 @@ var mediaPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$`)
 })
 
-func (p *parser) tool(key, id string, v any) Tool {
+func (p *parser) tool(key string, tk ToolKey, v any) Tool {
 	var t Tool
 	fields := map[string]func(string, any){
 		"enabled":                func(k string, v any) { t.Enabled = p.boolPtr(k, v) },
@@ -513,7 +507,7 @@ func (p *parser) tool(key, id string, v any) Tool {
 			}
 		},
 	}
-	if id == ReadFile {
+	if tk.Media {
 		fields["mediaTypes"] = func(k string, v any) {
 			if b, ok := v.(bool); ok && !b {
 				t.MediaTypes = []string{}

@@ -17,7 +17,7 @@ func TestParse(t *testing.T) {
 		"bm25": {"k1": 1.2, "b": 0.75},
 		"autoIndexPaths": ["docs/**/*.md"],
 		"skills": ["skills"]
-	}`))
+	}`), testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 	if c.Tools.WriteLockTimeoutMs != 500 || !c.Tools.RequireApproval || strings.Join(c.Tools.AfterToolCall, " ") != "/bin/sh -c echo after" {
 		t.Errorf("tools: %+v", c.Tools)
 	}
-	if c.MaxOutputTokens(ReadFile, 2000) != 30 || c.MaxMediaBytes() != 10 || c.Tool(ReadFile).Name != "view" || len(c.MediaTypes()) != 2 {
+	if c.MaxOutputTokens(ReadFile, 2000) != 30 || c.MaxMediaBytes(ReadFile) != 10 || c.Tool(ReadFile).Name != "view" || len(c.MediaTypes(ReadFile)) != 2 {
 		t.Errorf("read_file: %+v", c.Tool(ReadFile))
 	}
 	if c.ToolEnabled(WriteFile) || !c.RequireReadBeforeWrite(WriteFile) || !c.ToolEnabled(EditFile) {
@@ -40,12 +40,12 @@ func TestParse(t *testing.T) {
 		t.Errorf("search: %+v", c)
 	}
 
-	d, err := Parse([]byte(`{"sandbox": false, "tools": {"mastra_workspace_read_file": {"mediaTypes": false}}}`))
-	if err != nil || !d.Sandbox.Disabled || len(d.MediaTypes()) != 0 {
+	d, err := Parse([]byte(`{"sandbox": false, "tools": {"mastra_workspace_read_file": {"mediaTypes": false}}}`), testKeys)
+	if err != nil || !d.Sandbox.Disabled || len(d.MediaTypes(ReadFile)) != 0 {
 		t.Errorf("false forms: %+v %v", d, err)
 	}
 	def := Default()
-	if !def.Filesystem.Contained || def.Tools.WriteLockTimeoutMs != 30000 || def.MaxMediaBytes() != 10<<20 || len(def.MediaTypes()) != 4 {
+	if !def.Filesystem.Contained || def.Tools.WriteLockTimeoutMs != 30000 || def.MaxMediaBytes(ReadFile) != 10<<20 || len(def.MediaTypes(ReadFile)) != 4 {
 		t.Errorf("defaults: %+v", def)
 	}
 }
@@ -70,13 +70,23 @@ func TestParseErrors(t *testing.T) {
 		{`{"autoIndexPaths": [1]}`, "config: autoIndexPaths[0]: expected a string, got number"},
 	}
 	for _, tt := range tests {
-		_, err := Parse([]byte(tt.in))
+		_, err := Parse([]byte(tt.in), testKeys)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("Parse(%s):\n got %v\nwant %s…", tt.in, err, tt.want)
 		}
 	}
 	// A disabled tool's name does not clash.
-	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x", "enabled": false}}}`)); err != nil {
+	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x", "enabled": false}}}`), testKeys); err != nil {
 		t.Errorf("disabled tool clashed: %v", err)
 	}
 }
+
+// The tool keys of the tests: a few of the table's.
+const (
+	ReadFile  = "mastra_workspace_read_file"
+	WriteFile = "mastra_workspace_write_file"
+	EditFile  = "mastra_workspace_edit_file"
+)
+
+var testKeys = []ToolKey{{ID: ReadFile, Media: true}, {ID: WriteFile}, {ID: EditFile}, {ID: "mastra_workspace_grep"},
+	{ID: "mastra_workspace_list_files"}, {ID: "mastra_workspace_execute_command"}}

@@ -29,9 +29,6 @@ func (r *DeleteResult) Text() string { return r.text }
 // Delete removes a file, a symlink (the link only) or a directory. Nothing
 // is followed: a recursive delete never leaves the workspace through a link.
 func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
-	if w.readOnly {
-		return nil, errs.ReadOnlyMode("delete")
-	}
 	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 )
 
@@ -52,14 +51,11 @@ const bom = "\uFEFF"
 // line endings (CRLF) or without a byte-order mark is tried, and the file's
 // CRLF line endings and BOM are kept.
 func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
-	if w.readOnly {
-		return nil, errs.ReadOnlyMode("edit_file")
-	}
 	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	g, err := w.guardWrite(t, config.EditFile)
+	g, err := w.guardWrite(t, EditFile)
 	if err != nil {
 		return nil, err
 	}

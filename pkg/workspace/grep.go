@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/grep"
@@ -170,7 +169,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	if len(rows) > 0 {
 		full += "\n" + strings.Join(rows, "\n")
 	}
-	budget := w.cfg.MaxOutputTokens(config.Grep, defaultGrepTok)
+	budget := w.cfg.MaxOutputTokens(Grep, defaultGrepTok)
 	if tokens.Estimate(full) <= budget {
 		return full
 	}

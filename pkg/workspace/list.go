@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -311,7 +310,7 @@ func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 // Mastra's text; otherwise whole lines are kept, and the notice says how
 // many entries were shown and how to narrow the listing, before the summary.
 func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res *ListResult) string {
-	budget := w.cfg.MaxOutputTokens(config.ListFiles, defaultListTokens)
+	budget := w.cfg.MaxOutputTokens(ListFiles, defaultListTokens)
 	full := ".\n\n" + summary
 	if len(t.ends) > 0 {
 		full = ".\n" + string(t.buf) + "\n\n" + summary

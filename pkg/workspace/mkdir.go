@@ -25,9 +25,6 @@ func (r *MkdirResult) Text() string { return r.text }
 
 // Mkdir creates a directory. An existing directory is success.
 func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, error) {
-	if w.readOnly {
-		return nil, errs.ReadOnlyMode("mkdir")
-	}
 	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
@@ -96,9 +95,6 @@ func noProcess(pid string) error {
 // exit if asked. The exit code is shown once it has exited, and the record
 // stays until `ws ps --prune`, so the output can be read again.
 func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest) (*ProcessOutputResult, error) {
-	if err := w.sandboxAvailable(); err != nil {
-		return nil, err
-	}
 	e, err := w.findProcess(req.PID)
 	if err != nil {
 		return nil, err
@@ -130,7 +126,7 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 		return nil, stateError(err)
 	}
 	tail := tailOf(req.Tail)
-	limit := w.toolTokens(config.GetProcessOutput)
+	limit := w.toolTokens(GetProcessOutput)
 	out := streamText(outB, outDropped, tail, limit, true)
 	errText := streamText(errB, errDropped, tail, limit, true)
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
@@ -195,9 +191,6 @@ func (r *KillResult) Text() string { return r.text }
 // start time no longer matches (the pid was reused), is refused and nothing
 // is signalled.
 func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, error) {
-	if err := w.sandboxAvailable(); err != nil {
-		return nil, err
-	}
 	e, err := w.findProcess(req.PID)
 	if err != nil {
 		return nil, err
@@ -237,7 +230,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	dir := w.procStore().Dir(rec.ID)
 	outB, outDropped, _ := procstate.ReadLog(dir, "stdout.log")
 	errB, errDropped, _ := procstate.ReadLog(dir, "stderr.log")
-	limit := w.toolTokens(config.KillProcess)
+	limit := w.toolTokens(KillProcess)
 	parts := []string{"Process " + req.PID + " has been killed."}
 	if out := streamText(outB, outDropped, 50, limit, false); out != "" {
 		parts = append(parts, "", "--- stdout (last output) ---", out)

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
@@ -105,12 +104,12 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 	}
 	kind := media.Classify(string(rel), head)
 	res := &ReadResult{Path: rel, Size: st.Size}
-	budget := w.cfg.MaxOutputTokens(config.ReadFile, defaultReadTokens)
+	budget := w.cfg.MaxOutputTokens(ReadFile, defaultReadTokens)
 
 	// Media is decided by content too: text in a .png is text. A text type
 	// (image/svg+xml) is media only when mediaTypes names it.
-	if media.MatchPatterns(w.cfg.MediaTypes(), kind.MIME) && (!kind.Text || media.IsText(kind.MIME)) {
-		maxMedia := w.cfg.MaxMediaBytes()
+	if media.MatchPatterns(w.cfg.MediaTypes(ReadFile), kind.MIME) && (!kind.Text || media.IsText(kind.MIME)) {
+		maxMedia := w.cfg.MaxMediaBytes(ReadFile)
 		if st.Size <= maxMedia {
 			data, err := io.ReadAll(io.LimitReader(f, maxMedia+1))
 			if err != nil {

@@ -38,7 +38,7 @@ func TestReadBudget(t *testing.T) {
 		content := sb.String()
 		budget := 5 + rng.Intn(120)
 		cfg := config.Default()
-		cfg.Tools.PerTool[config.ReadFile] = config.Tool{MaxOutputTokens: &budget}
+		cfg.Tools.PerTool[ReadFile] = config.Tool{MaxOutputTokens: &budget}
 		w, root := newTestWorkspace(t, cfg)
 		must(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte(content), 0o644))
 		req := ReadRequest{Path: "f.txt", ShowLineNumbers: boolp(rng.Intn(3) > 0)}

@@ -67,15 +67,6 @@ func (w *Workspace) commandEnv(extra []string) []string {
 	return out
 }
 
-// sandboxAvailable reports the NO_SANDBOX error when the config turned the
-// sandbox off.
-func (w *Workspace) sandboxAvailable() error {
-	if w.cfg.Sandbox.Disabled {
-		return errs.NoSandbox()
-	}
-	return nil
-}
-
 // commandCwd resolves a command's working directory: the workspace root by
 // default; a relative path is taken from the root. When the workspace is
 // contained the directory must lie inside it (SPEC deviation 5), symlinks

@@ -5,13 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestValidate(t *testing.T) {
-	read, _ := Spec(config.ReadFile)
-	write, _ := Spec(config.WriteFile)
+	read, _ := Spec(ReadFile)
+	write, _ := Spec(WriteFile)
 	head := "Tool input validation failed for mastra_workspace_read_file. Please fix the following errors and try again:\n"
 	tests := []struct {
 		spec  *ToolSpec
@@ -76,7 +75,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestSchema(t *testing.T) {
-	mkdir, _ := Spec(config.Mkdir)
+	mkdir, _ := Spec(Mkdir)
 	b, err := json.Marshal(mkdir.Schema())
 	must(t, err)
 	var s struct {

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/grep"
@@ -91,23 +90,6 @@ type RefreshIndexResult struct {
 // Text is the summary line.
 func (r *RefreshIndexResult) Text() string { return r.text }
 
-// searchSkillAvailable says why a search or skill tool cannot run on this
-// workspace: search and index need bm25, the skill tools need skills. It
-// is nil for other tools and when the tool can run.
-func (w *Workspace) searchSkillAvailable(id string) error {
-	switch id {
-	case config.Search, config.Index:
-		if !w.cfg.BM25 {
-			return errs.NoSearch()
-		}
-	case config.Skill, config.SkillSearch, config.SkillRead:
-		if len(w.cfg.Skills) == 0 {
-			return errs.NoSkills()
-		}
-	}
-	return nil
-}
-
 // Warnings that do not fail a call (a skill skipped, a damaged index
 // rebuilt) go to a sink that cmd sets; tools never print.
 // warn reports a problem that does not fail the call (Options.Warn).
@@ -129,9 +111,6 @@ func (w *Workspace) searchStore() search.Store {
 // fallback). Files indexed from disk that changed since are read again
 // first, and deleted ones dropped (SPEC 16b).
 func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	if err := w.searchSkillAvailable(config.Search); err != nil {
-		return nil, err
-	}
 	switch req.Mode {
 	case "", "bm25":
 	case "vector", "hybrid":
@@ -171,12 +150,6 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 // Index adds a document to the index, or replaces the one with the same
 // id. The index lives in the state directory, so later calls see it.
 func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, error) {
-	if err := w.searchSkillAvailable(config.Index); err != nil {
-		return nil, err
-	}
-	if w.readOnly {
-		return nil, errs.ReadOnlyMode("index")
-	}
 	var n int
 	err := w.changeIndex(ctx, func(x *search.Index) error {
 		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: req.Metadata})
@@ -192,7 +165,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, 
 // RefreshIndex walks the autoIndexPaths again: new files are indexed,
 // changed ones read again, files that are gone or no longer match dropped.
 func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*RefreshIndexResult, error) {
-	if err := w.searchSkillAvailable(config.Index); err != nil {
+	if err := w.unavailable(Index); err != nil {
 		return nil, err
 	}
 	res := &RefreshIndexResult{Added: []string{}, Changed: []string{}, Removed: []string{}}

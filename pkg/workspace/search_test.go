@@ -88,7 +88,7 @@ func TestIndexConcurrent(t *testing.T) {
 
 func TestSearchErrors(t *testing.T) {
 	w, _ := newTestWorkspace(t, config.Default())
-	if _, err := w.Search(context.Background(), SearchRequest{Query: "x"}); err == nil || err.Error() != errs.NoSearch().Error() {
+	if _, err := w.Run(context.Background(), Search, SearchRequest{Query: "x"}); err == nil || err.Error() != errs.NoSearch().Error() {
 		t.Errorf("no bm25: %v", err)
 	}
 	w2, _ := newTestWorkspace(t, searchConfig())

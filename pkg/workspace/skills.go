@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/skills"
@@ -133,7 +132,7 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 
 // discoverSkills loads the configured skills, reporting what it skipped.
 func (w *Workspace) discoverSkills() (*skills.Set, error) {
-	if err := w.searchSkillAvailable(config.Skill); err != nil {
+	if err := w.lacks(NeedSkills); err != nil {
 		return nil, err
 	}
 	set := skills.Discover(skillFS{w}, w.cfg.Skills)

@@ -11,131 +11,211 @@ import (
 	"github.com/wstools/ws/pkg/schema"
 )
 
+// Tool ids, as Mastra names them. Each is used in its table entry below
+// and where a tool reads its own settings from the config.
+const (
+	ReadFile         = "mastra_workspace_read_file"
+	WriteFile        = "mastra_workspace_write_file"
+	EditFile         = "mastra_workspace_edit_file"
+	ListFiles        = "mastra_workspace_list_files"
+	Delete           = "mastra_workspace_delete"
+	FileStat         = "mastra_workspace_file_stat"
+	Mkdir            = "mastra_workspace_mkdir"
+	Grep             = "mastra_workspace_grep"
+	Search           = "mastra_workspace_search"
+	Index            = "mastra_workspace_index"
+	ExecuteCommand   = "mastra_workspace_execute_command"
+	GetProcessOutput = "mastra_workspace_get_process_output"
+	KillProcess      = "mastra_workspace_kill_process"
+	Skill            = "skill"
+	SkillSearch      = "skill_search"
+	SkillRead        = "skill_read"
+)
+
 // Result is what every tool returns: the text the model is shown, plus the
 // exported fields that `--json` puts under "data".
 type Result interface {
 	Text() string
 }
 
-// ToolSpec describes one tool: its id, our description, its parameters
-// (from the request struct) and how to run it.
+// Feature is something a tool needs the workspace to have.
+type Feature int
+
+// Features a tool may need.
+const (
+	NeedSandbox   Feature = 1 << iota // a sandbox (the config did not switch it off)
+	NeedProcesses                     // a sandbox that can start background processes
+	NeedSearch                        // search configured (bm25)
+	NeedSkills                        // skills configured
+)
+
+// ToolSpec is one entry of the tool table: everything ws knows of a tool.
+// The config's tool keys, what a workspace offers (and why it does not),
+// read-only enforcement, `ws tools`, `ws call`, `ws mcp` and the
+// subcommands are all derived from these entries.
 type ToolSpec struct {
-	ID          string
-	Description string
-	// Writes marks tools that change files; a read-only filesystem drops them.
-	Writes bool
+	ID          string  // Mastra's id: the config key and the default exposed name
+	Command     string  // the subcommand that runs it: "read", "skill search"
+	Description string  // what models are told (our words)
+	Writes      bool    // changes files: not offered, and refused, on a read-only filesystem
+	Op          string  // for write tools: the operation Mastra's read-only message names
+	Needs       Feature // what the workspace must have
+	// WSOnly marks a tool Mastra does not have. Its subcommand always
+	// exists; models are offered it only when the config's tools.wsTools
+	// is on, so the default tool list stays Mastra's.
+	WSOnly bool
+	// MediaOptions: the tool takes read_file's mediaTypes and
+	// maxMediaBytes settings.
+	MediaOptions bool
+
 	params schema.Params
 	decode func(args []byte) (any, error)
 	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
 
+// tool completes a table entry with its request type and run function.
+func tool[Req any, Res Result](s ToolSpec, run func(*Workspace, context.Context, Req) (Res, error)) *ToolSpec {
+	s.params = schema.For[Req]()
+	s.decode = func(args []byte) (any, error) {
+		var req Req
+		if err := json.Unmarshal(args, &req); err != nil {
+			return nil, errs.BadArgs(s.ID, err)
+		}
+		return req, nil
+	}
+	s.run = func(ctx context.Context, w *Workspace, req any) (Result, error) {
+		r, ok := req.(Req)
+		if !ok {
+			return nil, errs.Internalf("%s: request of type %T", s.ID, req)
+		}
+		res, err := run(w, ctx, r)
+		if err != nil {
+			return nil, err // not a typed nil in a non-nil Result
+		}
+		return res, nil
+	}
+	return &s
+}
+
+// Tools is the tool table: every tool ws implements, in Mastra's
+// registration order. It is built on first use: reading the request
+// structs costs start-up time that most commands need not pay.
+var Tools = sync.OnceValue(func() []*ToolSpec {
+	return []*ToolSpec{
+		tool(ToolSpec{ID: ReadFile, Command: "read", MediaOptions: true,
+			Description: "Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding."},
+			(*Workspace).Read),
+		tool(ToolSpec{ID: WriteFile, Command: "write", Writes: true, Op: "write_file",
+			Description: "Create or replace a file with the given content, creating missing directories. The write is atomic: readers see the old file or the new one, never a mix."},
+			(*Workspace).Write),
+		tool(ToolSpec{ID: EditFile, Command: "edit", Writes: true, Op: "edit_file",
+			Description: "Replace one exact piece of text in a file with new text. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. Read the file first to copy the text."},
+			(*Workspace).Edit),
+		tool(ToolSpec{ID: ListFiles, Command: "ls",
+			Description: "List a directory as a tree (directories first, tab-indented), with a count of directories and files. Hidden names and .gitignored paths are left out unless asked; use pattern, extension, exclude and maxDepth to focus."},
+			(*Workspace).List),
+		tool(ToolSpec{ID: Delete, Command: "delete", Writes: true, Op: "delete",
+			Description: "Delete a file or directory. A non-empty directory needs recursive=true. A symlink is removed, not its target."},
+			(*Workspace).Delete),
+		tool(ToolSpec{ID: FileStat, Command: "stat",
+			Description: "Show whether a path is a file or a directory, its size and when it was last modified."},
+			(*Workspace).Stat),
+		tool(ToolSpec{ID: Mkdir, Command: "mkdir", Writes: true, Op: "mkdir",
+			Description: "Create a directory, with its missing parents unless recursive is false. An existing directory is not an error."},
+			(*Workspace).Mkdir),
+		tool(ToolSpec{ID: Grep, Command: "grep",
+			Description: "Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped."},
+			(*Workspace).Grep),
+		tool(ToolSpec{ID: Search, Command: "search", Needs: NeedSearch,
+			Description: "Find documents in the workspace's search index by keywords (BM25 ranking), best first: each result shows the document id, the lines where the words occur, and its text."},
+			(*Workspace).Search),
+		tool(ToolSpec{ID: Index, Command: "index", Writes: true, Op: "index", Needs: NeedSearch,
+			Description: "Add text to the search index under a name, or replace what that name held, so that search can find it."},
+			(*Workspace).Index),
+		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Needs: NeedSandbox,
+			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process."},
+			(*Workspace).Exec),
+		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses,
+			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end."},
+			(*Workspace).ProcessOutput),
+		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
+			Description: "Stop a background process started with execute_command (and everything it started), and show its last output."},
+			(*Workspace).Kill),
+		tool(ToolSpec{ID: Skill, Command: "skill", Needs: NeedSkills,
+			Description: "Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools."},
+			(*Workspace).Skill),
+		tool(ToolSpec{ID: SkillSearch, Command: "skill search", Needs: NeedSkills,
+			Description: "Search the instructions and reference files of the available skills for a topic."},
+			(*Workspace).SkillSearch),
+		tool(ToolSpec{ID: SkillRead, Command: "skill read", Needs: NeedSkills,
+			Description: "Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines."},
+			(*Workspace).SkillRead),
+	}
+})
+
 // Schema is the tool's parameters as a draft-07 JSON Schema.
 func (s *ToolSpec) Schema() json.Marshaler { return s.params.JSON() }
 
-// ReadOnly reports whether the tool leaves files alone (it may still run
-// commands: the sandbox tools are not read-only).
-func (s *ToolSpec) ReadOnly() bool {
-	switch s.ID {
-	case config.ExecuteCommand, config.GetProcessOutput, config.KillProcess, config.Index:
-		return false
-	}
-	return !s.Writes
-}
+// ReadOnly reports whether the tool leaves the workspace alone: it writes
+// no file and runs no command.
+func (s *ToolSpec) ReadOnly() bool { return !s.Writes && s.Needs&NeedSandbox == 0 }
 
 // Params lists the tool's parameter names in declaration order.
 func (s *ToolSpec) Params() []string { return s.params.Names() }
 
-func defineTool[Req any, Res Result](id, desc string, writes bool, run func(*Workspace, context.Context, Req) (Res, error)) *ToolSpec {
-	return &ToolSpec{
-		ID:          id,
-		Description: desc,
-		Writes:      writes,
-		params:      schema.For[Req](),
-		decode: func(args []byte) (any, error) {
-			var req Req
-			if err := json.Unmarshal(args, &req); err != nil {
-				return nil, errs.BadArgs(id, err)
-			}
-			return req, nil
-		},
-		run: func(ctx context.Context, w *Workspace, req any) (Result, error) {
-			r, ok := req.(Req)
-			if !ok {
-				return nil, errs.Internalf("%s: request of type %T", id, req)
-			}
-			res, err := run(w, ctx, r)
-			if err != nil {
-				return nil, err // not a typed nil in a non-nil Result
-			}
-			return res, nil
-		},
-	}
-}
-
-// allTools lists every tool ws implements, in Mastra's registration order.
-// The list is built on first use: reading the request structs' fields costs
-// start-up time that most commands (one tool each) need not pay for all.
-var allTools = sync.OnceValue(func() []*ToolSpec {
-	return []*ToolSpec{
-		defineTool(config.ReadFile,
-			"Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding.",
-			false, (*Workspace).Read),
-		defineTool(config.WriteFile,
-			"Create or replace a file with the given content, creating missing directories. The write is atomic: readers see the old file or the new one, never a mix.",
-			true, (*Workspace).Write),
-		defineTool(config.EditFile,
-			"Replace one exact piece of text in a file with new text. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. Read the file first to copy the text.",
-			true, (*Workspace).Edit),
-		defineTool(config.ListFiles,
-			"List a directory as a tree (directories first, tab-indented), with a count of directories and files. Hidden names and .gitignored paths are left out unless asked; use pattern, extension, exclude and maxDepth to focus.",
-			false, (*Workspace).List),
-		defineTool(config.Delete,
-			"Delete a file or directory. A non-empty directory needs recursive=true. A symlink is removed, not its target.",
-			true, (*Workspace).Delete),
-		defineTool(config.FileStat,
-			"Show whether a path is a file or a directory, its size and when it was last modified.",
-			false, (*Workspace).Stat),
-		defineTool(config.Mkdir,
-			"Create a directory, with its missing parents unless recursive is false. An existing directory is not an error.",
-			true, (*Workspace).Mkdir),
-		defineTool(config.Grep,
-			"Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped.",
-			false, (*Workspace).Grep),
-		defineTool(config.Search,
-			"Find documents in the workspace's search index by keywords (BM25 ranking), best first: each result shows the document id, the lines where the words occur, and its text.",
-			false, (*Workspace).Search),
-		defineTool(config.Index,
-			"Add text to the search index under a name, or replace what that name held, so that search can find it.",
-			true, (*Workspace).Index),
-		defineTool(config.ExecuteCommand,
-			"Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process.",
-			false, (*Workspace).Exec),
-		defineTool(config.GetProcessOutput,
-			"Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end.",
-			false, (*Workspace).ProcessOutput),
-		defineTool(config.KillProcess,
-			"Stop a background process started with execute_command (and everything it started), and show its last output.",
-			false, (*Workspace).Kill),
-		defineTool(config.Skill,
-			"Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools.",
-			false, (*Workspace).Skill),
-		defineTool(config.SkillSearch,
-			"Search the instructions and reference files of the available skills for a topic.",
-			false, (*Workspace).SkillSearch),
-		defineTool(config.SkillRead,
-			"Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines.",
-			false, (*Workspace).SkillRead),
-	}
-})
-
-// Spec returns the tool with the given id.
+// Spec returns the table entry of a tool id.
 func Spec(id string) (*ToolSpec, bool) {
-	for _, s := range allTools() {
+	for _, s := range Tools() {
 		if s.ID == id {
 			return s, true
 		}
 	}
 	return nil, false
+}
+
+// ConfigKeys are the tool entries a config may have under "tools", from
+// the table.
+func ConfigKeys() []config.ToolKey {
+	var keys []config.ToolKey
+	for _, s := range Tools() {
+		keys = append(keys, config.ToolKey{ID: s.ID, Media: s.MediaOptions})
+	}
+	return keys
+}
+
+// Unavailable says why this workspace cannot run a tool, or nil when it
+// can: the config switched it off; it writes and the filesystem is
+// read-only (Mastra's message); or the workspace lacks what it needs.
+func (w *Workspace) Unavailable(s *ToolSpec) error {
+	switch {
+	case !w.cfg.ToolEnabled(s.ID):
+		return errs.ToolNotAvailable(s.ID)
+	case s.Writes && w.readOnly:
+		return errs.ReadOnlyMode(s.Op)
+	}
+	return w.lacks(s.Needs)
+}
+
+// lacks says which of the features needs this workspace does not have.
+func (w *Workspace) lacks(needs Feature) error {
+	switch {
+	case needs&NeedSandbox != 0 && w.cfg.Sandbox.Disabled:
+		return errs.NoSandbox()
+	case needs&NeedProcesses != 0 && len(w.superv) == 0:
+		return errs.NoProcesses()
+	case needs&NeedSearch != 0 && !w.cfg.BM25:
+		return errs.NoSearch()
+	case needs&NeedSkills != 0 && len(w.cfg.Skills) == 0:
+		return errs.NoSkills()
+	}
+	return nil
+}
+
+// unavailable is Unavailable for a tool id, for the paths that use a
+// tool's machinery outside a call (index --auto).
+func (w *Workspace) unavailable(id string) error {
+	s, _ := Spec(id)
+	return w.Unavailable(s)
 }
 
 // Offered is a tool as this workspace exposes it: under its configured
@@ -145,36 +225,18 @@ type Offered struct {
 	Spec *ToolSpec
 }
 
-// Offered lists the tools this workspace offers, in registration order:
-// tools switched off in the config are left out, and so are the write tools
-// on a read-only filesystem.
+// Offered lists the tools this workspace offers to models, in table
+// order: those it can run, and ws's own tools only when the config turns
+// them on.
 func (w *Workspace) Offered() []Offered {
 	var out []Offered
-	for _, s := range allTools() {
-		if !w.cfg.ToolEnabled(s.ID) || (s.Writes && w.readOnly) || !w.hasFeature(s.ID) {
+	for _, s := range Tools() {
+		if w.Unavailable(s) != nil || s.WSOnly && !w.cfg.Tools.WSTools {
 			continue
 		}
-		name := s.ID
-		if n := w.cfg.Tool(s.ID).Name; n != "" {
-			name = n
-		}
-		out = append(out, Offered{Name: name, Spec: s})
+		out = append(out, Offered{Name: w.exposedName(s.ID), Spec: s})
 	}
 	return out
-}
-
-// hasFeature reports whether the workspace has what a tool needs: the
-// sandbox tools need a sandbox, the process tools a supervisor too.
-func (w *Workspace) hasFeature(id string) bool {
-	switch id {
-	case config.ExecuteCommand:
-		return !w.cfg.Sandbox.Disabled
-	case config.GetProcessOutput, config.KillProcess:
-		return !w.cfg.Sandbox.Disabled && len(w.superv) > 0
-	case config.Search, config.Index, config.Skill, config.SkillSearch, config.SkillRead:
-		return w.searchSkillAvailable(id) == nil
-	}
-	return true
 }
 
 // Lookup finds an offered tool by its exposed name. A renamed tool is no
@@ -219,27 +281,17 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 }
 
 // Run runs a tool by id with a request filled from flags: the subcommand
-// path. The request is validated exactly as Call validates JSON (it is
-// encoded for that only: the tool gets the request itself, so bytes that
-// are not valid UTF-8 reach it unchanged). A write tool on a read-only
-// filesystem fails with Mastra's read-only message; a tool the config
-// switched off is not available.
+// path. It refuses what Unavailable names, then validates the request
+// exactly as Call validates JSON (it is encoded for that only: the tool
+// gets the request itself, so bytes that are not valid UTF-8 reach it
+// unchanged), and goes through the same approval and hooks.
 func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error) {
 	spec, ok := Spec(id)
-	if !ok || !w.cfg.ToolEnabled(id) {
+	if !ok {
 		return nil, errs.ToolNotAvailable(id)
 	}
-	if !w.hasFeature(id) {
-		if err := w.searchSkillAvailable(id); err != nil {
-			return nil, err
-		}
-		if err := w.sandboxAvailable(); err != nil {
-			return nil, err
-		}
-		return nil, errs.NoProcesses()
-	}
-	if spec.Writes && w.readOnly {
-		return nil, errs.ReadOnlyMode(readOnlyOp[id])
+	if err := w.Unavailable(spec); err != nil {
+		return nil, err
 	}
 	args, err := json.Marshal(req)
 	if err != nil {
@@ -259,14 +311,4 @@ func (w *Workspace) exposedName(id string) string {
 		return n
 	}
 	return id
-}
-
-// readOnlyOp names each write tool's operation in the read-only message.
-var readOnlyOp = map[string]string{
-	config.WriteFile: "write_file",
-	config.EditFile:  "edit_file",
-	config.Delete:    "delete",
-	config.Mkdir:     "mkdir",
-	config.AstEdit:   "ast_edit",
-	config.Index:     "index",
 }

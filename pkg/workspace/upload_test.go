@@ -448,7 +448,7 @@ func TestUploadConcurrent(t *testing.T) {
 
 func TestUploadConfig(t *testing.T) {
 	cfg, err := config.Parse([]byte(`{"upload": {"include": ["pdf", "image/*,csv"], "exclude": [".exe"], "maxSize": ["image/*=5MiB", "20MB"],
-		"filterCommand": ["my-filter", "--strict"]}}`))
+		"filterCommand": ["my-filter", "--strict"]}}`), ConfigKeys())
 	must(t, err)
 	u := cfg.Upload
 	if len(u.Include) != 2 || u.Exclude[0] != ".exe" || len(u.MaxSize) != 2 || strings.Join(u.FilterCommand, " ") != "my-filter --strict" {
@@ -475,7 +475,7 @@ func TestUploadConfig(t *testing.T) {
 		`{"upload": {"maxSize": 5, "maxSizeCommand": "x"}}`: "upload: give maxSize or maxSizeCommand, not both",
 		`{"upload": []}`:                                    "upload: expected an object",
 	} {
-		_, err := config.Parse([]byte(doc))
+		_, err := config.Parse([]byte(doc), ConfigKeys())
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%s: %v", doc, err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
@@ -30,14 +29,11 @@ func (r *WriteResult) Text() string { return r.text }
 
 // Write replaces (or creates) a file atomically.
 func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
-	if w.readOnly {
-		return nil, errs.ReadOnlyMode("write_file")
-	}
 	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	g, err := w.guardWrite(t, config.WriteFile)
+	g, err := w.guardWrite(t, WriteFile)
 	if err != nil {
 		return nil, err
 	}
