@@ -81,7 +81,7 @@ type Tools struct {
 	// WSTools offers ws's own tools (those Mastra does not have) to models
 	// through call, tools and mcp; their subcommands exist regardless.
 	WSTools bool
-	PerTool            map[string]Tool
+	PerTool map[string]Tool
 }
 
 // Tool is the configuration of one tool. Nil pointers mean "not set".
