@@ -22,8 +22,6 @@ type App struct {
 	Now  func() time.Time
 	opts globalOpts
 	ws   *workspace.Workspace
-	ran  bool   // a command's RunE was reached (later errors are not usage errors)
-	tool string // the tool of the command that ran or failed to parse, for envelopes
 	// noPrompt: never ask for approval on the terminal (ws mcp: a client
 	// is waiting on the other end of stdio).
 	noPrompt bool
@@ -127,8 +125,8 @@ func supervisorArgv() []string {
 	return []string{exe, "ws", "__supervise"}
 }
 
-// runTool runs one tool by id with req (a request struct, encoded to JSON
-// so that flags and `ws call` share one validation) and prints the outcome.
+// runTool runs one tool by id with req, the request its subcommand's
+// flags filled, and prints the outcome. Its hints name the flags.
 func (a *App) runTool(ctx context.Context, id string, req any) error {
 	_, err := a.runToolResult(ctx, id, req)
 	return err
@@ -140,7 +138,7 @@ func (a *App) runToolResult(ctx context.Context, id string, req any) (workspace.
 	if err != nil {
 		return nil, a.fail(id, err)
 	}
-	res, err := ws.Run(ctx, id, req)
+	res, err := ws.Run(workspace.WithDialect(ctx, workspace.CLIFlags), id, req)
 	return res, a.print(id, res, err)
 }
 

@@ -1,50 +1,30 @@
 package cmd
 
 import (
-	"fmt"
-	"io"
+	"context"
+	"encoding/json"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-func newSearchCmd(app *App) *cobra.Command {
-	var req workspace.SearchRequest
-	var topK, minScore float64
-	cmd := &cobra.Command{
-		Use:   "search QUERY",
-		Short: "Search the indexed documents (BM25)",
-		Long: `Rank the documents of the workspace's search index with BM25 and print
-them whole, best first. The index lives in the state directory; the
-config's autoIndexPaths are indexed the first time, and files indexed from
-disk that changed since are read again before each search.`,
-		Example: `  ws search 'reset password'
-  ws search billing --top-k 10 --min-score 0.5`,
-		Args: exactArgs(1, "one QUERY"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
-			req.Query = args[0]
-			f := cmd.Flags()
-			if f.Changed("top-k") {
-				req.TopK = &topK
-			}
-			if f.Changed("min-score") {
-				req.MinScore = &minScore
-			}
-			return app.runTool(cmd.Context(), workspace.Search, req)
-		},
-	}
-	f := cmd.Flags()
-	f.Float64Var(&topK, "top-k", 5, "at most N results (topK)")
-	f.StringVar(&req.Mode, "mode", "", "search mode: bm25 (vector and hybrid need an embedder)")
-	f.Float64Var(&minScore, "min-score", 0, "leave out results scoring below X (raw BM25 score)")
-	return cmd
+// indexOptions are index's: the tool's request, or --auto.
+type indexOptions struct {
+	workspace.IndexRequest
+	Auto bool `json:"auto"` // walk the autoIndexPaths again instead
 }
 
-func newIndexCmd(app *App) *cobra.Command {
-	var req workspace.IndexRequest
-	var auto bool
-	cmd := &cobra.Command{
+func newIndexCmd(app *App, runF func(context.Context, *indexOptions) error) *cobra.Command {
+	var metadata string
+	if runF == nil {
+		runF = func(ctx context.Context, o *indexOptions) error {
+			if o.Auto {
+				return app.refreshIndex(ctx)
+			}
+			return app.runTool(ctx, workspace.Index, o.IndexRequest)
+		}
+	}
+	return toolCmd(app, workspace.Index, runF, &cobra.Command{
 		Use:   "index PATH | --auto",
 		Short: "Add a document to the search index, or refresh the autoIndexPaths",
 		Long: `Index content under PATH (the document's id in search results), from
@@ -52,50 +32,44 @@ func newIndexCmd(app *App) *cobra.Command {
 walk the config's autoIndexPaths again: new files are indexed, changed ones
 read again, and files that are gone dropped.`,
 		Example: `  ws index docs/faq.md --content 'Password reset: go to settings.'
-  curl -s https://example.com/page | ws index pages/example
+  curl -s https://example.com/page | ws index pages/example --metadata '{"source":"web"}'
   ws index --auto`,
-		Args: func(cmd *cobra.Command, args []string) error {
+	}, func(b *binder, o *indexOptions) {
+		stringVar(b.f, &o.Content, "content", "the document's text (default: read stdin to EOF)")
+		stringVar(b.f, &metadata, "metadata", "facts to keep with the document, a JSON object")
+		b.f.BoolVar(&o.Auto, "auto", false, "walk the config's autoIndexPaths again instead")
+	}, func(cmd *cobra.Command, args []string, o *indexOptions) (err error) {
+		f := cmd.Flags()
+		if o.Auto {
 			switch {
-			case auto && len(args) > 0:
-				return usagef("ws index --auto takes no PATH")
-			case !auto && len(args) != 1:
-				return usagef(fmt.Sprintf("ws index takes one PATH, or --auto (got %d arguments)", len(args)))
+			case len(args) > 0:
+				return usagef("--auto takes no PATH")
+			case changed(f, "content") || changed(f, "metadata"):
+				return usagef("--auto takes no --content or --metadata")
 			}
 			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
-			if auto {
-				if cmd.Flags().Changed("content") {
-					return usagef("ws index --auto takes no --content")
-				}
-				return app.refreshIndex(cmd)
+		}
+		if len(args) != 1 {
+			return usagef("takes one PATH, or --auto (got %d arguments)", len(args))
+		}
+		o.Path = args[0]
+		if changed(f, "metadata") {
+			if !json.Valid([]byte(metadata)) {
+				return usagef("--metadata must be a JSON object")
 			}
-			req.Path = args[0]
-			if !cmd.Flags().Changed("content") {
-				if app.IO.InTTY {
-					return usagef("ws index: give the content with --content, or pipe it on stdin")
-				}
-				data, err := io.ReadAll(app.IO.In)
-				if err != nil {
-					return err
-				}
-				req.Content = string(data)
-			}
-			return app.runTool(cmd.Context(), workspace.Index, req)
-		},
-	}
-	cmd.Flags().StringVar(&req.Content, "content", "", "the document's text (default: read stdin to EOF)")
-	cmd.Flags().BoolVar(&auto, "auto", false, "walk the config's autoIndexPaths again instead")
-	return cmd
+			o.Metadata = json.RawMessage(metadata)
+		}
+		o.Content, err = stdinOr(app, changed(f, "content"), o.Content, "content")
+		return err
+	})
 }
 
-// refreshIndex runs `ws index --auto`.
-func (a *App) refreshIndex(cmd *cobra.Command) error {
+// refreshIndex runs `ws index --auto`, refused where the index tool is.
+func (a *App) refreshIndex(ctx context.Context) error {
 	ws, err := a.Workspace()
 	if err != nil {
 		return a.fail(workspace.Index, err)
 	}
-	res, err := ws.RefreshIndex(cmd.Context(), workspace.RefreshIndexRequest{})
+	res, err := ws.RefreshIndex(ctx, workspace.RefreshIndexRequest{})
 	return a.print(workspace.Index, res, err)
 }

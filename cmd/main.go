@@ -3,12 +3,16 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/render"
 )
@@ -28,12 +32,23 @@ var exitCodes = map[errs.Code]int{
 	errs.ApprovalRefused: exitApproval,
 }
 
-// usageError is a problem with the command line itself.
+// usageError is a problem with the command line itself: Main prints it
+// with the command's name and where its help is, and exits 2.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(msg string) error { return &usageError{msg: msg} }
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// ranError marks an error returned by a command's RunE: anything else
+// Execute returns comes from cobra itself (an unknown command, a
+// misplaced argument) and is a usage error.
+type ranError struct{ err error }
+
+func (r *ranError) Error() string { return r.err.Error() }
+func (r *ranError) Unwrap() error { return r.err }
 
 // reported wraps an error that has already been printed (as a JSON
 // envelope or on stderr); Main only turns it into an exit status.
@@ -41,6 +56,12 @@ type reported struct{ err error }
 
 func (r *reported) Error() string { return r.err.Error() }
 func (r *reported) Unwrap() error { return r.err }
+
+// exitStatusError ends ws with a status of its own choosing and nothing
+// more printed (exec passes its command's status on).
+type exitStatusError struct{ code int }
+
+func (e *exitStatusError) Error() string { return "exit status " + strconv.Itoa(e.code) }
 
 // Main runs ws with os.Args and returns the exit status.
 func Main() int {
@@ -64,30 +85,31 @@ func Main() int {
 	}()
 	app := newApp(stdio)
 	defer app.close()
-	root := newRootCmd(app)
-	root.SetArgs(os.Args[1:])
-	root.SetIn(stdio.In)
-	root.SetOut(stdio.Out)
-	root.SetErr(stdio.Err)
-	cmd, err := root.ExecuteContextC(ctx)
-	if cmd != nil {
-		app.tool = cmd.Annotations["tool"]
-	}
-	return exitStatus(stdio, app, err)
+	return app.run(ctx, os.Args[1:])
 }
 
-// exitStatus prints err unless it was already reported, and maps it to an
-// exit status with the one table above.
-func exitStatus(stdio *render.IO, app *App, err error) int {
+// run executes one command line and returns the exit status: the one place
+// that tells usage from failure and maps errors to statuses.
+func (a *App) run(ctx context.Context, args []string) int {
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(a.IO.In)
+	root.SetOut(a.IO.Out)
+	root.SetErr(a.IO.Err)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if cmd == nil {
+		cmd = root
 	}
 	var st *exitStatusError
 	if errors.As(err, &st) {
 		return st.code
 	}
 	var ue *usageError
-	usage := errors.As(err, &ue) || !app.ran // errors before any RunE are cobra's: flags, arguments
+	var ran *ranError
+	usage := errors.As(err, &ue) || !errors.As(err, &ran)
 	code := exitFailure
 	switch c, ok := exitCodes[errs.CodeOf(err)]; {
 	case usage:
@@ -99,38 +121,38 @@ func exitStatus(stdio *render.IO, app *App, err error) int {
 	if errors.As(err, &rep) {
 		return code
 	}
-	if wantsJSON(app) {
-		// --json promises one envelope on stdout, whatever happened.
-		wcode := errs.CodeOf(err)
-		if usage {
-			wcode = errs.InvalidArgument
-		}
-		render.JSON(stdio.Out, render.Envelope{Tool: app.tool, Output: err.Error(),
-			Error: &render.ErrorBody{Code: wcode, Message: err.Error()}})
+	if !usage {
+		a.fail(commandTool(cmd), err)
 		return code
 	}
-	render.Error(stdio, err)
-	if usage {
-		render.Error(stdio, errors.New("run 'ws --help' for usage"))
+	msg := cmd.CommandPath() + ": " + err.Error()
+	if a.opts.json || jsonAsked(args) {
+		// --json promises one envelope on stdout, whatever happened.
+		render.JSON(a.IO.Out, render.Envelope{Tool: commandTool(cmd), Output: msg,
+			Error: &render.ErrorBody{Code: errs.InvalidArgument, Message: msg}})
+		return code
 	}
+	fmt.Fprintf(a.IO.Err, "%s\nrun '%s --help'\n", msg, cmd.CommandPath())
 	return code
 }
 
-// wantsJSON reports --json, also when flag parsing failed before reaching it.
-func wantsJSON(app *App) bool {
-	if app.opts.json {
-		return true
-	}
-	for _, a := range os.Args[1:] {
-		if a == "--" {
-			break
-		}
-		if a == "--json" || a == "--json=true" || a == "--json=1" {
-			return true
-		}
-	}
-	return false
+// jsonAsked reports --json on a command line whose parsing failed before
+// it reached the flag: the arguments are parsed again for that one flag.
+func jsonAsked(args []string) bool {
+	f := pflag.NewFlagSet("json", pflag.ContinueOnError)
+	f.ParseErrorsAllowlist.UnknownFlags = true
+	f.SetOutput(discard{})
+	asked := f.Bool("json", false, "")
+	_ = f.Parse(args)
+	return *asked
 }
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// commandTool is the tool a command runs, for envelopes ("" for others).
+func commandTool(cmd *cobra.Command) string { return cmd.Annotations["tool"] }
 
 func isTerminal(f *os.File) bool {
 	if v := os.Getenv("WS_FORCE_TTY"); v != "" {

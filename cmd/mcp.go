@@ -16,7 +16,6 @@ need --yes here (there is no terminal to ask on).`,
   # in an MCP client config: {"command": "ws", "args": ["--root", "/path/to/project", "mcp"]}`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
 			app.noPrompt = true
 			ws, err := app.Workspace()
 			if err != nil {

@@ -1,11 +1,40 @@
 package cmd
 
 import (
-	"fmt"
+	"context"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
+
+// version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".
+var version = "dev"
+
+// toolCommands makes the subcommand of each entry of the tool table, by
+// the table's Command; a test checks that the two lists agree.
+var toolCommands = map[string]func(*App) *cobra.Command{
+	"read":         func(a *App) *cobra.Command { return newReadCmd(a, nil) },
+	"write":        func(a *App) *cobra.Command { return newWriteCmd(a, nil) },
+	"edit":         func(a *App) *cobra.Command { return newEditCmd(a, nil) },
+	"delete":       func(a *App) *cobra.Command { return newDeleteCmd(a, nil) },
+	"stat":         func(a *App) *cobra.Command { return newStatCmd(a, nil) },
+	"mkdir":        func(a *App) *cobra.Command { return newMkdirCmd(a, nil) },
+	"ls":           func(a *App) *cobra.Command { return newLsCmd(a, nil) },
+	"grep":         func(a *App) *cobra.Command { return newGrepCmd(a, nil) },
+	"search":       func(a *App) *cobra.Command { return newSearchCmd(a, nil) },
+	"index":        func(a *App) *cobra.Command { return newIndexCmd(a, nil) },
+	"exec":         func(a *App) *cobra.Command { return newExecCmd(a, nil) },
+	"ps-output":    func(a *App) *cobra.Command { return newPSOutputCmd(a, nil) },
+	"kill":         func(a *App) *cobra.Command { return newKillCmd(a, nil) },
+	"skill":        func(a *App) *cobra.Command { return newSkillCmd(a, nil) },
+	"skill search": func(a *App) *cobra.Command { return newSkillSearchCmd(a, nil) },
+	"skill read":   func(a *App) *cobra.Command { return newSkillReadCmd(a, nil) },
+}
 
 func newRootCmd(app *App) *cobra.Command {
 	root := &cobra.Command{
@@ -18,25 +47,34 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       version,
+		// With no subcommand ws shows its help; an unknown one is a usage
+		// error (cobra's own would be an untyped error).
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	app.bindGlobalFlags(root)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usagef(err.Error()) })
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(),
+		"{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}",
+		"{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}\n\nA boolean flag takes =true or =false too, as in --json=false.{{end}}", 1))
+	// The subcommands of the tool table, in its order, then ws's own.
+	byPath := map[string]*cobra.Command{}
+	for _, t := range workspace.Tools() {
+		c := toolCommands[t.Command](app)
+		c.Annotations = map[string]string{"tool": t.ID}
+		byPath[t.Command] = c
+		if parent, ok := parentOf(t.Command); ok {
+			byPath[parent].AddCommand(c)
+		} else {
+			root.AddCommand(c)
+		}
+	}
 	root.AddCommand(
-		newReadCmd(app),
-		newWriteCmd(app),
-		newEditCmd(app),
-		newDeleteCmd(app),
-		newStatCmd(app),
-		newMkdirCmd(app),
-		newLsCmd(app),
-		newGrepCmd(app),
-		newSearchCmd(app),
-		newIndexCmd(app),
-		newExecCmd(app),
-		newPSOutputCmd(app),
-		newKillCmd(app),
 		newPSCmd(app),
-		newSkillCmd(app),
 		newSuperviseCmd(),
 		newCallCmd(app),
 		newToolsCmd(app),
@@ -44,31 +82,139 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		newInstructionsCmd(app),
 		newMCPCmd(app),
 	)
-	for _, c := range root.Commands() {
-		if id, ok := commandTool[c.Name()]; ok {
-			c.Annotations = map[string]string{"tool": id}
+	for _, c := range allCommands(root) {
+		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
+		if run := c.RunE; run != nil && c != root {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if err := run(cmd, args); err != nil {
+					return &ranError{err}
+				}
+				return nil
+			}
 		}
 	}
 	return root
 }
 
-// commandTool names the tool each subcommand runs.
-var commandTool = map[string]string{
-	"read": workspace.ReadFile, "write": workspace.WriteFile, "edit": workspace.EditFile, "delete": workspace.Delete,
-	"stat": workspace.FileStat, "mkdir": workspace.Mkdir, "ls": workspace.ListFiles, "grep": workspace.Grep,
-	"exec": workspace.ExecuteCommand, "ps-output": workspace.GetProcessOutput, "kill": workspace.KillProcess,
-	"search": workspace.Search, "index": workspace.Index, "skill": workspace.Skill,
+// parentOf is the command above a nested one: "skill" for "skill search".
+func parentOf(path string) (string, bool) {
+	i := strings.LastIndexByte(path, ' ')
+	if i < 0 {
+		return "", false
+	}
+	return path[:i], true
 }
 
-// version is set at build time with -ldflags "-X github.com/wstools/ws/cmd.version=…".
-var version = "dev"
+// allCommands is the command and everything below it.
+func allCommands(c *cobra.Command) []*cobra.Command {
+	out := []*cobra.Command{c}
+	for _, sub := range c.Commands() {
+		out = append(out, allCommands(sub)...)
+	}
+	return out
+}
+
+// toolCmd makes the subcommand of a tool whose options are its request.
+// bind declares the flags into the request; fill completes it from the
+// arguments (and stdin) when the command runs. runF, the seam tests fill,
+// gets the finished request; nil runs the tool and prints its outcome.
+func toolCmd[Req any](app *App, id string, runF func(context.Context, *Req) error, c *cobra.Command,
+	bind func(b *binder, req *Req), fill func(cmd *cobra.Command, args []string, req *Req) error) *cobra.Command {
+	req := new(Req)
+	spec, _ := workspace.Spec(id)
+	if runF == nil {
+		runF = func(ctx context.Context, req *Req) error { return app.runTool(ctx, id, *req) }
+	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if fill != nil {
+			if err := fill(cmd, args, req); err != nil {
+				return err
+			}
+		}
+		return runF(cmd.Context(), req)
+	}
+	if bind != nil {
+		bind(&binder{f: c.Flags(), spec: spec}, req)
+	}
+	return c
+}
 
 // exactArgs is cobra.ExactArgs with a usage error and our wording.
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef(fmt.Sprintf("%s takes %s (got %d arguments)", cmd.CommandPath(), what, len(args)))
+			return usagef("takes %s (got %d arguments)", what, len(args))
 		}
+		return nil
+	}
+}
+
+// rangeArgs takes between lo and hi arguments.
+func rangeArgs(lo, hi int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("takes %s (got %d arguments)", what, len(args))
+		}
+		return nil
+	}
+}
+
+// stdinOr reads stdin for a flag that was not given (a terminal on stdin
+// is refused rather than waited on).
+func stdinOr(app *App, set bool, value, flag string) (string, error) {
+	if set {
+		return value, nil
+	}
+	if app.IO.InTTY {
+		return "", usagef("give the content with --%s, or pipe it on stdin", flag)
+	}
+	data, err := io.ReadAll(app.IO.In)
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
+}
+
+// fileOr is the text of a --x / --x-file pair: the flag's value, or the
+// content of the file the other names; one of them is required.
+func fileOr(f *pflag.FlagSet, value, file, flag string) (string, error) {
+	set := changed(f, flag)
+	switch {
+	case file != "" && set:
+		return "", usagef("give --%s or --%s-file, not both", flag, flag)
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", usagef("--%s-file: %s", flag, errs.Errno(err))
+		}
+		return string(data), nil
+	case !set:
+		return "", usagef("--%s or --%s-file is required", flag, flag)
+	}
+	return value, nil
+}
+
+// stringVar declares a plain string flag whose zero value is "not given".
+func stringVar(f *pflag.FlagSet, p *string, name, usage string) { f.StringVar(p, name, "", usage) }
+
+// changed is a flag's Changed, for flags declared with plain pflag values.
+func changed(f *pflag.FlagSet, name string) bool {
+	fl := f.Lookup(name)
+	return fl != nil && fl.Changed
+}
+
+// notBoth refuses two flags given together.
+func notBoth(f *pflag.FlagSet, a, b string) error {
+	if changed(f, a) && changed(f, b) {
+		return usagef("give --%s or --%s, not both", a, b)
+	}
+	return nil
+}
+
+// pathArg fills a request's one positional argument, its path.
+func pathArg[Req any](field func(*Req) *string) func(*cobra.Command, []string, *Req) error {
+	return func(cmd *cobra.Command, args []string, req *Req) error {
+		*field(req) = args[0]
 		return nil
 	}
 }

@@ -1,13 +1,14 @@
 package cmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-func newSkillCmd(app *App) *cobra.Command {
-	var req workspace.SkillRequest
-	cmd := &cobra.Command{
+func newSkillCmd(app *App, runF func(context.Context, *workspace.SkillRequest) error) *cobra.Command {
+	return toolCmd(app, workspace.Skill, runF, &cobra.Command{
 		Use:   "skill NAME",
 		Short: "Activate a skill: print its instructions and list its files",
 		Long: `Print a skill's instructions (its SKILL.md without the front matter),
@@ -17,64 +18,34 @@ path. Skills are found in the config's "skills" paths.`,
   ws skill search 'extract text'
   ws skill read pdf-tools references/flags.md --start-line 10 --end-line 20`,
 		Args: exactArgs(1, "one skill NAME"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
-			req.Name = args[0]
-			return app.runTool(cmd.Context(), workspace.Skill, req)
-		},
-	}
-	cmd.AddCommand(newSkillSearchCmd(app), newSkillReadCmd(app))
-	return cmd
+	}, nil, pathArg(func(req *workspace.SkillRequest) *string { return &req.Name }))
 }
 
-func newSkillSearchCmd(app *App) *cobra.Command {
-	var req workspace.SkillSearchRequest
-	var topK float64
-	cmd := &cobra.Command{
+func newSkillSearchCmd(app *App, runF func(context.Context, *workspace.SkillSearchRequest) error) *cobra.Command {
+	return toolCmd(app, workspace.SkillSearch, runF, &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Search the skills' instructions and references",
 		Example: `  ws skill search layout
   ws skill search 'brand colors' --skill brand-guidelines --top-k 3`,
 		Args: exactArgs(1, "one QUERY"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
-			req.Query = args[0]
-			if cmd.Flags().Changed("top-k") {
-				req.TopK = &topK
-			}
-			return app.runTool(cmd.Context(), workspace.SkillSearch, req)
-		},
-	}
-	f := cmd.Flags()
-	f.StringArrayVar(&req.SkillNames, "skill", nil, "search only this skill (repeatable; skillNames)")
-	f.Float64Var(&topK, "top-k", 5, "at most N results (topK)")
-	return cmd
+	}, func(b *binder, req *workspace.SkillSearchRequest) {
+		b.f.StringArrayVar(&req.SkillNames, "skill", nil, "search only this skill (repeatable; skillNames)")
+		b.count(&req.TopK, "top-k", "", "topK", "5", "at most N results (topK)")
+	}, pathArg(func(req *workspace.SkillSearchRequest) *string { return &req.Query }))
 }
 
-func newSkillReadCmd(app *App) *cobra.Command {
-	var req workspace.SkillReadRequest
-	var start, end float64
-	cmd := &cobra.Command{
+func newSkillReadCmd(app *App, runF func(context.Context, *workspace.SkillReadRequest) error) *cobra.Command {
+	return toolCmd(app, workspace.SkillRead, runF, &cobra.Command{
 		Use:   "read NAME PATH",
 		Short: "Read a file of a skill (references/, scripts/, assets/)",
 		Example: `  ws skill read pdf-tools references/flags.md
   ws skill read pdf-tools references/flags.md --start-line 2 --end-line 3`,
 		Args: exactArgs(2, "a skill NAME and a PATH"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
-			req.SkillName, req.Path = args[0], args[1]
-			f := cmd.Flags()
-			if f.Changed("start-line") {
-				req.StartLine = &start
-			}
-			if f.Changed("end-line") {
-				req.EndLine = &end
-			}
-			return app.runTool(cmd.Context(), workspace.SkillRead, req)
-		},
-	}
-	f := cmd.Flags()
-	f.Float64Var(&start, "start-line", 1, "first line to show (1-based; startLine)")
-	f.Float64Var(&end, "end-line", 0, "last line to show, inclusive (endLine)")
-	return cmd
+	}, func(b *binder, req *workspace.SkillReadRequest) {
+		b.count(&req.StartLine, "start-line", "", "startLine", "1", "first line to show (1-based; startLine)")
+		b.count(&req.EndLine, "end-line", "", "endLine", "", "last line to show, inclusive (endLine)")
+	}, func(cmd *cobra.Command, args []string, req *workspace.SkillReadRequest) error {
+		req.SkillName, req.Path = args[0], args[1]
+		return nil
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -40,15 +41,20 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case messages == "" && len(args) == 0:
-				return usagef("ws upload needs a FILE (- for stdin) or --messages")
+				return usagef("needs a FILE (- for stdin) or --messages")
 			case messages != "" && len(args) > 0:
-				return usagef("ws upload takes FILE arguments or --messages, not both")
+				return usagef("takes FILE arguments or --messages, not both")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			app.ran = true
 			f := cmd.Flags()
+			if err := notBoth(f, "messages", "name"); err != nil {
+				return err
+			}
+			if err := notBoth(f, "messages", "mime-type"); err != nil {
+				return err
+			}
 			desc := sourceDesc{name: name, mimeType: mimeType, setName: f.Changed("name"), setType: f.Changed("mime-type")}
 			if err := fillUploadRequest(app, &req, f.Changed, messages, args, desc); err != nil {
 				return err
@@ -69,8 +75,6 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 	f.StringSliceVar(&req.Include, "include", nil, "upload only files with these extensions or MIME types (globs; repeatable, comma-separated)")
 	f.StringSliceVar(&req.Exclude, "exclude", nil, "never upload files with these extensions or MIME types (globs; repeatable, comma-separated)")
 	f.StringArrayVar(&req.MaxSize, "max-size", nil, "size limit: SIZE (default 10MiB), or PATTERN=SIZE for some files (repeatable)")
-	cmd.MarkFlagsMutuallyExclusive("messages", "name")
-	cmd.MarkFlagsMutuallyExclusive("messages", "mime-type")
 	return cmd
 }
 
@@ -100,12 +104,12 @@ func readMessages(app *App, path string) ([]byte, error) {
 	if path != "-" {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, usagef("--messages: " + err.Error())
+			return nil, usagef("--messages: %s", errs.Errno(err))
 		}
 		return data, nil
 	}
 	if app.IO.InTTY {
-		return nil, usagef("ws upload --messages -: pipe the message list on stdin")
+		return nil, usagef("--messages -: pipe the message list on stdin")
 	}
 	return io.ReadAll(app.IO.In)
 }
@@ -127,9 +131,9 @@ func uploadSources(app *App, args []string, desc sourceDesc) ([]workspace.Upload
 	}
 	switch {
 	case stdin > 1:
-		return nil, usagef("ws upload reads stdin (-) once")
+		return nil, usagef("reads stdin (-) once")
 	case stdin == 1 && app.IO.InTTY:
-		return nil, usagef("ws upload -: pipe the file on stdin")
+		return nil, usagef("-: pipe the file on stdin")
 	case (desc.setName || desc.setType) && stdin == 0 && len(args) > 1:
 		return nil, usagef("--name and --mime-type describe stdin (-) or a single FILE")
 	}

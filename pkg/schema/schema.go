@@ -92,6 +92,24 @@ func (p Params) Names() []string {
 	return out
 }
 
+// Constraint is what a parameter accepts beyond its type: bounds for
+// numbers, the allowed strings for an enum.
+type Constraint struct {
+	Min, Max *float64
+	Enum     []string
+}
+
+// Constraint returns the constraint of the parameter name (zero when it
+// has none, or there is no such parameter).
+func (p Params) Constraint(name string) Constraint {
+	for _, f := range p {
+		if f.name == name {
+			return Constraint{Min: f.min, Max: f.max, Enum: f.enum}
+		}
+	}
+	return Constraint{}
+}
+
 // JSON is the parameters as a draft-07 JSON Schema, keys in a fixed order.
 func (p Params) JSON() json.Marshaler { return jsonSchema(p) }
 

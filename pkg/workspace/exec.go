@@ -123,26 +123,32 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		stderr = append(stderr, "\nProcess timed out after "+js.FormatNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
 	}
 	limit := w.toolTokens(ExecuteCommand)
-	out := streamText(run.Stdout, run.Dropped[0], tail, limit, false)
-	errText := streamText(stderr, run.Dropped[1], tail, limit, false)
+	out := streamText(run.Stdout, run.Dropped[0], tail, limit, "")
+	errText := streamText(stderr, run.Dropped[1], tail, limit, "")
 	res.text = tokens.StripANSI(execText(out, errText, run.ExitCode))
 	return res, nil
 }
 
 // streamText prepares one captured stream for the model: the newest lines
-// (tail), then the token sandwich. hint adds how to see more to the tail
-// notice, for tools that can be called again with another tail.
-func streamText(b []byte, dropped int64, tail, limit int, hint bool) string {
+// (tail), then the token sandwich. hint, when not empty, is added to the
+// tail notice: how to see more, for tools that can be called again with
+// another tail (see tailHint).
+func streamText(b []byte, dropped int64, tail, limit int, hint string) string {
 	s := jsString(b)
 	t := tokens.TailLines(s, tail)
-	if hint && t != s {
-		t = strings.Replace(t, " lines]\n", " lines; pass a larger tail, or tail=0 for all]\n", 1)
+	if hint != "" && t != s {
+		t = strings.Replace(t, " lines]\n", " lines; "+hint+"]\n", 1)
 	}
 	t = tokens.Sandwich(t, limit)
 	if dropped > 0 && t != "" {
 		t = fmt.Sprintf("[%d bytes of earlier output were dropped (over the per-stream cap)]\n", dropped) + t
 	}
 	return t
+}
+
+// tailHint says how to see more of a stream whose head a tail cut off.
+func tailHint(d Dialect) string {
+	return "pass a larger " + d.param("tail", "tail") + ", or " + d.setting("tail", "tail", 0) + " for all"
 }
 
 // streamParts are Mastra's parts for a stdout/stderr pair.

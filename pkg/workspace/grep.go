@@ -98,12 +98,12 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	found := grep.Search(ctx, w.fs, root, o)
 	res := &GrepResult{Matches: []GrepMatch{}, Truncated: found.Truncated, BinarySkipped: found.BinarySkipped,
 		ReadErrors: found.ReadErrors, TargetNotFound: found.TargetNotFound}
-	res.text = w.formatGrep(res, found.Files, m, ctxLines)
+	res.text = w.formatGrep(res, found.Files, m, ctxLines, dialectOf(ctx))
 	return res, nil
 }
 
 // formatGrep lays out Mastra's text: the summary, `---`, then the rows.
-func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, ctxLines int) string {
+func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, ctxLines int, d Dialect) string {
 	var rows []string
 	hunks := 0
 	for _, f := range files {
@@ -154,7 +154,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	total := len(res.Matches)
 	summary := fmt.Sprintf("%d %s across %d %s", total, pluralWord(total, "match", "matches"), res.Files, pluralWord(res.Files, "file", "files"))
 	if res.Truncated {
-		summary += " (truncated at 1000; narrow the path or pattern, or set maxCount)"
+		summary += " (truncated at 1000; narrow the path or pattern, or set " + d.param("maxCount", "max-count") + ")"
 	}
 	if res.BinarySkipped > 0 {
 		summary += fmt.Sprintf(" (%d binary %s skipped)", res.BinarySkipped, pluralWord(res.BinarySkipped, "file", "files"))
@@ -175,7 +175,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	}
 	res.OutputCut = true
 	notice := func(shown int) string {
-		return fmt.Sprintf("[output truncated: showing %d of %d lines; narrow the search with a more specific path or pattern, or set maxCount]", shown, len(rows))
+		return fmt.Sprintf("[output truncated: showing %d of %d lines; narrow the search with a more specific path or pattern, or set %s]", shown, len(rows), d.param("maxCount", "max-count"))
 	}
 	used := tokens.Estimate(summary+"\n---") + tokens.Estimate(notice(len(rows)))
 	var sb strings.Builder

@@ -165,7 +165,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		}
 		summary += " (truncated at depth " + depth + ")"
 	}
-	res.text = w.capListing(&text, summary, root, res)
+	res.text = w.capListing(&text, summary, root, res, dialectOf(ctx), opts.maxDepth)
 	return res, nil
 }
 
@@ -309,7 +309,7 @@ func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 // capListing joins the tree within the token budget. Output that fits is
 // Mastra's text; otherwise whole lines are kept, and the notice says how
 // many entries were shown and how to narrow the listing, before the summary.
-func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res *ListResult) string {
+func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res *ListResult, d Dialect, depth int) string {
 	budget := w.cfg.MaxOutputTokens(ListFiles, defaultListTokens)
 	full := ".\n\n" + summary
 	if len(t.ends) > 0 {
@@ -320,10 +320,19 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 	}
 	res.OutputCut = true
 	hint := "narrow it with path"
-	if big := biggestDir(root); big != "" {
-		hint += fmt.Sprintf(" (e.g. path=%q)", fsroot.JoinRel(res.Path, big))
+	big := biggestDir(root)
+	switch {
+	case d == CLIFlags:
+		hint = "narrow it with a path"
+		if big != "" {
+			hint += fmt.Sprintf(" (e.g. ws ls %s --max-depth %d)", shellWord(fsroot.JoinRel(res.Path, big)), max(depth, 1))
+		}
+		hint += ", a lower --max-depth, --pattern, --extension or --exclude"
+	case big != "":
+		hint += fmt.Sprintf(" (e.g. path=%q), a lower maxDepth, pattern, extension or exclude", fsroot.JoinRel(res.Path, big))
+	default:
+		hint += ", a lower maxDepth, pattern, extension or exclude"
 	}
-	hint += ", a lower maxDepth, pattern, extension or exclude"
 	total := len(t.ends)
 	notice := func(shown int) string {
 		return fmt.Sprintf("[output truncated: showing %d of %d entries; %s]", shown, total, hint)
@@ -365,4 +374,14 @@ func countNodes(n *treeNode) int {
 		total += countNodes(c)
 	}
 	return total
+}
+
+// shellWord quotes a path for a command line, when it needs quoting.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }

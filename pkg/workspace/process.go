@@ -127,8 +127,8 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	}
 	tail := tailOf(req.Tail)
 	limit := w.toolTokens(GetProcessOutput)
-	out := streamText(outB, outDropped, tail, limit, true)
-	errText := streamText(errB, errDropped, tail, limit, true)
+	out := streamText(outB, outDropped, tail, limit, tailHint(dialectOf(ctx)))
+	errText := streamText(errB, errDropped, tail, limit, tailHint(dialectOf(ctx)))
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
 	parts := streamParts(out, errText)
 	switch {
@@ -232,10 +232,10 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	errB, errDropped, _ := procstate.ReadLog(dir, "stderr.log")
 	limit := w.toolTokens(KillProcess)
 	parts := []string{"Process " + req.PID + " has been killed."}
-	if out := streamText(outB, outDropped, 50, limit, false); out != "" {
+	if out := streamText(outB, outDropped, 50, limit, ""); out != "" {
 		parts = append(parts, "", "--- stdout (last output) ---", out)
 	}
-	if errText := streamText(errB, errDropped, 50, limit, false); errText != "" {
+	if errText := streamText(errB, errDropped, 50, limit, ""); errText != "" {
 		parts = append(parts, "", "--- stderr (last output) ---", errText)
 	}
 	if e.Exit != nil {

@@ -79,7 +79,7 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 		return nil, err
 	}
 	defer f.Close()
-	res, err := w.readOpen(f, st, t, req)
+	res, err := w.readOpen(f, st, t, req, dialectOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 	return res, nil
 }
 
-func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, req ReadRequest) (*ReadResult, error) {
+func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, req ReadRequest, d Dialect) (*ReadResult, error) {
 	rel := t.Rel()
 	head := make([]byte, media.SniffLen)
 	n, err := io.ReadFull(f, head)
@@ -138,7 +138,7 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 			return res, nil
 		}
 	}
-	return readLines(f, st, res, req, budget)
+	return readLines(f, st, res, req, budget, d)
 }
 
 func (w *Workspace) readEncoded(f *os.File, st fsroot.FileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
@@ -186,7 +186,7 @@ func latin1(b []byte) string {
 // readLines produces the numbered text of a window of lines. The window is
 // cut at whole lines so the output never exceeds the token budget, and the
 // notice then says which offset continues the reading.
-func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest, budget int) (*ReadResult, error) {
+func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest, budget int, d Dialect) (*ReadResult, error) {
 	numbered := req.ShowLineNumbers == nil || *req.ShowLineNumbers
 	ranged := req.Offset != nil || req.Limit != nil
 	start := 1
@@ -309,7 +309,7 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 		}
 		res.NextOffset = start + 1
 		res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
-			"\n[output truncated: line %d %s and was cut; continue with offset=%d]", start, why, start+1)
+			"\n[output truncated: line %d %s and was cut; continue with %s]", start, why, d.setting("offset", "offset", start+1))
 		if start+1 > total {
 			res.NextOffset = 0
 			res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
@@ -319,7 +319,7 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 	}
 	res.Content = &content
 	res.NextOffset = last + 1
-	sb.WriteString(fmt.Sprintf("\n[output truncated: showing lines %d-%d of %d; continue with offset=%d]", start, last, total, last+1))
+	sb.WriteString(fmt.Sprintf("\n[output truncated: showing lines %d-%d of %d; continue with %s]", start, last, total, d.setting("offset", "offset", last+1)))
 	res.text = sb.String()
 	return res, nil
 }

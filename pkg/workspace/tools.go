@@ -160,6 +160,9 @@ func (s *ToolSpec) Schema() json.Marshaler { return s.params.JSON() }
 // no file and runs no command.
 func (s *ToolSpec) ReadOnly() bool { return !s.Writes && s.Needs&NeedSandbox == 0 }
 
+// Constraint is what the parameter name accepts beyond its type.
+func (s *ToolSpec) Constraint(name string) schema.Constraint { return s.params.Constraint(name) }
+
 // Params lists the tool's parameter names in declaration order.
 func (s *ToolSpec) Params() []string { return s.params.Names() }
 

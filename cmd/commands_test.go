@@ -1,0 +1,162 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// capture returns a runF that records the request it gets, as JSON.
+func capture[Req any](got *string) func(context.Context, *Req) error {
+	return func(_ context.Context, req *Req) error {
+		b, err := json.Marshal(req)
+		*got = string(b)
+		return err
+	}
+}
+
+// TestCommandRequests checks, for every subcommand of a tool, that the
+// command line fills the request it should (the runF seam stands in for
+// the tool), and that bad command lines are usage errors.
+func TestCommandRequests(t *testing.T) {
+	dir := t.TempDir()
+	oldFile := filepath.Join(dir, "old.txt")
+	if err := os.WriteFile(oldFile, []byte("from file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type build func(app *App, got *string) *cobra.Command
+	read := func(a *App, g *string) *cobra.Command { return newReadCmd(a, capture[workspace.ReadRequest](g)) }
+	write := func(a *App, g *string) *cobra.Command { return newWriteCmd(a, capture[workspace.WriteRequest](g)) }
+	edit := func(a *App, g *string) *cobra.Command { return newEditCmd(a, capture[workspace.EditRequest](g)) }
+	del := func(a *App, g *string) *cobra.Command { return newDeleteCmd(a, capture[workspace.DeleteRequest](g)) }
+	stat := func(a *App, g *string) *cobra.Command { return newStatCmd(a, capture[workspace.StatRequest](g)) }
+	mkdir := func(a *App, g *string) *cobra.Command { return newMkdirCmd(a, capture[workspace.MkdirRequest](g)) }
+	ls := func(a *App, g *string) *cobra.Command { return newLsCmd(a, capture[workspace.ListRequest](g)) }
+	grep := func(a *App, g *string) *cobra.Command { return newGrepCmd(a, capture[workspace.GrepRequest](g)) }
+	search := func(a *App, g *string) *cobra.Command { return newSearchCmd(a, capture[workspace.SearchRequest](g)) }
+	index := func(a *App, g *string) *cobra.Command { return newIndexCmd(a, capture[indexOptions](g)) }
+	exec := func(a *App, g *string) *cobra.Command { return newExecCmd(a, capture[workspace.ExecRequest](g)) }
+	psOut := func(a *App, g *string) *cobra.Command {
+		return newPSOutputCmd(a, capture[workspace.ProcessOutputRequest](g))
+	}
+	kill := func(a *App, g *string) *cobra.Command { return newKillCmd(a, capture[workspace.KillRequest](g)) }
+	skill := func(a *App, g *string) *cobra.Command { return newSkillCmd(a, capture[workspace.SkillRequest](g)) }
+	skillSearch := func(a *App, g *string) *cobra.Command {
+		return newSkillSearchCmd(a, capture[workspace.SkillSearchRequest](g))
+	}
+	skillRead := func(a *App, g *string) *cobra.Command {
+		return newSkillReadCmd(a, capture[workspace.SkillReadRequest](g))
+	}
+	tests := []struct {
+		name  string
+		cmd   build
+		args  []string
+		stdin string
+		want  string // the request as JSON, or "usage: <message>"
+	}{
+		{"read", read, []string{"a.txt"}, "", `{"path":"a.txt"}`},
+		{"read window", read, []string{"a.txt", "--offset", "3", "--limit=2", "--line-numbers=false", "--encoding", "hex"},
+			"", `{"path":"a.txt","offset":3,"limit":2,"showLineNumbers":false,"encoding":"hex"}`},
+		{"read bad offset", read, []string{"a.txt", "--offset", "0"}, "", "usage: --offset must be an integer ≥ 1"},
+		{"read bad encoding", read, []string{"a.txt", "--encoding", "utf16"}, "", "usage: --encoding must be one of utf-8, utf8, base64, hex, binary"},
+		{"read no path", read, nil, "", "usage: takes one PATH (got 0 arguments)"},
+		{"write", write, []string{"w.txt", "--content", "hi"}, "", `{"path":"w.txt","content":"hi"}`},
+		{"write stdin", write, []string{"w.txt", "--overwrite=false"}, "piped\n", `{"path":"w.txt","content":"piped\n","overwrite":false}`},
+		{"write empty content", write, []string{"w.txt", "--content="}, "ignored", `{"path":"w.txt","content":""}`},
+		{"edit", edit, []string{"e.txt", "--old", "a", "--new", "b", "--replace-all"}, "",
+			`{"path":"e.txt","old_string":"a","new_string":"b","replace_all":true}`},
+		{"edit from files", edit, []string{"e.txt", "--old-file", oldFile, "--new", ""}, "",
+			`{"path":"e.txt","old_string":"from file\n","new_string":""}`},
+		{"edit both", edit, []string{"e.txt", "--old", "a", "--old-file", oldFile, "--new", "b"}, "", "usage: give --old or --old-file, not both"},
+		{"edit no old", edit, []string{"e.txt", "--new", "b"}, "", "usage: --old or --old-file is required"},
+		{"delete", del, []string{"d", "-r"}, "", `{"path":"d","recursive":true}`},
+		{"stat", stat, []string{"s"}, "", `{"path":"s"}`},
+		{"mkdir", mkdir, []string{"m", "--recursive=false"}, "", `{"path":"m","recursive":false}`},
+		{"ls", ls, nil, "", `{}`},
+		{"ls all", ls, []string{"src", "--max-depth", "4", "-a", "--dirs-only", "--exclude", "x|y", "--extension", "go",
+			"--pattern", "*.go", "--pattern", "**/*_test.go", "--gitignore=false"}, "",
+			`{"path":"src","maxDepth":4,"showHidden":true,"dirsOnly":true,"exclude":"x|y","extension":"go","pattern":["*.go","**/*_test.go"],"respectGitignore":false}`},
+		{"ls fractional depth", ls, []string{"--max-depth", "1.5"}, "", "usage: --max-depth must be an integer"},
+		{"ls two paths", ls, []string{"a", "b"}, "", "usage: takes at most one PATH (got 2 arguments)"},
+		{"grep", grep, []string{"TODO"}, "", `{"pattern":"TODO"}`},
+		{"grep all", grep, []string{"x", "src", "-C", "2", "-m", "5", "-i", "--hidden"}, "",
+			`{"pattern":"x","path":"src","contextLines":2,"maxCount":5,"caseSensitive":false,"includeHidden":true}`},
+		{"grep -i=false", grep, []string{"x", "--ignore-case=false"}, "", `{"pattern":"x","caseSensitive":true}`},
+		{"search", search, []string{"q", "--top-k", "3", "--min-score", "0.5", "--mode", "bm25"}, "",
+			`{"query":"q","topK":3,"mode":"bm25","minScore":0.5}`},
+		{"index", index, []string{"doc", "--content", "text", "--metadata", `{"a":1}`}, "",
+			`{"path":"doc","content":"text","metadata":{"a":1},"auto":false}`},
+		{"index stdin", index, []string{"doc"}, "body", `{"path":"doc","content":"body","auto":false}`},
+		{"index auto", index, []string{"--auto"}, "", `{"path":"","content":"","auto":true}`},
+		{"index auto with path", index, []string{"--auto", "x"}, "", "usage: --auto takes no PATH"},
+		{"exec", exec, []string{"--timeout", "1.5", "--cwd", "sub", "--tail", "0", "--env", "A=1", "--", "echo", "hi"}, "",
+			`{"command":"echo hi","timeout":1.5,"cwd":"sub","tail":0,"env":["A=1"]}`},
+		{"exec background", exec, []string{"--background", "--", "sleep 1"}, "", `{"command":"sleep 1","background":true}`},
+		{"exec no command", exec, nil, "", "usage: needs a COMMAND (after --)"},
+		{"exec dash options", exec, []string{"ls", "-la"}, "", `usage: unknown flag -la; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`},
+		{"ps-output", psOut, []string{"42", "--tail", "5", "--wait", "--wait-timeout", "2"}, "",
+			`{"pid":"42","tail":5,"wait":true,"waitTimeout":2}`},
+		{"kill", kill, []string{"42"}, "", `{"pid":"42"}`},
+		{"skill", skill, []string{"pdf"}, "", `{"name":"pdf"}`},
+		{"skill search", skillSearch, []string{"q", "--skill", "a", "--skill", "b", "--top-k", "2"}, "",
+			`{"query":"q","skillNames":["a","b"],"topK":2}`},
+		{"skill read", skillRead, []string{"pdf", "refs/x.md", "--start-line", "2", "--end-line", "3"}, "",
+			`{"skillName":"pdf","path":"refs/x.md","startLine":2,"endLine":3}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := newApp(&render.IO{In: strings.NewReader(tt.stdin), Out: &strings.Builder{}, Err: &strings.Builder{}})
+			var got string
+			c := tt.cmd(app, &got)
+			c.SetArgs(tt.args)
+			c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
+			c.SilenceErrors, c.SilenceUsage = true, true
+			err := c.Execute()
+			if want, ok := strings.CutPrefix(tt.want, "usage: "); ok {
+				var ue *usageError
+				if !errors.As(err, &ue) || ue.msg != want {
+					t.Errorf("error %v, want usage error %q", err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("request\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestToolCommandsMatchTable checks that every entry of the tool table has
+// its subcommand and that no subcommand runs a tool the table lacks.
+func TestToolCommandsMatchTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range workspace.Tools() {
+		if toolCommands[s.Command] == nil {
+			t.Errorf("tool %s: no subcommand %q", s.ID, s.Command)
+		}
+		seen[s.Command] = true
+	}
+	for name := range toolCommands {
+		if !seen[name] {
+			t.Errorf("subcommand %q runs no tool of the table", name)
+		}
+	}
+	root := newRootCmd(newApp(nil))
+	for _, s := range workspace.Tools() {
+		c, _, err := root.Find(strings.Fields(s.Command))
+		if err != nil || c.Annotations["tool"] != s.ID {
+			t.Errorf("ws %s does not run %s", s.Command, s.ID)
+		}
+	}
+}

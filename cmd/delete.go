@@ -1,0 +1,21 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+func newDeleteCmd(app *App, runF func(context.Context, *workspace.DeleteRequest) error) *cobra.Command {
+	return toolCmd(app, workspace.Delete, runF, &cobra.Command{
+		Use:     "delete PATH",
+		Aliases: []string{"rm"},
+		Short:   "Delete a file, a symlink or a directory",
+		Example: `  ws delete build/out.txt
+  ws rm -r build`,
+		Args: exactArgs(1, "one PATH"),
+	}, func(b *binder, req *workspace.DeleteRequest) {
+		b.bool(&req.Recursive, "recursive", "r", false, "delete a directory and everything in it")
+	}, pathArg(func(req *workspace.DeleteRequest) *string { return &req.Path }))
+}

@@ -1,0 +1,187 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/schema"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// badValue is a flag value that does not parse: want says what the flag
+// takes ("an integer ≥ 1"), for the usage error that names the flag.
+type badValue struct{ want string }
+
+func (e *badValue) Error() string { return "must be " + e.want }
+
+// optional is a flag that sets *p only when it is given: a request field
+// left nil keeps the tool's own default, as an absent JSON parameter does.
+type optional[T any] struct {
+	p     **T
+	parse func(string) (T, error)
+	def   string // the default, as help shows it
+	typ   string // the value's kind, as help shows it
+}
+
+func (o *optional[T]) String() string { return o.def }
+func (o *optional[T]) Type() string   { return o.typ }
+
+func (o *optional[T]) Set(s string) error {
+	v, err := o.parse(s)
+	if err != nil {
+		return err
+	}
+	*o.p = &v
+	return nil
+}
+
+// optionalBool is a boolean optional flag: given alone it means true, and
+// it takes =true or =false.
+type optionalBool struct{ optional[bool] }
+
+func (o *optionalBool) IsBoolFlag() bool { return true }
+
+// binder declares a tool's flags into its request. The bounds and allowed
+// values of a flag come from the tool's parameter of the same meaning, so
+// the flag refuses what the parameter refuses, in flag terms.
+type binder struct {
+	f    *pflag.FlagSet
+	spec *workspace.ToolSpec
+}
+
+// want describes what a number flag takes: "an integer ≥ 1".
+func want(kind string, c schema.Constraint) string {
+	s := kind
+	if c.Min != nil {
+		s += " ≥ " + js.FormatNumber(*c.Min)
+	}
+	if c.Max != nil {
+		s += " ≤ " + js.FormatNumber(*c.Max)
+	}
+	return s
+}
+
+func inBounds(v float64, c schema.Constraint) bool {
+	return (c.Min == nil || v >= *c.Min) && (c.Max == nil || v <= *c.Max)
+}
+
+func (b *binder) constraint(param string) schema.Constraint {
+	if b.spec == nil {
+		return schema.Constraint{}
+	}
+	return b.spec.Constraint(param)
+}
+
+// parseInt reads an integer flag within the parameter's bounds.
+func (b *binder) parseInt(param string) func(string) (int, error) {
+	c := b.constraint(param)
+	return func(s string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || !inBounds(float64(n), c) {
+			return 0, &badValue{want("an integer", c)}
+		}
+		return n, nil
+	}
+}
+
+// int declares an integer flag for an *int parameter.
+func (b *binder) int(p **int, name, short, param, def, usage string) {
+	b.f.VarP(&optional[int]{p: p, parse: b.parseInt(param), def: def, typ: "int"}, name, short, usage)
+}
+
+// count declares an integer flag for a parameter the tool takes as a
+// JSON number (Mastra's counts): the command line takes whole numbers.
+func (b *binder) count(p **float64, name, short, param, def, usage string) {
+	parse := b.parseInt(param)
+	b.f.VarP(&optional[float64]{p: p, def: def, typ: "int", parse: func(s string) (float64, error) {
+		n, err := parse(s)
+		return float64(n), err
+	}}, name, short, usage)
+}
+
+// seconds declares a flag of a number of seconds (fractions allowed).
+func (b *binder) seconds(p **float64, name, param, def, usage string) {
+	b.number(p, name, param, "seconds", "a number of seconds", def, usage)
+}
+
+// number declares a flag that takes any number (what a number of, as
+// help and errors say it).
+func (b *binder) number(p **float64, name, param, typ, what, def, usage string) {
+	c := b.constraint(param)
+	b.f.Var(&optional[float64]{p: p, def: def, typ: typ, parse: func(s string) (float64, error) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !inBounds(f, c) {
+			return 0, &badValue{want(what, c)}
+		}
+		return f, nil
+	}}, name, usage)
+}
+
+// bool declares a boolean flag (every help says that these take =false).
+func (b *binder) bool(p **bool, name, short string, def bool, usage string) {
+	b.boolMapped(p, name, short, def, false, usage)
+}
+
+// boolMapped declares a boolean flag that sets the parameter to the
+// opposite of its value when invert is set (-i sets caseSensitive=false).
+func (b *binder) boolMapped(p **bool, name, short string, def, invert bool, usage string) {
+	v := &optionalBool{optional[bool]{p: p, def: strconv.FormatBool(def), typ: "bool", parse: func(s string) (bool, error) {
+		x, err := strconv.ParseBool(s)
+		if err != nil {
+			return false, &badValue{"true or false"}
+		}
+		return x != invert, nil
+	}}}
+	flag := b.f.VarPF(v, name, short, usage)
+	flag.NoOptDefVal = "true"
+}
+
+// choice declares a string flag that takes one of the parameter's values.
+func (b *binder) choice(p *string, name, param, usage string) {
+	values := b.constraint(param).Enum
+	var v *string
+	b.f.Var(&optional[string]{p: &v, typ: "string", parse: func(s string) (string, error) {
+		for _, x := range values {
+			if s == x {
+				*p = s
+				return s, nil
+			}
+		}
+		return "", &badValue{"one of " + strings.Join(values, ", ")}
+	}}, name, usage)
+}
+
+// flagError turns the error of a flag that did not parse into a usage
+// error that names the flag, in the command line's words.
+func flagError(name string, err error) error {
+	var bad *badValue
+	var inv *pflag.InvalidValueError
+	var req *pflag.ValueRequiredError
+	var none *pflag.NotExistError
+	switch {
+	case errors.As(err, &inv) && errors.As(err, &bad):
+		return usagef("--%s %s", inv.GetFlag().Name, bad.Error())
+	case errors.As(err, &inv):
+		return usagef("--%s does not take %q", inv.GetFlag().Name, inv.GetValue())
+	case errors.As(err, &req):
+		return usagef("--%s needs a value", req.GetFlag().Name)
+	case errors.As(err, &none) && none.GetSpecifiedShortnames() != "":
+		msg := fmt.Sprintf("unknown flag -%s", none.GetSpecifiedShortnames())
+		if name == "exec" {
+			msg += `; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`
+		}
+		return usagef("%s", msg)
+	case errors.As(err, &none):
+		msg := "unknown flag --" + none.GetSpecifiedName()
+		if name == "exec" {
+			msg += `; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`
+		}
+		return usagef("%s", msg)
+	}
+	return usagef("%v", err)
+}

@@ -1,0 +1,26 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+func newWriteCmd(app *App, runF func(context.Context, *workspace.WriteRequest) error) *cobra.Command {
+	return toolCmd(app, workspace.WriteFile, runF, &cobra.Command{
+		Use:   "write PATH",
+		Short: "Write a file atomically, from --content or stdin",
+		Example: `  ws write notes/todo.md --content "- ship it"
+  make report | ws write out/report.txt
+  ws write config.json --overwrite=false < template.json`,
+		Args: exactArgs(1, "one PATH"),
+	}, func(b *binder, req *workspace.WriteRequest) {
+		stringVar(b.f, &req.Content, "content", "the new content (default: read stdin to EOF)")
+		b.bool(&req.Overwrite, "overwrite", "", true, "replace an existing file; false fails if it exists")
+	}, func(cmd *cobra.Command, args []string, req *workspace.WriteRequest) (err error) {
+		req.Path = args[0]
+		req.Content, err = stdinOr(app, changed(cmd.Flags(), "content"), req.Content, "content")
+		return err
+	})
+}
