@@ -3,6 +3,8 @@ package search
 import (
 	"strconv"
 	"strings"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // FormatResults is the text of mastra_workspace_search: each result as
@@ -17,7 +19,7 @@ func FormatResults(hits []Hit, mode string) string {
 			sb.WriteString(":" + strconv.Itoa(h.Range.Start) + "-" + strconv.Itoa(h.Range.End))
 		}
 		sb.WriteString(": ")
-		sb.WriteString(h.Content)
+		sb.WriteString(js.DecodeUTF8([]byte(h.Content))) // the model sees text; --json data keeps the bytes
 		sb.WriteByte('\n')
 	}
 	sb.WriteString("---\n")

@@ -37,18 +37,18 @@ const (
 
 // ReadResult is the outcome of read. Text holds what the model is shown.
 type ReadResult struct {
-	Path       fsroot.RelPath `json:"path"`
-	Size       int64          `json:"size"`
-	Kind       string         `json:"kind"`
-	MediaType  string         `json:"mediaType,omitempty"`
-	Data       string         `json:"data,omitempty"`
-	Encoding   string         `json:"encoding,omitempty"`
-	Content    *string        `json:"content,omitempty"`
-	StartLine  int            `json:"start_line,omitempty"`
-	EndLine    int            `json:"end_line,omitempty"`
-	TotalLines *int           `json:"total_lines,omitempty"`
-	Truncated  bool           `json:"truncated"`
-	NextOffset int            `json:"next_offset,omitempty"`
+	Path       Bytes  `json:"path"`
+	Size       int64  `json:"size"`
+	Kind       string `json:"kind"`
+	MediaType  string `json:"mediaType,omitempty"`
+	Data       string `json:"data,omitempty"`
+	Encoding   string `json:"encoding,omitempty"`
+	Content    *Bytes `json:"content,omitempty"` // the lines shown, without numbers; {"bytes": base64} when not UTF-8
+	StartLine  int    `json:"start_line,omitempty"`
+	EndLine    int    `json:"end_line,omitempty"`
+	TotalLines *int   `json:"total_lines,omitempty"`
+	Truncated  bool   `json:"truncated"`
+	NextOffset int    `json:"next_offset,omitempty"`
 	text       string
 }
 
@@ -103,7 +103,7 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 		return nil, errs.FromOS("read", req.Path, err, false)
 	}
 	kind := media.Classify(string(rel), head)
-	res := &ReadResult{Path: rel, Size: st.Size}
+	res := &ReadResult{Path: Bytes(rel), Size: st.Size}
 	budget := w.cfg.MaxOutputTokens(ReadFile, defaultReadTokens)
 
 	// Media is decided by content too: text in a .png is text. A text type
@@ -146,14 +146,14 @@ func (w *Workspace) readEncoded(f *os.File, st fsroot.FileStat, res *ReadResult,
 	if err != nil {
 		return nil, errs.FromOS("read", string(res.Path), err, false)
 	}
-	var content string
+	var content Bytes
 	switch enc {
 	case "base64":
-		content = base64.StdEncoding.EncodeToString(data)
+		content = Bytes(base64.StdEncoding.EncodeToString(data))
 	case "hex":
-		content = hex.EncodeToString(data)
+		content = Bytes(hex.EncodeToString(data))
 	case "binary":
-		content = latin1(data)
+		content = Bytes(latin1(data))
 	}
 	text := fmt.Sprintf("%s (%d bytes, %s)\n%s", res.Path, st.Size, enc, content)
 	out, truncated, total := tokens.LimitHead(text, budget)
@@ -202,6 +202,7 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 	skipped := lr.skip(start - 1)
 	var (
 		shown     []string
+		raw       []string // the lines as bytes, where they differ from shown (not UTF-8)
 		toks      []int
 		sum       int
 		held      int
@@ -226,6 +227,11 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 			break
 		}
 		shown = append(shown, s)
+		if r := string(b); r != s {
+			raw = append(raw, r)
+		} else {
+			raw = append(raw, s)
+		}
 		toks = append(toks, tk)
 		sum += tk
 		held += len(s)
@@ -260,7 +266,7 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 			firstLong, firstCut = shown[0], false
 		}
 		sum -= toks[len(toks)-1]
-		shown, toks = shown[:len(shown)-1], toks[:len(toks)-1]
+		shown, raw, toks = shown[:len(shown)-1], raw[:len(raw)-1], toks[:len(toks)-1]
 		stopped = true
 	}
 	last := start + len(shown) - 1
@@ -280,7 +286,7 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 			sb.WriteString(s)
 		}
 	}
-	content := strings.Join(shown, "\n")
+	content := Bytes(strings.Join(raw, "\n"))
 	res.StartLine, res.EndLine = start, last
 	if len(shown) == 0 {
 		res.StartLine, res.EndLine = 0, 0

@@ -35,7 +35,7 @@ type SearchRequest struct {
 // SearchHit is one document found by search.
 type SearchHit struct {
 	ID        string            `json:"id"`
-	Content   string            `json:"content"`
+	Content   Bytes             `json:"content"` // {"bytes": base64} when not UTF-8
 	Score     float64           `json:"score"`
 	LineRange *search.LineRange `json:"line_range,omitempty"`
 	// SourceFile is the file a chunk of a long file came from.
@@ -139,7 +139,7 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	}
 	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), text: search.FormatResults(hits, "bm25")}
 	for i, h := range hits {
-		res.Results[i] = SearchHit{ID: h.ID, Content: h.Content, Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
+		res.Results[i] = SearchHit{ID: h.ID, Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
 		if len(h.Meta) > 0 {
 			res.Results[i].Metadata = h.Meta
 		}
@@ -422,7 +422,7 @@ func (w *Workspace) indexFile(x *search.Index, f autoFile) bool {
 		return false
 	}
 	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})
-	content := jsString(data)
+	content := string(data) // as it is: the text shown decodes it, --json data keeps the bytes
 	chunks := search.SplitIntoChunks(content)
 	if len(chunks) == 1 {
 		x.Add(search.Doc{ID: f.id, Content: content, Source: src})
