@@ -96,27 +96,32 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	}
 	out.start()
 	errc.start()
+	// The command's end is first only noticed (WNOWAIT): until it is
+	// reaped, its pid and so its process group id cannot be reused, and
+	// killing the group on a timeout reaches only what it started.
 	exited := make(chan struct{})
-	killed := make(chan struct{})
 	go func() {
-		select {
-		case <-runCtx.Done():
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			close(killed)
-		case <-exited:
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
 		}
+		close(exited)
 	}()
+	killed := false
+	select {
+	case <-exited:
+	case <-runCtx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killed = true
+		<-exited
+	}
 	waitErr := cmd.Wait()
-	close(exited)
 	res := &Result{Stdout: out.finish(), Stderr: errc.finish()}
 	res.Truncated = out.truncated || errc.truncated
-	select {
-	case <-killed:
+	if killed {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
 		return res, &TimeoutError{After: c.Timeout}
-	default:
 	}
 	var ee *exec.ExitError
 	if errors.As(waitErr, &ee) {
