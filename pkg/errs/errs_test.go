@@ -44,18 +44,17 @@ func TestCatalogue(t *testing.T) {
 
 func TestFromOS(t *testing.T) {
 	tests := []struct {
-		op   string
-		err  error
-		dir  bool
-		code Code
-		text string
+		op, text string
+		err      error
+		dir      bool
+		code     Code
 	}{
-		{"read", fs.ErrNotExist, false, ENOENT, "File not found: p"},
-		{"list", fs.ErrNotExist, true, ENOENT, "Directory not found: p"},
-		{"rmdir", syscall.EEXIST, false, ENOTEMPTY, "Directory not empty: p"},
-		{"write", &fs.PathError{Op: "open", Path: "/abs/p", Err: syscall.EACCES}, false, EACCES, "Permission denied: write on p"},
-		{"open", syscall.ELOOP, false, OutsideWorkspace, "Permission denied: access on p"},
-		{"read", &fs.PathError{Op: "read", Path: "/abs/p", Err: syscall.EIO}, false, EIO, "read failed on p: input/output error"},
+		{"read", "File not found: p", fs.ErrNotExist, false, ENOENT},
+		{"list", "Directory not found: p", fs.ErrNotExist, true, ENOENT},
+		{"rmdir", "Directory not empty: p", syscall.EEXIST, false, ENOTEMPTY},
+		{"write", "Permission denied: write on p", &fs.PathError{Op: "open", Path: "/abs/p", Err: syscall.EACCES}, false, EACCES},
+		{"open", "Permission denied: access on p", syscall.ELOOP, false, OutsideWorkspace},
+		{"read", "read failed on p: input/output error", &fs.PathError{Op: "read", Path: "/abs/p", Err: syscall.EIO}, false, EIO},
 	}
 	for _, tt := range tests {
 		err := FromOS(tt.op, "p", tt.err, tt.dir)

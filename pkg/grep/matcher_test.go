@@ -6,24 +6,24 @@ import (
 )
 
 func TestScan(t *testing.T) {
+	// Each case: a pattern (fold: case-insensitive) scanned over buf, at
+	// most limit hits; want is the hits as fmt prints them.
 	tests := []struct {
-		pattern string
-		fold    bool
-		buf     string
-		limit   int
-		want    string
+		pattern, buf, want string
+		fold               bool
+		limit              int
 	}{
-		{"TODO", false, "a\nTODO x\nb TODO\n", 0, "[{1 0} {2 2}]"},
-		{"TODO", false, "a\nTODO x\nb TODO\n", 1, "[{1 0}]"},
-		{`func \w+\(`, false, "x\nfunc a() {}\n  func b(\n", 0, "[{1 0} {2 2}]"},
-		{"todo", true, "TODO\nToDo\nnone\n", 0, "[{0 0} {1 0}]"},
-		{`(?<=a)b`, false, "ab\ncb\nab\n", 0, "[{0 1} {2 1}]"}, // lookbehind: the ECMAScript engine
-		{`(\w)\1`, false, "xx\nxy\n", 0, "[{0 0}]"},            // backreference
-		{`^`, false, "a\nb\n", 0, "[{0 0} {1 0}]"},             // no line after the final newline
-		{`a\nb`, false, "a\nb\nab\n", 0, "[]"},                 // a match across lines is no match
-		{`b$`, false, "ab\ncb", 0, "[{0 1} {1 1}]"},            // last line without newline
-		{`é`, false, "café\n", 0, "[{0 3}]"},                   // byte columns
-		{`needle`, false, "hay\nhay\n", 0, "[]"},               // required literal missing: one search
+		{"TODO", "a\nTODO x\nb TODO\n", "[{1 0} {2 2}]", false, 0},
+		{"TODO", "a\nTODO x\nb TODO\n", "[{1 0}]", false, 1},
+		{`func \w+\(`, "x\nfunc a() {}\n  func b(\n", "[{1 0} {2 2}]", false, 0},
+		{"todo", "TODO\nToDo\nnone\n", "[{0 0} {1 0}]", true, 0},
+		{`(?<=a)b`, "ab\ncb\nab\n", "[{0 1} {2 1}]", false, 0}, // lookbehind: the ECMAScript engine
+		{`(\w)\1`, "xx\nxy\n", "[{0 0}]", false, 0},            // backreference
+		{`^`, "a\nb\n", "[{0 0} {1 0}]", false, 0},             // no line after the final newline
+		{`a\nb`, "a\nb\nab\n", "[]", false, 0},                 // a match across lines is no match
+		{`b$`, "ab\ncb", "[{0 1} {1 1}]", false, 0},            // last line without newline
+		{`é`, "café\n", "[{0 3}]", false, 0},                   // byte columns
+		{`needle`, "hay\nhay\n", "[]", false, 0},               // required literal missing: one search
 	}
 	for _, tt := range tests {
 		m, err := Compile(tt.pattern, !tt.fold)

@@ -4,10 +4,9 @@ import "testing"
 
 func TestUTF16(t *testing.T) {
 	tests := []struct {
-		s    string
-		len  int
-		cut  int
-		want string
+		s        string
+		len, cut int
+		want     string
 	}{
 		{"abc", 3, 2, "ab"},
 		{"é→", 2, 1, "é"},

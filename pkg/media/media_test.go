@@ -16,10 +16,9 @@ func TestNormalize(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
-		name string
-		head string
-		text bool
-		mime string
+		name, head string
+		text       bool
+		mime       string
 	}{
 		{"Makefile", "all:\n\tgo build\n", true, "text/plain"},
 		{"a.ts", "export const x = 1\n", true, "application/typescript"},

@@ -15,13 +15,12 @@ func sh(script string) Cmd {
 
 func TestRun(t *testing.T) {
 	tests := []struct {
-		name       string
-		cmd        Cmd
-		stdout     string
-		stderr     string
-		truncated  bool
-		wantErr    string
-		maxSeconds float64
+		name           string
+		cmd            Cmd
+		stdout, stderr string
+		truncated      bool
+		wantErr        string
+		maxSeconds     float64
 	}{
 		{name: "output", cmd: sh("echo out; echo err >&2"), stdout: "out\n", stderr: "err\n"},
 		{name: "stdin", cmd: func() Cmd { c := sh("cat; echo"); c.Stdin = []byte(`{"a":1}`); return c }(), stdout: "{\"a\":1}\n"},

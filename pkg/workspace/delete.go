@@ -10,21 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// DeleteRequest is the input of delete (mastra_workspace_delete).
-type DeleteRequest struct {
-	Path      string `json:"path" desc:"File or directory to delete. A symlink is removed, not what it points to."`
-	Recursive *bool  `json:"recursive,omitempty" default:"false" desc:"Delete a directory with everything in it (default false: only empty directories)."`
-}
-
 // DeleteResult is the outcome of delete.
 type DeleteResult struct {
 	Path string `json:"path"`
 	Type string `json:"type"` // file, directory or symlink
-	text string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *DeleteResult) Text() string { return r.text }
 
 // Delete removes a file, a symlink (the link only) or a directory. Nothing
 // is followed: a recursive delete never leaves the workspace through a link.
@@ -68,5 +59,5 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	case st.IsDir():
 		typ = "directory"
 	}
-	return &DeleteResult{Path: req.Path, Type: typ, text: "Deleted " + req.Path}, nil
+	return &DeleteResult{Path: req.Path, Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
 }

@@ -11,21 +11,13 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 )
 
-// EditRequest is the input of edit (mastra_workspace_edit_file).
-type EditRequest struct {
-	Path       string `json:"path" desc:"File to edit."`
-	OldString  string `json:"old_string" desc:"Exact text to find. It must occur exactly once unless replace_all is set."`
-	NewString  string `json:"new_string" desc:"Text to put in its place, taken literally."`
-	ReplaceAll *bool  `json:"replace_all,omitempty" default:"false" desc:"Replace every occurrence instead of requiring a unique one (default false)."`
-}
-
 // EditResult is the outcome of a successful edit.
 type EditResult struct {
 	Path         string      `json:"path"`
 	Replacements int         `json:"replacements"`
 	Ranges       []LineRange `json:"ranges"`
 	Fallback     string      `json:"fallback,omitempty"`
-	text         string
+	textOut
 }
 
 // LineRange is an inclusive range of 1-based line numbers.
@@ -33,9 +25,6 @@ type LineRange struct {
 	Start int `json:"start"`
 	End   int `json:"end"`
 }
-
-// Text is the tool's output as the model sees it.
-func (r *EditResult) Text() string { return r.text }
 
 // Mastra's soft-failure texts.
 const (

@@ -15,16 +15,6 @@ import (
 	"github.com/wstools/ws/pkg/tokens"
 )
 
-// ExecRequest is the input of exec (mastra_workspace_execute_command).
-type ExecRequest struct {
-	Command    string   `json:"command" desc:"Shell command line, run with /bin/sh -c in the workspace root (or cwd)."`
-	Timeout    *float64 `json:"timeout,omitempty" coerce:"number" min:"0" null:"true" desc:"Seconds before the command is stopped (TERM, then KILL 2 s later); 0 means no limit. Default: the sandbox timeout (300 s)."`
-	Cwd        string   `json:"cwd,omitempty" null:"true" desc:"Working directory, relative to the workspace root or absolute inside it."`
-	Tail       *int     `json:"tail,omitempty" coerce:"number" null:"true" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
-	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
-	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
-}
-
 // ExecResult is the outcome of a command.
 type ExecResult struct {
 	Command    string `json:"command"`
@@ -37,11 +27,8 @@ type ExecResult struct {
 	Stdout     Bytes  `json:"stdout"`
 	Stderr     Bytes  `json:"stderr"`
 	DurationMs int64  `json:"duration_ms"`
-	text       string
+	textOut
 }
-
-// Text is the tool's output as the model sees it (ANSI sequences removed).
-func (r *ExecResult) Text() string { return r.text }
 
 // ExitStatus is the status `ws exec` exits with: the command's own.
 func (r *ExecResult) ExitStatus() int {
@@ -164,7 +151,7 @@ func streamParts(out, errText string) []string {
 	return nil
 }
 
-// execText assembles execute_command's text: the streams, then, for a
+// execText assembles execute_command's textOut: textOut{the streams}, then, for a
 // failed command, `Exit code: N` after exactly one blank line.
 func execText(out, errText string, code int) string {
 	parts := streamParts(out, errText)

@@ -14,16 +14,6 @@ import (
 	"github.com/wstools/ws/pkg/tokens"
 )
 
-// GrepRequest is the input of grep (mastra_workspace_grep).
-type GrepRequest struct {
-	Pattern       string   `json:"pattern" desc:"Regular expression to find (Go RE2 syntax; lookaround and backreferences also work). Only the first match of each line is reported."`
-	Path          string   `json:"path,omitempty" default:"\".\"" desc:"File, directory or glob to search (e.g. 'src', 'src/**/*.ts'), relative to the workspace root."`
-	ContextLines  *float64 `json:"contextLines,omitempty" default:"0" desc:"Lines of context to show around each match."`
-	MaxCount      *float64 `json:"maxCount,omitempty" desc:"At most this many matching lines per file."`
-	CaseSensitive *bool    `json:"caseSensitive,omitempty" default:"true" desc:"Match case exactly (default true)."`
-	IncludeHidden *bool    `json:"includeHidden,omitempty" default:"false" desc:"Also search files and directories whose names start with a dot."`
-}
-
 // GrepMatch is one matching line.
 type GrepMatch struct {
 	Path    Bytes         `json:"path"`
@@ -48,11 +38,8 @@ type GrepResult struct {
 	ReadErrors     int         `json:"read_errors"`
 	TargetNotFound bool        `json:"target_not_found"`
 	OutputCut      bool        `json:"output_truncated"`
-	text           string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *GrepResult) Text() string { return r.text }
 
 const (
 	grepMaxMatches   = 1000
@@ -102,7 +89,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	return res, nil
 }
 
-// formatGrep lays out Mastra's text: the summary, `---`, then the rows.
+// formatGrep lays out Mastra's textOut: textOut{the summary}, `---`, then the rows.
 func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, ctxLines int, d Dialect) string {
 	var rows []string
 	hunks := 0

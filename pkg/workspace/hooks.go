@@ -17,11 +17,8 @@ const hookTimeout = 60 * time.Second
 // hookResult is the answer of a before hook that stopped the call.
 type hookResult struct {
 	Output any `json:"output"`
-	text   string
+	textOut
 }
-
-// Text is the hook's output: a string as is, anything else as JSON.
-func (r *hookResult) Text() string { return r.text }
 
 // NeedsApproval reports whether a tool requires approval before it runs:
 // its own requireApproval, else the global one.

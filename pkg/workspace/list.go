@@ -13,21 +13,8 @@ import (
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/js"
-	"github.com/wstools/ws/pkg/schema"
 	"github.com/wstools/ws/pkg/tokens"
 )
-
-// ListRequest is the input of ls (mastra_workspace_list_files).
-type ListRequest struct {
-	Path             string                 `json:"path,omitempty" default:"\".\"" desc:"Directory to list, relative to the workspace root."`
-	MaxDepth         *float64               `json:"maxDepth,omitempty" default:"2" desc:"How many levels to show (default 2)."`
-	ShowHidden       *bool                  `json:"showHidden,omitempty" default:"false" desc:"Show names that start with a dot."`
-	DirsOnly         *bool                  `json:"dirsOnly,omitempty" default:"false" desc:"Show directories only."`
-	Exclude          string                 `json:"exclude,omitempty" desc:"Leave out entries matching any of these '|'-separated globs or name substrings, e.g. 'node_modules|*.min.js'."`
-	Extension        string                 `json:"extension,omitempty" desc:"Show only files with this extension, e.g. 'ts' or '.ts'."`
-	Pattern          schema.StringOrStrings `json:"pattern,omitempty" desc:"Show only files whose path (relative to the listed directory) matches this glob, or any of these globs, e.g. '**/*.test.ts'."`
-	RespectGitignore *bool                  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
-}
 
 // ListEntry is one shown entry of a listing.
 type ListEntry struct {
@@ -45,8 +32,8 @@ type ListResult struct {
 	Files       int    `json:"files"`
 	Truncated   bool   `json:"truncated_at_depth"` // something lies deeper than maxDepth
 	OutputCut   bool   `json:"output_truncated"`
-	text        string
 	tree        *treeNode
+	textOut
 }
 
 // MarshalJSON adds the shown entries, in display order.
@@ -76,9 +63,6 @@ func (r *ListResult) MarshalJSON() ([]byte, error) {
 		Entries []ListEntry `json:"entries"`
 	}{(*plain)(r), entries})
 }
-
-// Text is the tool's output as the model sees it.
-func (r *ListResult) Text() string { return r.text }
 
 const defaultListTokens = 1000
 

@@ -8,20 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// MkdirRequest is the input of mkdir (mastra_workspace_mkdir).
-type MkdirRequest struct {
-	Path      string `json:"path" desc:"Directory to create."`
-	Recursive *bool  `json:"recursive,omitempty" default:"true" desc:"Create missing parent directories too (default true)."`
-}
-
 // MkdirResult is the outcome of mkdir.
 type MkdirResult struct {
 	Path string `json:"path"`
-	text string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *MkdirResult) Text() string { return r.text }
 
 // Mkdir creates a directory. An existing directory is success.
 func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, error) {
@@ -51,5 +42,5 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 	case err != nil:
 		return nil, errs.FromOS("mkdir", req.Path, err, true)
 	}
-	return &MkdirResult{Path: req.Path, text: "Created directory " + req.Path}, nil
+	return &MkdirResult{Path: req.Path, textOut: textOut{"Created directory " + req.Path}}, nil
 }

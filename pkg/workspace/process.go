@@ -16,24 +16,13 @@ import (
 	"github.com/wstools/ws/pkg/tokens"
 )
 
-// ProcessOutputRequest is the input of ps-output (mastra_workspace_get_process_output).
-type ProcessOutputRequest struct {
-	PID         string   `json:"pid" desc:"PID of a background process started by execute_command."`
-	Tail        *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all)."`
-	Wait        *bool    `json:"wait,omitempty" desc:"Wait for the process to exit before answering."`
-	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"With wait: give up waiting after this many seconds and answer with the output so far."`
-}
-
 // ProcessOutputResult is a background process's captured output and state.
 type ProcessOutputResult struct {
 	Process
 	Stdout Bytes `json:"stdout"`
 	Stderr Bytes `json:"stderr"`
-	text   string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *ProcessOutputResult) Text() string { return r.text }
 
 // Process is the state of one background process, for data output.
 type Process struct {
@@ -171,19 +160,11 @@ func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline t
 	}
 }
 
-// KillRequest is the input of kill (mastra_workspace_kill_process).
-type KillRequest struct {
-	PID string `json:"pid" desc:"PID of a background process started by execute_command."`
-}
-
 // KillResult is the outcome of kill.
 type KillResult struct {
 	Process
-	text string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *KillResult) Text() string { return r.text }
 
 // Kill stops a running background process of this workspace: TERM to its
 // process group and every process its supervisor still has, KILL after the
@@ -241,7 +222,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	}
-	return &KillResult{Process: processOf(e), text: tokens.StripANSI(strings.Join(parts, "\n"))}, nil
+	return &KillResult{Process: processOf(e), textOut: textOut{tokens.StripANSI(strings.Join(parts, "\n"))}}, nil
 }
 
 // killLeftovers stops what an exited command left running (a daemon that
@@ -257,8 +238,8 @@ func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid s
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return &KillResult{Process: processOf(e), text: fmt.Sprintf(
-		"Process %s had already exited (exit code %d); the processes it left running have been stopped.", pid, e.Exit.ExitCode)}, nil
+	return &KillResult{Process: processOf(e), textOut: textOut{fmt.Sprintf(
+		"Process %s had already exited (exit code %d); the processes it left running have been stopped.", pid, e.Exit.ExitCode)}}, nil
 }
 
 // PSRequest is the input of ps (a ws tool of its own).

@@ -16,15 +16,6 @@ import (
 	"github.com/wstools/ws/pkg/tokens"
 )
 
-// ReadRequest is the input of read (mastra_workspace_read_file).
-type ReadRequest struct {
-	Path            string `json:"path" desc:"File to read: relative to the workspace root, or absolute inside it."`
-	Offset          *int   `json:"offset,omitempty" min:"1" desc:"First line to show, counting from 1. Text files only."`
-	Limit           *int   `json:"limit,omitempty" min:"1" desc:"How many lines to show from offset. Default: to the end of the file, within the output budget."`
-	ShowLineNumbers *bool  `json:"showLineNumbers,omitempty" default:"true" desc:"Prefix each line with its number and an arrow (default true)."`
-	Encoding        string `json:"encoding,omitempty" enum:"utf-8,utf8,base64,hex,binary" desc:"Read raw bytes in this encoding instead of as text; needed for binary files."`
-}
-
 // Kinds of read results.
 const (
 	ReadText     = "text"      // lines of a text file
@@ -49,11 +40,8 @@ type ReadResult struct {
 	TotalLines *int   `json:"total_lines,omitempty"`
 	Truncated  bool   `json:"truncated"`
 	NextOffset int    `json:"next_offset,omitempty"`
-	text       string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *ReadResult) Text() string { return r.text }
 
 // IsMedia reports whether the result carries a media part.
 func (r *ReadResult) IsMedia() bool { return r.Kind == ReadMedia }

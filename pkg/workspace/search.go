@@ -24,14 +24,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SearchRequest is the input of search (mastra_workspace_search).
-type SearchRequest struct {
-	Query    string   `json:"query" desc:"Words to look for; documents holding more of the rarer ones rank higher."`
-	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"How many documents to return at most (default 5)."`
-	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Ranking method. ws ranks by keywords (bm25); vector and hybrid would need an embedding model, which ws does not have."`
-	MinScore *float64 `json:"minScore,omitempty" desc:"Leave out documents scoring below this (a BM25 score, not a fraction)."`
-}
-
 // SearchHit is one document found by search.
 type SearchHit struct {
 	ID        string            `json:"id"`
@@ -48,30 +40,15 @@ type SearchHit struct {
 type SearchResult struct {
 	Mode    string      `json:"mode"`
 	Results []SearchHit `json:"results"`
-	text    string
-}
-
-// Text is the tool's output as the model sees it.
-func (r *SearchResult) Text() string { return r.text }
-
-// IndexRequest is the input of index (mastra_workspace_index). Mastra's
-// optional metadata object is not taken: ws's parameter schemas have no
-// object kind yet.
-type IndexRequest struct {
-	Path     string          `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
-	Content  string          `json:"content" desc:"The text to make searchable."`
-	Metadata json.RawMessage `json:"metadata,omitempty" desc:"Any facts to keep with the document (a JSON object); search results carry them in their data."`
+	textOut
 }
 
 // IndexResult is the outcome of index.
 type IndexResult struct {
 	Path      string `json:"path"`
 	Documents int    `json:"documents"` // documents in the index afterwards
-	text      string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *IndexResult) Text() string { return r.text }
 
 // RefreshIndexRequest is the input of `ws index --auto` (a ws command,
 // not a Mastra tool).
@@ -84,11 +61,8 @@ type RefreshIndexResult struct {
 	Changed   []string `json:"changed"`   // files read again
 	Removed   []string `json:"removed"`   // files dropped
 	Documents int      `json:"documents"` // documents in the index afterwards
-	text      string
+	textOut
 }
-
-// Text is the summary line.
-func (r *RefreshIndexResult) Text() string { return r.text }
 
 // Warnings that do not fail a call (a skill skipped, a damaged index
 // rebuilt) go to a sink that cmd sets; tools never print.
@@ -137,7 +111,7 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 		// returned: a negative topK drops that many results twice.
 		hits = hits[:search.SliceEnd(len(hits), topK)]
 	}
-	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), text: search.FormatResults(hits, "bm25")}
+	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), textOut: textOut{search.FormatResults(hits, "bm25")}}
 	for i, h := range hits {
 		res.Results[i] = SearchHit{ID: h.ID, Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
 		if len(h.Meta) > 0 {
@@ -159,7 +133,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, 
 	if err != nil {
 		return nil, err
 	}
-	return &IndexResult{Path: req.Path, Documents: n, text: "Indexed " + req.Path}, nil
+	return &IndexResult{Path: req.Path, Documents: n, textOut: textOut{"Indexed " + req.Path}}, nil
 }
 
 // RefreshIndex walks the autoIndexPaths again: new files are indexed,

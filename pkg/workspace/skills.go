@@ -11,26 +11,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SkillRequest is the input of skill.
-type SkillRequest struct {
-	Name string `json:"name" desc:"Skill to load: its name, or its directory path when two skills have the same name."`
-}
-
 // SkillResult is the outcome of skill: the skill's instructions and files.
 type SkillResult struct {
 	Skill    *skills.Skill `json:"skill"`
 	Warnings []string      `json:"warnings,omitempty"`
-	text     string
-}
-
-// Text is the tool's output as the model sees it.
-func (r *SkillResult) Text() string { return r.text }
-
-// SkillSearchRequest is the input of skill_search.
-type SkillSearchRequest struct {
-	Query      string   `json:"query" desc:"What to look for in the skills' instructions and reference files."`
-	SkillNames []string `json:"skillNames,omitempty" desc:"Only search these skills."`
-	TopK       *float64 `json:"topK,omitempty" desc:"How many passages to return at most (default 5)."`
+	textOut
 }
 
 // SkillSearchResult is the outcome of skill_search.
@@ -39,18 +24,7 @@ type SkillSearchResult struct {
 	Mode     string       `json:"mode"`
 	Results  []skills.Hit `json:"results"`
 	Warnings []string     `json:"warnings,omitempty"`
-	text     string
-}
-
-// Text is the tool's output as the model sees it.
-func (r *SkillSearchResult) Text() string { return r.text }
-
-// SkillReadRequest is the input of skill_read.
-type SkillReadRequest struct {
-	SkillName string   `json:"skillName" desc:"Skill whose file to read: its name, or its directory path when two skills have the same name."`
-	Path      string   `json:"path" desc:"File below the skill's directory, such as references/guide.md or scripts/build.sh."`
-	StartLine *float64 `json:"startLine,omitempty" desc:"First line to show, counting from 1 (default: the first)."`
-	EndLine   *float64 `json:"endLine,omitempty" desc:"Last line to show, included (default: the last)."`
+	textOut
 }
 
 // SkillReadResult is the outcome of skill_read.
@@ -64,11 +38,8 @@ type SkillReadResult struct {
 	EndLine    int      `json:"end_line,omitempty"`
 	TotalLines int      `json:"total_lines"`
 	Warnings   []string `json:"warnings,omitempty"`
-	text       string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *SkillReadResult) Text() string { return r.text }
 
 // Skill activates a skill: its instructions and the lists of its
 // references, scripts and assets.
@@ -77,7 +48,7 @@ func (w *Workspace) Skill(ctx context.Context, req SkillRequest) (*SkillResult, 
 	if err != nil {
 		return nil, err
 	}
-	return &SkillResult{Skill: sk, Warnings: set.Warnings, text: skills.Activation(sk)}, nil
+	return &SkillResult{Skill: sk, Warnings: set.Warnings, textOut: textOut{skills.Activation(sk)}}, nil
 }
 
 // SkillSearch searches the skills' instructions and references. Unlike
@@ -101,7 +72,7 @@ func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*S
 	if w.cfg.BM25 {
 		mode = skills.ModeBM25
 	}
-	return &SkillSearchResult{Mode: mode, Results: hits, Warnings: set.Warnings, text: skills.FormatHits(hits)}, nil
+	return &SkillSearchResult{Mode: mode, Results: hits, Warnings: set.Warnings, textOut: textOut{skills.FormatHits(hits)}}, nil
 }
 
 // SkillRead reads a file of a skill, whole or as a range of lines.
@@ -122,7 +93,7 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 		return nil, errs.Coded(errs.EIO, err)
 	}
 	res := &SkillReadResult{Skill: sk.Path, Path: req.Path, Kind: out.Kind, Size: out.Size,
-		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, text: out.Text}
+		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, textOut: textOut{out.Text}}
 	if out.Kind == skills.ReadText {
 		c := out.Content
 		res.Content = &c

@@ -9,11 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// StatRequest is the input of stat (mastra_workspace_file_stat).
-type StatRequest struct {
-	Path string `json:"path" desc:"File or directory to describe. Symlinks are followed."`
-}
-
 // StatResult is the outcome of stat.
 type StatResult struct {
 	Path     string `json:"path"`
@@ -21,11 +16,8 @@ type StatResult struct {
 	Size     int64  `json:"size"`
 	Modified string `json:"modified"` // RFC 3339 with nanoseconds, UTC
 	Mode     string `json:"mode"`
-	text     string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *StatResult) Text() string { return r.text }
 
 // Stat describes a file or directory.
 func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, error) {
@@ -50,6 +42,6 @@ func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, err
 		Size:     st.Size,
 		Modified: st.Mtime().UTC().Format("2006-01-02T15:04:05.000000000Z"),
 		Mode:     fmt.Sprintf("%04o", uint32(st.Mode.Perm())),
-		text:     fmt.Sprintf("%s Type: %s Size: %d bytes Modified: %s", req.Path, typ, st.Size, isoMillis(st.Mtime())),
+		textOut:  textOut{fmt.Sprintf("%s Type: %s Size: %d bytes Modified: %s", req.Path, typ, st.Size, isoMillis(st.Mtime()))},
 	}, nil
 }

@@ -46,6 +46,6 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	}
 	return &ExecResult{
 		Command: req.Command, Cwd: cwd, Background: true, PID: pid,
-		text: fmt.Sprintf("Started background process (PID: %d)", pid),
+		textOut: textOut{fmt.Sprintf("Started background process (PID: %d)", pid)},
 	}, nil
 }

@@ -38,6 +38,12 @@ type Result interface {
 	Text() string
 }
 
+// textOut is the text part of a result, embedded in each result struct.
+type textOut struct{ text string }
+
+// Text is the tool's output as the model sees it.
+func (t *textOut) Text() string { return t.text }
+
 // Feature is something a tool needs the workspace to have.
 type Feature int
 

@@ -64,12 +64,8 @@ type UploadResult struct {
 	Files     []UploadedFile `json:"files"`
 	// Messages is the rewritten message list (messages mode only).
 	Messages json.RawMessage `json:"messages,omitempty"`
-	text     string
+	textOut
 }
-
-// Text is the output: the notes, one per file, separated by blank lines;
-// in messages mode the rewritten list as compact JSON.
-func (r *UploadResult) Text() string { return r.text }
 
 // Upload statuses.
 const (

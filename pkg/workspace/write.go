@@ -10,22 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// WriteRequest is the input of write (mastra_workspace_write_file).
-type WriteRequest struct {
-	Path      string `json:"path" desc:"File to write; missing parent directories are created."`
-	Content   string `json:"content" desc:"The complete new content of the file."`
-	Overwrite *bool  `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
-}
-
 // WriteResult is the outcome of write.
 type WriteResult struct {
 	Path  string `json:"path"`
 	Bytes int    `json:"bytes"`
-	text  string
+	textOut
 }
-
-// Text is the tool's output as the model sees it.
-func (r *WriteResult) Text() string { return r.text }
 
 // Write replaces (or creates) a file atomically.
 func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
@@ -43,7 +33,7 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 		return nil, err
 	}
 	return &WriteResult{Path: req.Path, Bytes: len(req.Content),
-		text: fmt.Sprintf("Wrote %d bytes to %s", len(req.Content), req.Path)}, nil
+		textOut: textOut{fmt.Sprintf("Wrote %d bytes to %s", len(req.Content), req.Path)}}, nil
 }
 
 // writeFile writes data to t under a held guard and records the new state

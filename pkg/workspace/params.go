@@ -1,0 +1,136 @@
+package workspace
+
+import (
+	"encoding/json"
+
+	"github.com/wstools/ws/pkg/schema"
+)
+
+// The parameters of every tool in the table, in its order: each request
+// struct is the tool's JSON Schema and validation (pkg/schema reads its
+// tags: json names the parameter, without omitempty it is required; desc
+// is what models are told; default, min, max, enum, coerce:"number" and
+// null:"true" are Mastra's zod rules) and what its subcommand's flags fill.
+
+// ReadRequest is the input of read (mastra_workspace_read_file).
+type ReadRequest struct {
+	Path            string `json:"path" desc:"File to read: relative to the workspace root, or absolute inside it."`
+	Offset          *int   `json:"offset,omitempty" min:"1" desc:"First line to show, counting from 1. Text files only."`
+	Limit           *int   `json:"limit,omitempty" min:"1" desc:"How many lines to show from offset. Default: to the end of the file, within the output budget."`
+	ShowLineNumbers *bool  `json:"showLineNumbers,omitempty" default:"true" desc:"Prefix each line with its number and an arrow (default true)."`
+	Encoding        string `json:"encoding,omitempty" enum:"utf-8,utf8,base64,hex,binary" desc:"Read raw bytes in this encoding instead of as text; needed for binary files."`
+}
+
+// WriteRequest is the input of write (mastra_workspace_write_file).
+type WriteRequest struct {
+	Path      string `json:"path" desc:"File to write; missing parent directories are created."`
+	Content   string `json:"content" desc:"The complete new content of the file."`
+	Overwrite *bool  `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
+}
+
+// EditRequest is the input of edit (mastra_workspace_edit_file).
+type EditRequest struct {
+	Path       string `json:"path" desc:"File to edit."`
+	OldString  string `json:"old_string" desc:"Exact text to find. It must occur exactly once unless replace_all is set."`
+	NewString  string `json:"new_string" desc:"Text to put in its place, taken literally."`
+	ReplaceAll *bool  `json:"replace_all,omitempty" default:"false" desc:"Replace every occurrence instead of requiring a unique one (default false)."`
+}
+
+// ListRequest is the input of ls (mastra_workspace_list_files).
+type ListRequest struct {
+	Path             string                 `json:"path,omitempty" default:"\".\"" desc:"Directory to list, relative to the workspace root."`
+	MaxDepth         *float64               `json:"maxDepth,omitempty" default:"2" desc:"How many levels to show (default 2)."`
+	ShowHidden       *bool                  `json:"showHidden,omitempty" default:"false" desc:"Show names that start with a dot."`
+	DirsOnly         *bool                  `json:"dirsOnly,omitempty" default:"false" desc:"Show directories only."`
+	Exclude          string                 `json:"exclude,omitempty" desc:"Leave out entries matching any of these '|'-separated globs or name substrings, e.g. 'node_modules|*.min.js'."`
+	Extension        string                 `json:"extension,omitempty" desc:"Show only files with this extension, e.g. 'ts' or '.ts'."`
+	Pattern          schema.StringOrStrings `json:"pattern,omitempty" desc:"Show only files whose path (relative to the listed directory) matches this glob, or any of these globs, e.g. '**/*.test.ts'."`
+	RespectGitignore *bool                  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
+}
+
+// DeleteRequest is the input of delete (mastra_workspace_delete).
+type DeleteRequest struct {
+	Path      string `json:"path" desc:"File or directory to delete. A symlink is removed, not what it points to."`
+	Recursive *bool  `json:"recursive,omitempty" default:"false" desc:"Delete a directory with everything in it (default false: only empty directories)."`
+}
+
+// StatRequest is the input of stat (mastra_workspace_file_stat).
+type StatRequest struct {
+	Path string `json:"path" desc:"File or directory to describe. Symlinks are followed."`
+}
+
+// MkdirRequest is the input of mkdir (mastra_workspace_mkdir).
+type MkdirRequest struct {
+	Path      string `json:"path" desc:"Directory to create."`
+	Recursive *bool  `json:"recursive,omitempty" default:"true" desc:"Create missing parent directories too (default true)."`
+}
+
+// GrepRequest is the input of grep (mastra_workspace_grep).
+type GrepRequest struct {
+	Pattern       string   `json:"pattern" desc:"Regular expression to find (Go RE2 syntax; lookaround and backreferences also work). Only the first match of each line is reported."`
+	Path          string   `json:"path,omitempty" default:"\".\"" desc:"File, directory or glob to search (e.g. 'src', 'src/**/*.ts'), relative to the workspace root."`
+	ContextLines  *float64 `json:"contextLines,omitempty" default:"0" desc:"Lines of context to show around each match."`
+	MaxCount      *float64 `json:"maxCount,omitempty" desc:"At most this many matching lines per file."`
+	CaseSensitive *bool    `json:"caseSensitive,omitempty" default:"true" desc:"Match case exactly (default true)."`
+	IncludeHidden *bool    `json:"includeHidden,omitempty" default:"false" desc:"Also search files and directories whose names start with a dot."`
+}
+
+// SearchRequest is the input of search (mastra_workspace_search).
+type SearchRequest struct {
+	Query    string   `json:"query" desc:"Words to look for; documents holding more of the rarer ones rank higher."`
+	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"How many documents to return at most (default 5)."`
+	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Ranking method. ws ranks by keywords (bm25); vector and hybrid would need an embedding model, which ws does not have."`
+	MinScore *float64 `json:"minScore,omitempty" desc:"Leave out documents scoring below this (a BM25 score, not a fraction)."`
+}
+
+// IndexRequest is the input of index (mastra_workspace_index). Mastra's
+// optional metadata object is not taken: ws's parameter schemas have no
+// object kind yet.
+type IndexRequest struct {
+	Path     string          `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
+	Content  string          `json:"content" desc:"The text to make searchable."`
+	Metadata json.RawMessage `json:"metadata,omitempty" desc:"Any facts to keep with the document (a JSON object); search results carry them in their data."`
+}
+
+// ExecRequest is the input of exec (mastra_workspace_execute_command).
+type ExecRequest struct {
+	Command    string   `json:"command" desc:"Shell command line, run with /bin/sh -c in the workspace root (or cwd)."`
+	Timeout    *float64 `json:"timeout,omitempty" coerce:"number" min:"0" null:"true" desc:"Seconds before the command is stopped (TERM, then KILL 2 s later); 0 means no limit. Default: the sandbox timeout (300 s)."`
+	Cwd        string   `json:"cwd,omitempty" null:"true" desc:"Working directory, relative to the workspace root or absolute inside it."`
+	Tail       *int     `json:"tail,omitempty" coerce:"number" null:"true" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
+	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
+	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
+}
+
+// ProcessOutputRequest is the input of ps-output (mastra_workspace_get_process_output).
+type ProcessOutputRequest struct {
+	PID         string   `json:"pid" desc:"PID of a background process started by execute_command."`
+	Tail        *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all)."`
+	Wait        *bool    `json:"wait,omitempty" desc:"Wait for the process to exit before answering."`
+	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"With wait: give up waiting after this many seconds and answer with the output so far."`
+}
+
+// KillRequest is the input of kill (mastra_workspace_kill_process).
+type KillRequest struct {
+	PID string `json:"pid" desc:"PID of a background process started by execute_command."`
+}
+
+// SkillRequest is the input of skill.
+type SkillRequest struct {
+	Name string `json:"name" desc:"Skill to load: its name, or its directory path when two skills have the same name."`
+}
+
+// SkillSearchRequest is the input of skill_search.
+type SkillSearchRequest struct {
+	Query      string   `json:"query" desc:"What to look for in the skills' instructions and reference files."`
+	SkillNames []string `json:"skillNames,omitempty" desc:"Only search these skills."`
+	TopK       *float64 `json:"topK,omitempty" desc:"How many passages to return at most (default 5)."`
+}
+
+// SkillReadRequest is the input of skill_read.
+type SkillReadRequest struct {
+	SkillName string   `json:"skillName" desc:"Skill whose file to read: its name, or its directory path when two skills have the same name."`
+	Path      string   `json:"path" desc:"File below the skill's directory, such as references/guide.md or scripts/build.sh."`
+	StartLine *float64 `json:"startLine,omitempty" desc:"First line to show, counting from 1 (default: the first)."`
+	EndLine   *float64 `json:"endLine,omitempty" desc:"Last line to show, included (default: the last)."`
+}
