@@ -86,6 +86,17 @@ func newf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// textError makes the constructor of a message with one text in it.
+func textError(code Code, format string) func(string) *Error {
+	return func(s string) *Error { return newf(code, format, s) }
+}
+
+// pathError makes the constructor of a message about a path, which keeps
+// the path and the cause.
+func pathError(code Code, format string) func(path string, cause error) *Error {
+	return func(path string, cause error) *Error { return newf(code, format, path).at(path, cause) }
+}
+
 // at sets the path (and cause) of an error of the catalogue.
 func (e *Error) at(path string, cause error) *Error {
 	e.Path, e.Err = path, cause

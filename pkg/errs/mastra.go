@@ -6,34 +6,22 @@ import "strings"
 // tool sections), one constructor each.
 
 // FileNotFound is Mastra's FileNotFoundError.
-func FileNotFound(path string, err error) *Error {
-	return newf(ENOENT, "File not found: %s", path).at(path, err)
-}
+var FileNotFound = pathError(ENOENT, "File not found: %s")
 
 // DirNotFound is Mastra's DirectoryNotFoundError.
-func DirNotFound(path string, err error) *Error {
-	return newf(ENOENT, "Directory not found: %s", path).at(path, err)
-}
+var DirNotFound = pathError(ENOENT, "Directory not found: %s")
 
 // FileExists is Mastra's FileExistsError.
-func FileExists(path string, err error) *Error {
-	return newf(EEXIST, "File already exists: %s", path).at(path, err)
-}
+var FileExists = pathError(EEXIST, "File already exists: %s")
 
 // IsDir is Mastra's IsDirectoryError.
-func IsDir(path string, err error) *Error {
-	return newf(EISDIR, "Path is a directory: %s", path).at(path, err)
-}
+var IsDir = pathError(EISDIR, "Path is a directory: %s")
 
 // NotDir is Mastra's NotDirectoryError.
-func NotDir(path string, err error) *Error {
-	return newf(ENOTDIR, "Path is not a directory: %s", path).at(path, err)
-}
+var NotDir = pathError(ENOTDIR, "Path is not a directory: %s")
 
 // NotEmpty is Mastra's DirectoryNotEmptyError.
-func NotEmpty(path string, err error) *Error {
-	return newf(ENOTEMPTY, "Directory not empty: %s", path).at(path, err)
-}
+var NotEmpty = pathError(ENOTEMPTY, "Directory not empty: %s")
 
 // Permission is Mastra's PermissionError.
 func Permission(op, path string, err error) *Error {
@@ -118,9 +106,7 @@ func EditNotUnique(n int) *Error {
 }
 
 // InvalidRegex is grep's text for a pattern that does not compile.
-func InvalidRegex(msg string) *Error {
-	return newf(InvalidPattern, "Error: Invalid regex pattern: %s", msg)
-}
+var InvalidRegex = textError(InvalidPattern, "Error: Invalid regex pattern: %s")
 
 // PatternTooLong is grep's text for a pattern over 1000 code units.
 func PatternTooLong(n int) *Error {
@@ -128,19 +114,13 @@ func PatternTooLong(n int) *Error {
 }
 
 // NoSuchProcess is get_process_output's text for an unknown PID.
-func NoSuchProcess(pid string) *Error {
-	return newf(ENOENT, "No background process found with PID %s.", pid)
-}
+var NoSuchProcess = textError(ENOENT, "No background process found with PID %s.")
 
 // ProcessGone is kill_process's text for an unknown or ended PID.
-func ProcessGone(pid string) *Error {
-	return newf(ENOENT, "Process %s was not found or had already exited.", pid)
-}
+var ProcessGone = textError(ENOENT, "Process %s was not found or had already exited.")
 
 // StatNotFound is file_stat's text for a missing path.
-func StatNotFound(path string, err error) *Error {
-	return newf(ENOENT, "%s: not found", path).at(path, err)
-}
+var StatNotFound = pathError(ENOENT, "%s: not found")
 
 // Validation is Mastra's validation failure: the tool id as called, the
 // "- field: problem" lines, and the provided arguments as JSON.

@@ -58,17 +58,13 @@ func NoSkills() *Error {
 }
 
 // ToolNotAvailable: a tool that is not offered under that name.
-func ToolNotAvailable(name string) *Error { return newf(NotAvailable, "tool not available: %s", name) }
+var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 
 // NeedsEmbedder: a vector or hybrid search without an embedder.
-func NeedsEmbedder(mode string) *Error {
-	return newf(InvalidArgument, "search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)", mode)
-}
+var NeedsEmbedder = textError(InvalidArgument, "search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)")
 
 // UnknownSearchMode: a search mode ws does not know.
-func UnknownSearchMode(mode string) *Error {
-	return newf(InvalidArgument, "unknown search mode %q (ws searches with bm25)", mode)
-}
+var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (ws searches with bm25)")
 
 // IndexTooNew: the search index was written by a newer ws.
 func IndexTooNew(err error) *Error {
@@ -104,17 +100,13 @@ func NoBwrap() *Error {
 func EmptyCommand() *Error { return newf(InvalidArgument, "Error: the command is empty") }
 
 // BadEnv: an env entry that is not NAME=value.
-func BadEnv(kv string) *Error { return newf(InvalidArgument, "env: %q is not NAME=value", kv) }
+var BadEnv = textError(InvalidArgument, "env: %q is not NAME=value")
 
 // NeedsApproval: a tool that requires approval, with nobody to ask.
-func NeedsApproval(name string) *Error {
-	return newf(ApprovalRefused, "%s requires approval: run ws with --yes to approve it, or from a terminal to be asked", name)
-}
+var NeedsApproval = textError(ApprovalRefused, "%s requires approval: run ws with --yes to approve it, or from a terminal to be asked")
 
 // NotApproved: the user said no.
-func NotApproved(name string) *Error {
-	return newf(ApprovalRefused, "the call of %s was not approved", name)
-}
+var NotApproved = textError(ApprovalRefused, "the call of %s was not approved")
 
 // HookBadJSON: a before hook whose answer is not JSON.
 func HookBadJSON(err error) *Error {
@@ -133,7 +125,7 @@ func CommandError(what string, argv []string, err error, stderr string) *Error {
 }
 
 // Interrupted: a wait cut short because ws was asked to stop.
-func Interrupted(what string) *Error { return newf(Timeout, "interrupted while %s", what) }
+var Interrupted = textError(Timeout, "interrupted while %s")
 
 // BadJSONArgs: call arguments that are not JSON.
 func BadJSONArgs(id string, err error) *Error {

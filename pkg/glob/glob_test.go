@@ -1,25 +1,26 @@
 package glob
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMatch(t *testing.T) {
-	tests := []struct {
-		pattern, path string
-		dot, want     bool
-	}{
-		{"docs/**/*.md", "docs/a.md", false, true},
-		{"docs/**/*.md", "docs/x/y/a.md", false, true},
-		{"docs/**/*.md", "docs/.hidden/a.md", false, false},
-		{"docs/**/*.md", "docs/.a.md", false, false},
-		{"docs/**/*.md", "docs/.a.md", true, true},
-		{"docs/.*.md", "docs/.a.md", false, true},
-		{"./docs/*.md", "docs/a.md", false, true},
-		{"*.go", "src/a.go", false, false},
-		{"**/SKILL.md", "skills/x/SKILL.md", true, true},
-	}
-	for _, tt := range tests {
-		if got := Match(tt.pattern, tt.path, tt.dot); got != tt.want {
-			t.Errorf("Match(%q, %q, dot=%v) = %v", tt.pattern, tt.path, tt.dot, got)
+	// Each case: pattern, path, whether dot names may match, and the answer.
+	for _, c := range []string{
+		"docs/**/*.md      docs/a.md          nodot  match",
+		"docs/**/*.md      docs/x/y/a.md      nodot  match",
+		"docs/**/*.md      docs/.hidden/a.md  nodot  no",
+		"docs/**/*.md      docs/.a.md         nodot  no",
+		"docs/**/*.md      docs/.a.md         dot    match",
+		"docs/.*.md        docs/.a.md         nodot  match",
+		"./docs/*.md       docs/a.md          nodot  match",
+		"*.go              src/a.go           nodot  no",
+		"**/SKILL.md       skills/x/SKILL.md  dot    match",
+	} {
+		f := strings.Fields(c)
+		if got := Match(f[0], f[1], f[2] == "dot"); got != (f[3] == "match") {
+			t.Errorf("Match(%q, %q, %s) = %v", f[0], f[1], f[2], got)
 		}
 	}
 	if Base("docs/**/*.md") != "docs" || Base("**/*.md") != "." || Base("./docs/*.md") != "./docs" || Base("docs") != "docs" {

@@ -43,3 +43,19 @@ func TestQuote(t *testing.T) {
 		t.Errorf("Quote = %s, want %s", got, want)
 	}
 }
+
+func TestDecodeUTF8(t *testing.T) {
+	for in, want := range map[string]string{
+		"ok é":             "ok é",
+		"\xE0\x80":         "\uFFFD\uFFFD", // overlong: the lead byte alone
+		"\xED\xA0\x80":     "\uFFFD\uFFFD\uFFFD",
+		"\xF0\x9F\x98":     "\uFFFD", // a truncated emoji is one
+		"\xF4\x90":         "\uFFFD\uFFFD",
+		"a\xC3":            "a\uFFFD",
+		"\xE2\x82\xAC\xFF": "€\uFFFD",
+	} {
+		if got := DecodeUTF8([]byte(in)); got != want {
+			t.Errorf("DecodeUTF8(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -39,20 +39,22 @@ func maximalSubpart(b []byte) int {
 		need = 1
 	case c >= 0xE0 && c <= 0xEF:
 		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
 	case c >= 0xF0 && c <= 0xF4:
 		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
 	default:
 		return 1
+	}
+	// The second byte of these lead bytes has a narrower range (no
+	// overlong forms, no surrogates, nothing above U+10FFFF).
+	switch c {
+	case 0xE0:
+		lo = 0xA0
+	case 0xED:
+		hi = 0x9F
+	case 0xF0:
+		lo = 0x90
+	case 0xF4:
+		hi = 0x8F
 	}
 	n := 1
 	for i := 0; i < need && n < len(b); i++ {

@@ -237,19 +237,17 @@ func TestBackgroundTimeoutAndCap(t *testing.T) {
 
 // Twenty background starts at once are all recorded.
 func TestBackgroundConcurrentStarts(t *testing.T) {
-	w0, root := newTestWorkspace(t, nil)
+	w0, _ := newTestWorkspace(t, nil)
 	var wg sync.WaitGroup
 	pids := make(chan int, 20)
 	for range 20 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := New(Options{Root: root, Config: w0.cfg, StateDir: w0.stateDir})
-			if err != nil {
-				t.Error(err)
+			w := reopen(t, w0)
+			if w == nil {
 				return
 			}
-			defer w.Close()
 			withSupervisor(t, w)
 			res, err := w.Exec(context.Background(), ExecRequest{Command: "sleep 0.5", Background: boolp(true)})
 			if err != nil {

@@ -33,3 +33,16 @@ func withSupervisor(t *testing.T, w *Workspace) {
 		}
 	})
 }
+
+// reopen opens the workspace of w0 again, as another ws process would (it
+// may be called from other goroutines: a failure is reported, and nil
+// returned). It is closed when the test ends.
+func reopen(t *testing.T, w0 *Workspace) *Workspace {
+	w, err := New(Options{Root: w0.base, Config: w0.cfg, StateDir: w0.stateDir})
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}

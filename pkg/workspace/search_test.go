@@ -63,18 +63,16 @@ func TestSearchAutoIndexAndStale(t *testing.T) {
 }
 
 func TestIndexConcurrent(t *testing.T) {
-	w0, root := newTestWorkspace(t, searchConfig())
+	w0, _ := newTestWorkspace(t, searchConfig())
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := New(Options{Root: root, Config: w0.cfg, StateDir: w0.stateDir})
-			if err != nil {
-				t.Error(err)
+			w := reopen(t, w0)
+			if w == nil {
 				return
 			}
-			defer w.Close()
 			if _, err := w.Index(context.Background(), IndexRequest{Path: fmt.Sprint("d", i), Content: "shared term"}); err != nil {
 				t.Error(err)
 			}
