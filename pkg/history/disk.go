@@ -1,0 +1,361 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
+	"golang.org/x/sys/unix"
+)
+
+const (
+	version    = 1
+	lockName   = "lock"
+	entriesDir = "entries"
+	pendingDir = "pending"
+	blobsDir   = "blobs"
+	idLen      = 20
+	txnLen     = 32
+	// orphanTTL is how long the pending change of a dead process waits
+	// for Recover before a collection removes it anyway.
+	orphanTTL = 7 * 24 * time.Hour
+)
+
+// errNewer marks a record written by a newer ws: skipped, never removed,
+// and while one is there no blob is collected (its references are unknown).
+var errNewer = errors.New("written by a newer version of ws")
+
+// record is one committed change: entries/<id>.json.
+type record struct {
+	Version   int          `json:"version"`
+	ID        string       `json:"id"`
+	Time      time.Time    `json:"time"`
+	Op        Op           `json:"op"`
+	Txn       string       `json:"txn"` // the pending change it came from
+	Recovered bool         `json:"recovered,omitempty"`
+	Files     []fileRecord `json:"files"`
+}
+
+// fileRecord is one file of a change.
+type fileRecord struct {
+	Key          string      `json:"key"`
+	Path         string      `json:"path"`
+	Undoes       string      `json:"undoes,omitempty"`
+	Before       Kept        `json:"before"`
+	Manifest     string      `json:"manifest,omitempty"` // blob of a directory's nodes
+	ManifestSize int64       `json:"manifest_size,omitempty"`
+	After        Fingerprint `json:"after"`
+}
+
+// pendingRecord is a change begun and not committed: pending/<txn>.json.
+type pendingRecord struct {
+	Version int          `json:"version"`
+	Txn     string       `json:"txn"`
+	Begun   time.Time    `json:"begun"`
+	Op      Op           `json:"op"`
+	Files   []fileRecord `json:"files"` // After unset
+}
+
+// manifest is a kept directory's nodes, stored as a blob.
+type manifest struct {
+	Nodes []storedNode `json:"nodes"`
+}
+
+func (s *Store) path(parts ...string) string {
+	return filepath.Join(append([]string{s.dir}, parts...)...)
+}
+
+func validID(id string) bool {
+	if len(id) != idLen || !allDigits(id) {
+		return false
+	}
+	_, err := strconv.ParseUint(id, 10, 64)
+	return err == nil
+}
+
+func validTxn(txn string) bool { return len(txn) == txnLen && isHex(txn) }
+
+func allDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *fileRecord) valid() bool {
+	k := f.Before
+	if !validKey(f.Key) || !k.Kind.valid() || f.After.Kind != "" && !f.After.Kind.valid() {
+		return false
+	}
+	if f.Undoes != "" && !validID(f.Undoes) {
+		return false
+	}
+	if k.SHA256 != "" && !isSHA(k.SHA256) || f.Manifest != "" && !isSHA(f.Manifest) {
+		return false
+	}
+	if k.Kind == KindFile && !k.TooLarge && k.SHA256 == "" {
+		return false
+	}
+	if k.Kind == KindDir && !k.TooLarge && f.Manifest == "" {
+		return false
+	}
+	return true
+}
+
+func (r *record) valid(id string) bool {
+	if r.Version != version || r.ID != id || !r.Op.valid() || !validTxn(r.Txn) || len(r.Files) == 0 {
+		return false
+	}
+	for i := range r.Files {
+		if !r.Files[i].valid() || r.Files[i].After.Kind == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pendingRecord) valid(txn string) bool {
+	if p.Version != version || p.Txn != txn || !p.Op.valid() || len(p.Files) == 0 {
+		return false
+	}
+	for i := range p.Files {
+		if !p.Files[i].valid() {
+			return false
+		}
+	}
+	return true
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return statefile.Write(path, append(data, '\n'))
+}
+
+// recordIDs lists the ids in entries/, oldest first.
+func (s *Store) recordIDs() ([]string, error) {
+	des, err := os.ReadDir(s.path(entriesDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, d := range des {
+		if id, ok := strings.CutSuffix(d.Name(), ".json"); ok && validID(id) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// loadRecord reads one record: nil and no error when it is missing
+// (dropped meanwhile); ErrCorrupt when it cannot be decoded.
+func (s *Store) loadRecord(id string) (*record, error) {
+	data, err := os.ReadFile(s.path(entriesDir, id+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r record
+	if err := json.Unmarshal(data, &r); err == nil && r.Version > version {
+		return nil, fmt.Errorf("%w: entry %s", errNewer, id)
+	}
+	if err := json.Unmarshal(data, &r); err != nil || !r.valid(id) {
+		return nil, fmt.Errorf("%w: entry %s", ErrCorrupt, id)
+	}
+	return &r, nil
+}
+
+func (s *Store) loadPending(txn string) (*pendingRecord, error) {
+	data, err := os.ReadFile(s.path(pendingDir, txn+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var p pendingRecord
+	if err := json.Unmarshal(data, &p); err == nil && p.Version > version {
+		return nil, fmt.Errorf("%w: pending change %s", errNewer, txn)
+	}
+	if err := json.Unmarshal(data, &p); err != nil || !p.valid(txn) {
+		return nil, fmt.Errorf("%w: pending change %s", ErrCorrupt, txn)
+	}
+	return &p, nil
+}
+
+// pendingTxns lists the txns with a .json or a .lock in pending/.
+func (s *Store) pendingTxns() (jsons, locks []string, err error) {
+	des, err := os.ReadDir(s.path(pendingDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range des {
+		if txn, ok := strings.CutSuffix(d.Name(), ".json"); ok && validTxn(txn) {
+			jsons = append(jsons, txn)
+		} else if txn, ok := strings.CutSuffix(d.Name(), ".lock"); ok && validTxn(txn) {
+			locks = append(locks, txn)
+		}
+	}
+	return jsons, locks, nil
+}
+
+// nextID is one more than the newest id, or the clock if that is later.
+func (s *Store) nextID() (string, error) {
+	ids, err := s.recordIDs()
+	if err != nil {
+		return "", err
+	}
+	n := uint64(max(s.opts.Now().UnixNano(), 1))
+	if len(ids) > 0 {
+		last, err := strconv.ParseUint(ids[len(ids)-1], 10, 64)
+		if err == nil && last >= n {
+			n = last + 1
+		}
+	}
+	return fmt.Sprintf("%0*d", idLen, n), nil
+}
+
+// writeBlob stores data under its hash unless the same bytes are there
+// already (a damaged blob is replaced).
+func (s *Store) writeBlob(sha string, data []byte) error {
+	p := s.path(blobsDir, sha)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+			return nil
+		}
+	}
+	return statefile.Write(p, data)
+}
+
+// readBlob reads a blob and checks it against its hash.
+func (s *Store) readBlob(sha string) ([]byte, error) {
+	if !isSHA(sha) {
+		return nil, fmt.Errorf("%w: bad blob name %q", ErrCorrupt, sha)
+	}
+	data, err := os.ReadFile(s.path(blobsDir, sha))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrGone
+	}
+	if err != nil {
+		return nil, err
+	}
+	if Sum(data) != sha {
+		return nil, fmt.Errorf("%w: blob %s does not match its hash", ErrCorrupt, sha)
+	}
+	return data, nil
+}
+
+func (s *Store) readManifest(sha string) ([]storedNode, error) {
+	data, err := s.readBlob(sha)
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%w: tree manifest %s", ErrCorrupt, sha)
+	}
+	for _, n := range m.Nodes {
+		ok := validNodePath(n.Path)
+		switch n.Kind {
+		case KindFile:
+			ok = ok && isSHA(n.SHA256)
+		case KindSymlink, KindDir:
+		default:
+			ok = false
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: tree manifest %s", ErrCorrupt, sha)
+		}
+	}
+	return m.Nodes, nil
+}
+
+// lock takes the store's lock, waiting at most LockTimeout. A process
+// that dies releases it with it.
+func (s *Store) lock() (unlock func(), err error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(s.path(lockName), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(s.opts.LockTimeout)
+	wait := time.Millisecond
+	for {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return func() { unix.Flock(fd, unix.LOCK_UN); unix.Close(fd) }, nil
+		}
+		if err != unix.EWOULDBLOCK && err != unix.EINTR {
+			unix.Close(fd)
+			return nil, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			unix.Close(fd)
+			return nil, fmt.Errorf("%w (waited %s)", ErrLockTimeout, s.opts.LockTimeout)
+		}
+		time.Sleep(min(wait, left))
+		wait = min(wait*2, 5*time.Millisecond) // short: changes hold it briefly
+	}
+}
+
+// tryOrphan reports whether the process that began txn is gone: its lock
+// file is missing, or can be locked. When it returns true with fd >= 0,
+// the caller holds that lock and must close fd.
+func (s *Store) tryOrphan(txn string) (orphan bool, fd int) {
+	fd, err := unix.Open(s.path(pendingDir, txn+".lock"), unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return true, -1
+	}
+	if err != nil {
+		return false, -1
+	}
+	for {
+		err = unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return false, -1
+	}
+	return true, fd
+}
+
+// removePending removes a pending change's files, the .json first: a
+// .json always has its .lock beside it until it is gone.
+func (s *Store) removePending(txn string) {
+	os.Remove(s.path(pendingDir, txn+".json"))
+	os.Remove(s.path(pendingDir, txn+".lock"))
+}

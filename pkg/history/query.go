@@ -1,0 +1,141 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+)
+
+// entries turns a record into its entries, in the order of the change.
+func (r *record) entries() []*Entry {
+	out := make([]*Entry, len(r.Files))
+	for i, f := range r.Files {
+		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: f.Key, Path: f.Path, Before: f.Before,
+			After: f.After, Undoes: f.Undoes, Recovered: r.Recovered, manifest: f.Manifest}
+	}
+	return out
+}
+
+// eachRecord calls fn with the records, newest first, until it returns
+// false. Damaged records are skipped, and so are records dropped while
+// they are read.
+func (s *Store) eachRecord(fn func(*record) bool) error {
+	ids, err := s.recordIDs()
+	if err != nil {
+		return err
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		r, err := s.loadRecord(ids[i])
+		if errors.Is(err, ErrCorrupt) || errors.Is(err, errNewer) || err == nil && r == nil {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !fn(r) {
+			break
+		}
+	}
+	return nil
+}
+
+// List returns the entries of the file key, newest first.
+func (s *Store) List(key string) ([]*Entry, error) {
+	var out []*Entry
+	err := s.eachRecord(func(r *record) bool {
+		for _, e := range r.entries() {
+			if e.Key == key {
+				out = append(out, e)
+			}
+		}
+		return true
+	})
+	return out, err
+}
+
+// Last returns the newest entry of the file key, or nil if it has none.
+// The entry may be one file of a group: Group(e.ID) gives them all.
+func (s *Store) Last(key string) (*Entry, error) {
+	var last *Entry
+	err := s.eachRecord(func(r *record) bool {
+		for _, e := range r.entries() {
+			if e.Key == key {
+				last = e
+				return false
+			}
+		}
+		return true
+	})
+	return last, err
+}
+
+// LastGroup returns the entries of the newest change to any file, in the
+// order they were given to Begin, or nil if there is none.
+func (s *Store) LastGroup() ([]*Entry, error) {
+	var out []*Entry
+	err := s.eachRecord(func(r *record) bool {
+		out = r.entries()
+		return false
+	})
+	return out, err
+}
+
+// Group returns the entries of the change id, or nil if it is not kept.
+func (s *Store) Group(id string) ([]*Entry, error) {
+	if !validID(id) {
+		return nil, nil
+	}
+	r, err := s.loadRecord(id)
+	switch {
+	case errors.Is(err, ErrCorrupt) || errors.Is(err, errNewer):
+		return nil, nil
+	case err != nil || r == nil:
+		return nil, err
+	}
+	return r.entries(), nil
+}
+
+// Content returns the state e replaced, bytes included: Data for a file,
+// Target for a symbolic link, Tree (every node with its Data) for a
+// directory (sorted by path, so a directory comes before what it holds),
+// nothing more for an absent file. It fails with ErrTooLarge
+// when the bytes were not kept, ErrGone when they have been dropped
+// since e was read, ErrCorrupt when they do not match their hash.
+func (s *Store) Content(e *Entry) (State, error) {
+	k := e.Before
+	st := State{Kind: k.Kind, Mode: k.Mode, Size: k.Size, MtimeNS: k.MtimeNS}
+	if k.TooLarge {
+		return State{}, fmt.Errorf("%s (%d bytes) was %w", e.Path, k.Size, ErrTooLarge)
+	}
+	switch k.Kind {
+	case KindAbsent:
+		return State{Kind: KindAbsent}, nil
+	case KindSymlink:
+		st.Target = k.Target
+		return st, nil
+	case KindFile:
+		data, err := s.readBlob(k.SHA256)
+		if err != nil {
+			return State{}, fmt.Errorf("%s: %w", e.Path, err)
+		}
+		st.Data = data
+		return st, nil
+	case KindDir:
+		nodes, err := s.readManifest(e.manifest)
+		if err != nil {
+			return State{}, fmt.Errorf("%s: %w", e.Path, err)
+		}
+		st.Tree = make([]Node, len(nodes))
+		for i, n := range nodes {
+			st.Tree[i] = Node{Path: n.Path, Kind: n.Kind, Mode: n.Mode, Target: n.Target}
+			if n.Kind == KindFile {
+				data, err := s.readBlob(n.SHA256)
+				if err != nil {
+					return State{}, fmt.Errorf("%s/%s: %w", e.Path, n.Path, err)
+				}
+				st.Tree[i].Data = data
+			}
+		}
+		return st, nil
+	}
+	return State{}, fmt.Errorf("%w: %s has kind %q", ErrCorrupt, e.Path, k.Kind)
+}

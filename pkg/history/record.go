@@ -1,0 +1,367 @@
+package history
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// Change is one file of a change about to be made.
+type Change struct {
+	Key    string // the file's real absolute path (the entry's key)
+	Path   string // its workspace-relative display path, slash-separated
+	Before State  // what is there now, before the write
+	// Undoes is, for OpUndo, the ID of the change being reverted.
+	Undoes string
+}
+
+// Pending is a change begun and not yet committed. Until Commit or Abort,
+// it holds a lock that tells Recover its process is alive.
+type Pending struct {
+	s   *Store
+	mu  sync.Mutex
+	rec pendingRecord
+	fd  int // the .lock file's descriptor; -1 once finished
+}
+
+// Begin records the previous state of each changed file before the
+// caller writes: once it returns, the bytes are on disk and survive a
+// crash. Then the caller makes the change and calls Commit (or Abort if
+// nothing was written). The files of one call are one group: one undo
+// step. Each key may appear once.
+func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
+	if !op.valid() {
+		return nil, fmt.Errorf("history: unknown op %q", op)
+	}
+	if len(changes) == 0 {
+		return nil, errors.New("history: a change needs at least one file")
+	}
+	files := make([]fileRecord, len(changes))
+	blobs := map[string][]byte{}
+	seen := map[string]bool{}
+	var kept int64
+	for i, c := range changes {
+		if !validKey(c.Key) {
+			return nil, fmt.Errorf("history: key %q is not a clean absolute path", c.Key)
+		}
+		if seen[c.Key] {
+			return nil, fmt.Errorf("history: %s appears twice in one change", c.Key)
+		}
+		seen[c.Key] = true
+		if c.Undoes != "" && !validID(c.Undoes) {
+			return nil, fmt.Errorf("history: %q is not a change id", c.Undoes)
+		}
+		fr, err := s.prepare(c, blobs, &kept)
+		if err != nil {
+			return nil, err
+		}
+		files[i] = fr
+	}
+	var tok [txnLen / 2]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return nil, err
+	}
+	p := &Pending{s: s, fd: -1, rec: pendingRecord{
+		Version: version, Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Files: files,
+	}}
+
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := os.MkdirAll(s.path(pendingDir), 0o700); err != nil {
+		return nil, err
+	}
+	lockPath := s.path(pendingDir, p.rec.Txn+".lock")
+	fd, err := unix.Open(lockPath, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		unix.Close(fd)
+		os.Remove(lockPath)
+		return nil, err
+	}
+	// Blobs first, fsynced, then the record that refers to them. A crash
+	// in between leaves blobs nothing refers to; a collection removes them.
+	shas := make([]string, 0, len(blobs))
+	for sha := range blobs {
+		shas = append(shas, sha)
+	}
+	sort.Strings(shas)
+	for _, sha := range shas {
+		err = s.writeBlob(sha, blobs[sha])
+		if err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = writeJSON(s.path(pendingDir, p.rec.Txn+".json"), &p.rec)
+	}
+	if err != nil {
+		s.removePending(p.rec.Txn)
+		unix.Close(fd)
+		return nil, err
+	}
+	p.fd = fd
+	return p, nil
+}
+
+// prepare turns a change into its file record, adding the blobs to keep;
+// kept counts the bytes the group keeps so far.
+func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRecord, error) {
+	st := c.Before
+	fr := fileRecord{Key: c.Key, Path: c.Path, Undoes: c.Undoes}
+	k := Kept{Kind: st.Kind, Mode: st.Mode.Perm(), MtimeNS: st.MtimeNS}
+	fits := func(n int64) bool {
+		if n > s.opts.MaxEntryBytes || *kept+n > s.opts.MaxTotalBytes {
+			return false
+		}
+		*kept += n
+		return true
+	}
+	switch st.Kind {
+	case KindAbsent:
+		k = Kept{Kind: KindAbsent}
+	case KindFile:
+		switch {
+		case st.Data == nil && st.Size > 0:
+			if st.Size <= s.opts.MaxEntryBytes {
+				return fr, fmt.Errorf("history: %s: content missing (%d bytes fit the cap)", c.Key, st.Size)
+			}
+			k.Size, k.TooLarge = st.Size, true
+		case st.Size != 0 && st.Size != int64(len(st.Data)):
+			return fr, fmt.Errorf("history: %s: size %d, but %d bytes given", c.Key, st.Size, len(st.Data))
+		default:
+			k.Size, k.SHA256 = int64(len(st.Data)), Sum(st.Data)
+			if fits(k.Size) {
+				blobs[k.SHA256] = st.Data
+			} else {
+				k.TooLarge = true
+			}
+		}
+	case KindSymlink:
+		if st.Target == "" {
+			return fr, fmt.Errorf("history: %s: symbolic link without a target", c.Key)
+		}
+		f := SymlinkFingerprint(st.Target)
+		k.Size, k.SHA256, k.Target = f.Size, f.SHA256, st.Target
+	case KindDir:
+		nodes := make([]storedNode, 0, len(st.Tree))
+		paths := map[string]bool{}
+		for _, n := range st.Tree {
+			if !validNodePath(n.Path) || paths[n.Path] {
+				return fr, fmt.Errorf("history: %s: bad or repeated tree path %q", c.Key, n.Path)
+			}
+			paths[n.Path] = true
+			switch n.Kind {
+			case KindFile, KindDir:
+			case KindSymlink:
+				if n.Target == "" {
+					return fr, fmt.Errorf("history: %s: symbolic link %s without a target", c.Key, n.Path)
+				}
+			default:
+				return fr, fmt.Errorf("history: %s: tree path %s has kind %q", c.Key, n.Path, n.Kind)
+			}
+			nodes = append(nodes, storeNode(n))
+		}
+		sort.Slice(nodes, func(i, j int) bool { return nodes[i].Path < nodes[j].Path })
+		f := dirFingerprint(nodes, st.MtimeNS)
+		k.Size, k.SHA256, k.Nodes = f.Size, f.SHA256, len(nodes)
+		data, err := json.Marshal(manifest{Nodes: nodes})
+		if err != nil {
+			return fr, err
+		}
+		if fits(f.Size + int64(len(data))) {
+			sha := Sum(data)
+			fr.Manifest, fr.ManifestSize = sha, int64(len(data))
+			blobs[sha] = data
+			for _, n := range st.Tree {
+				if n.Kind == KindFile {
+					blobs[Sum(n.Data)] = n.Data
+				}
+			}
+		} else {
+			k.TooLarge = true
+		}
+	default:
+		return fr, fmt.Errorf("history: %s: unknown kind %q", c.Key, st.Kind)
+	}
+	fr.Before = k
+	return fr, nil
+}
+
+// Commit records the change as made. after holds, for each Change given
+// to Begin and in that order, the file's fingerprint after the write; a
+// zero Fingerprint leaves out a file that was not written (all zero is
+// Abort). It returns the committed entries. If Commit fails, the change
+// is still pending: retry, or Abort, or leave it to Recover.
+func (p *Pending) Commit(after ...Fingerprint) ([]*Entry, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fd < 0 {
+		return nil, ErrFinished
+	}
+	if len(after) != len(p.rec.Files) {
+		return nil, fmt.Errorf("history: %d fingerprints for %d files", len(after), len(p.rec.Files))
+	}
+	var files []fileRecord
+	for i, f := range after {
+		if f.Kind == "" {
+			continue
+		}
+		if !f.Kind.valid() {
+			return nil, fmt.Errorf("history: fingerprint of unknown kind %q", f.Kind)
+		}
+		fr := p.rec.Files[i]
+		fr.After = f
+		files = append(files, fr)
+	}
+	if len(files) == 0 {
+		p.finish()
+		return nil, nil
+	}
+	s := p.s
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r, err := s.commit(&p.rec, files, false)
+	if err != nil {
+		return nil, err
+	}
+	p.finish()
+	s.collect()
+	return r.entries(), nil
+}
+
+// commit writes the record of a pending change (the store lock held).
+func (s *Store) commit(p *pendingRecord, files []fileRecord, recovered bool) (*record, error) {
+	id, err := s.nextID()
+	if err != nil {
+		return nil, err
+	}
+	r := &record{Version: version, ID: id, Time: s.opts.Now().UTC(), Op: p.Op, Txn: p.Txn,
+		Recovered: recovered, Files: files}
+	if err := writeJSON(s.path(entriesDir, id+".json"), r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Abort drops a pending change whose write did not happen.
+func (p *Pending) Abort() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fd < 0 {
+		return ErrFinished
+	}
+	p.finish()
+	return nil
+}
+
+// finish removes the pending files, then releases the lock.
+func (p *Pending) finish() {
+	p.s.removePending(p.rec.Txn)
+	unix.Close(p.fd)
+	p.fd = -1
+}
+
+// Recover settles the pending changes of processes that died between
+// Begin and Commit. current gives a file's fingerprint now (absent if it
+// does not exist), through the caller's own access to the workspace. A
+// file still as it was before is left out (so is one for which current
+// gives the zero Fingerprint); the others are committed, marked
+// Recovered, with their current fingerprint as After. A change whose
+// files all are as they were is dropped. A pending change whose
+// fingerprints cannot be taken stays for a later Recover. Recover returns
+// the number of entries it committed. Pending changes of live processes
+// are left alone.
+func (s *Store) Recover(current func(key string) (Fingerprint, error)) (int, error) {
+	txns, _, err := s.pendingTxns()
+	if err != nil || len(txns) == 0 {
+		return 0, err
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	committed, err := s.committedTxns()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, txn := range txns {
+		orphan, fd := s.tryOrphan(txn)
+		if !orphan {
+			continue
+		}
+		err := s.recoverOne(txn, committed, current, &n)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+	}
+	s.collect()
+	return n, errors.Join(errs...)
+}
+
+func (s *Store) recoverOne(txn string, committed map[string]bool, current func(string) (Fingerprint, error), n *int) error {
+	p, err := s.loadPending(txn)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, errNewer) {
+		return nil
+	}
+	if err != nil || committed[txn] {
+		// Damaged, or committed just before its process died.
+		s.removePending(txn)
+		return nil
+	}
+	var files []fileRecord
+	for _, fr := range p.Files {
+		cur, err := current(fr.Key)
+		if err != nil {
+			return fmt.Errorf("history: recovering %s: %w", fr.Path, err)
+		}
+		if cur.Kind == "" || cur.Same(fr.Before.Fingerprint()) {
+			continue
+		}
+		fr.After = cur
+		files = append(files, fr)
+	}
+	if len(files) > 0 {
+		if _, err := s.commit(p, files, true); err != nil {
+			return err
+		}
+		*n += len(files)
+	}
+	s.removePending(txn)
+	return nil
+}
+
+// committedTxns is the set of txns that have a record.
+func (s *Store) committedTxns() (map[string]bool, error) {
+	ids, err := s.recordIDs()
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]bool{}
+	for _, id := range ids {
+		if r, err := s.loadRecord(id); err == nil && r != nil {
+			m[r.Txn] = true
+		}
+	}
+	return m, nil
+}
