@@ -1,7 +1,6 @@
 package patch
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -53,24 +52,25 @@ const (
 	KindRead Kind = "read"
 )
 
-// KindOf returns the Kind of err: of the first error when err joins several
-// (as Plan's errors do), and "" when err comes from neither Parse nor Plan.
+// KindOf returns the Kind of the first *ParseError, *HunkError or
+// *FileError in err's tree (searched depth first, as errors.As does), so the
+// kind of the first failure when Plan joins several; "" when there is none.
 func KindOf(err error) Kind {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		if errs := j.Unwrap(); len(errs) > 0 {
-			return KindOf(errs[0])
+	switch e := err.(type) {
+	case *ParseError:
+		return e.Kind
+	case *HunkError:
+		return e.Kind
+	case *FileError:
+		return e.Kind
+	case interface{ Unwrap() []error }:
+		for _, x := range e.Unwrap() {
+			if k := KindOf(x); k != "" {
+				return k
+			}
 		}
-	}
-	var pe *ParseError
-	var he *HunkError
-	var fe *FileError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Kind
-	case errors.As(err, &he):
-		return he.Kind
-	case errors.As(err, &fe):
-		return fe.Kind
+	case interface{ Unwrap() error }:
+		return KindOf(e.Unwrap())
 	}
 	return ""
 }

@@ -331,7 +331,7 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 	finalNewline := len(old) == 0 || old[len(old)-1] == '\n'
 	type line struct{ text, term string }
 	out := make([]line, 0, len(f.text))
-	results := make([]HunkResult, 0, len(done))
+	var results []HunkResult
 	prev := 0
 	for _, d := range done {
 		for i := prev; i < d.pos; i++ {

@@ -9,9 +9,6 @@ import (
 
 var (
 	unifiedRange = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-	// bareHunk is a hunk header without line numbers: "@@", "@@ @@" or
-	// "@@ ... @@", as language models often write them.
-	bareHunk = regexp.MustCompile(`^@@(?:\s*|\s.*\s@@.*|\s*@@.*)$`)
 )
 
 const devNull = "/dev/null"
@@ -199,7 +196,9 @@ func (u *unifiedParser) hunk(i int) (Hunk, int, error) {
 		h.HasRange = true
 		h.OldStart, h.OldCount = atoi(m[1]), countOf(m[2])
 		h.NewStart, h.NewCount = atoi(m[3]), countOf(m[4])
-	} else if !bareHunk.MatchString(header) {
+	} else if rest := strings.TrimSpace(header[2:]); strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
+		// Not a bare header ("@@", "@@ @@", "@@ ... @@", as language models
+		// often write them), but a range gone wrong.
 		return h, 0, u.errf(KindSyntax, i, "bad hunk header %q; want \"@@ -LINE,COUNT +LINE,COUNT @@\"", clip(header))
 	}
 	var oldSeen, newSeen int
