@@ -33,6 +33,9 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", int(o))
 }
 
+// MarshalText makes an Op appear in JSON as its String.
+func (o Op) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
 // The values of Patch.Format.
 const (
 	// FormatCodex is Codex's apply_patch envelope (*** Begin Patch ...).

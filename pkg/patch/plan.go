@@ -26,14 +26,14 @@ type Change struct {
 // range starts at the line that follows it.
 type HunkResult struct {
 	// OldStart and OldCount are the lines of Old that the hunk replaced.
-	OldStart int
-	OldCount int
+	OldStart int `json:"old_start"`
+	OldCount int `json:"old_count"`
 	// NewStart and NewCount are the lines of New that replaced them.
-	NewStart int
-	NewCount int
+	NewStart int `json:"new_start"`
+	NewCount int `json:"new_count"`
 	// Level is the loosest leniency level that the hunk, or one of its @@
 	// lines, needed to be found.
-	Level Level
+	Level Level `json:"level"`
 }
 
 // Plan computes the new content of every file of the patch from the
@@ -152,8 +152,11 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 		pos, lv, err := locate(f, h, cursor, hint)
 		if err != nil && err.Kind == KindNotFound && err.Anchor == "" {
 			if t := trimTrailingBlank(h); t != nil {
-				if p, l, err2 := locate(f, t, cursor, hint); err2 == nil {
+				switch p, l, err2 := locate(f, t, cursor, hint); {
+				case err2 == nil:
 					h, pos, lv, err = t, p, l, nil
+				case err2.Kind == KindAmbiguous:
+					err = err2 // more to the point: more context fixes it
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -170,6 +171,12 @@ func TestPlanLeniency(t *testing.T) {
 		files: tree("f", "a\nb\nc\n"),
 		patch: lines("--- a/f", "+++ b/f", "@@ -2,0 +3 @@", "+new"),
 		want:  tree("f", "a\nb\nnew\nc\n"),
+	}, {
+		name:  "a retry without trailing blank lines that finds two places is refused as ambiguous",
+		files: tree("f", "a\nb\nc\na\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B", " "),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 1 and 4)",
 	}, {
 		name:  "blank context lines at the end of a hunk are dropped when they are not in the file",
 		files: tree("f", "a\nb\n"),
@@ -349,5 +356,16 @@ func TestPlanResults(t *testing.T) {
 	}}
 	if !reflect.DeepEqual(changes, want) {
 		t.Errorf("got\n%s\nwant\n%s", dump(changes), dump(want))
+	}
+}
+
+func TestHunkResultJSON(t *testing.T) {
+	b, err := json.Marshal(struct {
+		Op    Op
+		Hunks []HunkResult
+	}{Update, []HunkResult{{OldStart: 3, OldCount: 2, NewStart: 3, NewCount: 1, Level: LevelUnicode}}})
+	want := `{"Op":"update","Hunks":[{"old_start":3,"old_count":2,"new_start":3,"new_count":1,"level":"unicode"}]}`
+	if err != nil || string(b) != want {
+		t.Errorf("got %s, %v\nwant %s", b, err, want)
 	}
 }

@@ -37,7 +37,7 @@ func parseUnified(lines []string, base int) (*Patch, error) {
 		case u.fileHeader(i):
 			fp, i, err = u.file(i, false)
 		case strings.HasPrefix(l, "@@"):
-			return nil, u.errf(KindSyntax, i, "hunk before any file header; a unified diff names the file first (\"--- a/PATH\" then \"+++ b/PATH\")")
+			return nil, u.errf(KindSyntax, i, "hunk outside a file: a unified diff names the file first (\"--- a/PATH\" then \"+++ b/PATH\"), then gives its hunks one after the other")
 		case l == "-- ":
 			// The signature line that git format-patch puts after the diff.
 			return p, nil
