@@ -93,6 +93,16 @@
 // content is the patch's lines, each ending in "\n" (unless a unified diff
 // says "\ No newline at end of file").
 //
+// # Where Plan is stricter than Codex
+//
+// Codex applies a hunk at the first place it matches, overwrites an
+// existing file on Add and on a move, and writes file by file, so a patch
+// that fails halfway leaves the first files changed. Plan refuses a hunk
+// that fits two places, an Add or a move onto an existing file, and a path
+// named by two file sections, and it fails before anything is written. Parse
+// refuses a hunk that has no '+' or '-' line (Codex applies it as a no-op;
+// it is most often a '+' or '-' forgotten).
+//
 // # Errors
 //
 // Parse returns a [*ParseError]; Plan returns [*FileError] and

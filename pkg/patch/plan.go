@@ -145,10 +145,7 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 	cursor, offset := 0, 0
 	for k := range fp.Hunks {
 		h := &fp.Hunks[k]
-		hint := -1
-		if h.HasRange {
-			hint = rangeStart(h) + offset
-		}
+		hint := rangeStart(h) + offset // meaningful only when h.HasRange
 		pos, lv, err := locate(f, h, cursor, hint)
 		if err != nil && err.Kind == KindNotFound && err.Anchor == "" {
 			if t := trimTrailingBlank(h); t != nil {
@@ -204,7 +201,7 @@ func trimTrailingBlank(h *Hunk) *Hunk {
 
 // locate finds the 0-based line where h's old lines start (or where its
 // added lines go, for a hunk without old lines), searching from line from.
-// hint, when not negative, is where a unified hunk's header puts it.
+// For a unified hunk with line numbers, hint is where its header puts it.
 func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 	old := h.Old()
 	var chain []*elem
@@ -218,7 +215,7 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 	if len(chain) == 0 {
 		// Only added lines, and no anchor: at the end of the file (as Codex
 		// does), or where a unified header says.
-		if h.EndOfFile || hint < 0 {
+		if h.EndOfFile || !h.HasRange {
 			return n, 0, nil
 		}
 		if hint < from {
@@ -276,7 +273,7 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		return ends[0].pos, ends[0].level, nil
 	}
 	for _, e := range ends {
-		if e.pos == hint {
+		if h.HasRange && e.pos == hint {
 			return e.pos, e.level, nil
 		}
 	}

@@ -167,6 +167,12 @@ func TestPlanLeniency(t *testing.T) {
 		patch: lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-TOP2", "+T2", "@@ -4,2 +4,2 @@", " a", "-x", "+y"),
 		want:  tree("f", "top\nT2\na\nx\na\ny\n"),
 	}, {
+		name:  "a pure insertion placed by a header whose shift makes it negative is an overlap, not an append",
+		files: tree("f", "x\ny\nz\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -3 +3 @@", "-x", "+X", "@@ -1,0 +2 @@", "+new"),
+		kind:  KindOverlap,
+		msg:   "would start at line 0",
+	}, {
 		name:  "a unified hunk without context goes where its header says",
 		files: tree("f", "a\nb\nc\n"),
 		patch: lines("--- a/f", "+++ b/f", "@@ -2,0 +3 @@", "+new"),

@@ -196,6 +196,9 @@ func (u *unifiedParser) hunk(i int) (Hunk, int, error) {
 		h.HasRange = true
 		h.OldStart, h.OldCount = atoi(m[1]), countOf(m[2])
 		h.NewStart, h.NewCount = atoi(m[3]), countOf(m[4])
+		if h.OldStart < 0 || h.OldCount < 0 || h.NewStart < 0 || h.NewCount < 0 {
+			return h, 0, u.errf(KindSyntax, i, "bad hunk header %q: a line number or count is too large", clip(header))
+		}
 	} else if rest := strings.TrimSpace(header[2:]); strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
 		// Not a bare header ("@@", "@@ @@", "@@ ... @@", as language models
 		// often write them), but a range gone wrong.
@@ -325,12 +328,14 @@ func (u *unifiedParser) countError(i int, h Hunk, oldSeen, newSeen int) error {
 		clip(u.lines[i]), h.OldCount, h.NewCount, oldSeen, newSeen)
 }
 
+// atoi returns the number s, or -1 when it does not fit an int32 (no file
+// has that many lines).
 func atoi(s string) int {
-	n, err := strconv.Atoi(s)
+	n, err := strconv.ParseInt(s, 10, 32)
 	if err != nil {
 		return -1
 	}
-	return n
+	return int(n)
 }
 
 func countOf(s string) int {

@@ -160,6 +160,7 @@ func TestParseUnified(t *testing.T) {
 		{name: "too few lines before the next file", text: lines("--- a/f", "+++ b/f", "@@ -1,3 +1,3 @@", " a", "-b", "+c", "diff --git a/g b/g"), kind: KindSyntax, line: 3, msg: "counts 3 old and 3 new lines but the hunk has 2 and 2"},
 		{name: "too many lines for the counts", text: lines("--- a/f", "+++ b/f", "@@ -1,2 +1,2 @@", " a", "-b", "+c", " d", " e"), kind: KindSyntax, line: 3, msg: "counts 2 old and 2 new lines but the hunk has 4 and 4"},
 		{name: "a side over its count", text: lines("--- a/f", "+++ b/f", "@@ -1 +1,2 @@", "-a", "-b", "+c"), kind: KindSyntax, line: 3, msg: "counts 1 old and 2 new lines but the hunk has 2 and 1"},
+		{name: "huge line number", text: lines("--- a/f", "+++ b/f", "@@ -99999999999 +1 @@", "-a", "+b"), kind: KindSyntax, line: 3, msg: "too large"},
 		{name: "bad hunk header", text: lines("--- a/f", "+++ b/f", "@@ -x +y @@", "-a"), kind: KindSyntax, line: 3, msg: "bad hunk header"},
 		{name: "hunk before any file", text: lines("@@ -1 +1 @@", "-a", "+b"), kind: KindSyntax, line: 1, msg: "hunk outside a file"},
 		{name: "hunk after a stray line", text: lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-a", "+b", "stray", "@@ -3 +3 @@", "-c", "+d"), kind: KindSyntax, line: 7, msg: "hunk outside a file"},
