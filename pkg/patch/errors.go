@@ -112,8 +112,10 @@ type HunkError struct {
 	// after the previous hunk, or after the anchor before).
 	From int
 
-	// Matches are the 1-based lines where an ambiguous hunk would start,
-	// and Level the leniency level at which they were found.
+	// Places is the number of places where an ambiguous hunk fits, Matches
+	// the 1-based lines where the first of them (at most 10) start, and
+	// Level the leniency level at which they were found.
+	Places  int
 	Matches []int
 	Level   Level
 
@@ -144,7 +146,11 @@ func (e *HunkError) Error() string {
 	}
 	switch e.Kind {
 	case KindAmbiguous:
-		fmt.Fprintf(&b, ": matches %d places (lines %s)", len(e.Matches), joinInts(e.Matches))
+		if more := e.Places - len(e.Matches); more > 0 {
+			fmt.Fprintf(&b, ": matches %d places (lines %s and %d more)", e.Places, strings.Join(intStrings(e.Matches), ", "), more)
+		} else {
+			fmt.Fprintf(&b, ": matches %d places (lines %s)", e.Places, joinInts(e.Matches))
+		}
 		if e.Level != LevelExact {
 			fmt.Fprintf(&b, " when %s is ignored", e.Level.describe())
 		}
@@ -214,11 +220,19 @@ func (e *FileError) Error() string {
 // Unwrap returns the read function's error, if any.
 func (e *FileError) Unwrap() error { return e.Err }
 
-func joinInts(ns []int) string {
+// maxMatches is how many places of an ambiguous hunk HunkError lists.
+const maxMatches = 10
+
+func intStrings(ns []int) []string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = strconv.Itoa(n)
 	}
+	return s
+}
+
+func joinInts(ns []int) string {
+	s := intStrings(ns)
 	switch len(s) {
 	case 0:
 		return ""

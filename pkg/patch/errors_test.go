@@ -3,6 +3,7 @@ package patch
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,12 @@ func TestErrorTexts(t *testing.T) {
 		patch: codexPatch("*** Update File: f", "@@", "-}", "+};"),
 		kind:  KindAmbiguous,
 		want:  "f: hunk 1 (patch line 3): matches 2 places (lines 1 and 3); add context lines or an @@ line naming the enclosing function or class so that it matches only one",
+	}, {
+		name:  "ambiguous in many places",
+		files: tree("f", strings.Repeat("}\n", 12)),
+		patch: codexPatch("*** Update File: f", "@@", "-}", "+};"),
+		kind:  KindAmbiguous,
+		want:  "f: hunk 1 (patch line 3): matches 12 places (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more); add context lines or an @@ line naming the enclosing function or class so that it matches only one",
 	}, {
 		name:  "overlap",
 		files: tree("f", "a\nb\nc\n"),

@@ -3,7 +3,6 @@ package patch
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -260,8 +259,10 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 				pos = n
 			}
 		}
-		if i := slices.IndexFunc(ends, func(e end) bool { return e.pos == pos }); i >= 0 {
-			ends[i].level = min(ends[i].level, lv)
+		// Starts come in order and each step goes to the first match after
+		// the previous one, so the places come in order too.
+		if k := len(ends) - 1; k >= 0 && ends[k].pos == pos {
+			ends[k].level = min(ends[k].level, lv)
 		} else {
 			ends = append(ends, end{pos, lv})
 		}
@@ -277,9 +278,8 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 			return e.pos, e.level, nil
 		}
 	}
-	slices.SortFunc(ends, func(a, b end) int { return a.pos - b.pos })
-	err := &HunkError{Kind: KindAmbiguous, Want: old, From: from + 1, Level: levels[lv0]}
-	for _, e := range ends {
+	err := &HunkError{Kind: KindAmbiguous, Want: old, From: from + 1, Level: levels[lv0], Places: len(ends)}
+	for _, e := range ends[:min(len(ends), maxMatches)] {
 		err.Matches = append(err.Matches, e.pos+1)
 	}
 	return 0, 0, err

@@ -3,6 +3,7 @@ package patch
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -373,5 +374,43 @@ func TestHunkResultJSON(t *testing.T) {
 	want := `{"Op":"update","Hunks":[{"old_start":3,"old_count":2,"new_start":3,"new_count":1,"level":"unicode"}]}`
 	if err != nil || string(b) != want {
 		t.Errorf("got %s, %v\nwant %s", b, err, want)
+	}
+}
+
+// BenchmarkPlanLargeFile applies 100 hunks to a 200,000-line file.
+func BenchmarkPlanLargeFile(b *testing.B) {
+	var file strings.Builder
+	for i := range 200000 {
+		fmt.Fprintf(&file, "line %d\n", i)
+	}
+	body := []string{"*** Update File: f"}
+	for i := 1000; i < 200000; i += 2000 {
+		body = append(body, "@@", fmt.Sprintf(" line %d", i), fmt.Sprintf("-line %d", i+1), fmt.Sprintf("+LINE %d", i+1), fmt.Sprintf(" line %d", i+2))
+	}
+	p, err := Parse(codexPatch(body...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := tree("f", file.String())
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Plan(mapReader(files)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlanAmbiguous refuses a one-line hunk that fits 100,000 places.
+func BenchmarkPlanAmbiguous(b *testing.B) {
+	p, err := Parse(codexPatch("*** Update File: f", "@@", "-}", "+};"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := tree("f", strings.Repeat("}\nx\n", 100000))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Plan(mapReader(files)); KindOf(err) != KindAmbiguous {
+			b.Fatal(err)
+		}
 	}
 }
