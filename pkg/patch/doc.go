@@ -1,0 +1,114 @@
+// Package patch parses patches and works out what they do to files, for
+// "ws patch" and the apply_patch tool. It is pure logic: it reads files only
+// through the function given to [Patch.Plan] and writes nothing.
+//
+// [Parse] reads either format and tells them apart by their first lines;
+// [Patch.Plan] computes every file's new content and checks every hunk
+// before the caller writes anything, so that a patch applies entirely or
+// not at all.
+//
+// # The Codex format
+//
+// This is the envelope of Codex's apply_patch tool:
+//
+//	*** Begin Patch
+//	*** Add File: PATH
+//	+each line of the new file, with a '+' before it
+//	*** Delete File: PATH
+//	*** Update File: PATH
+//	*** Move to: NEWPATH          (optional: rename)
+//	@@ class Example              (optional anchors: lines to find first)
+//	@@     def method(self):
+//	 a context line (one space before it)
+//	-a line to remove
+//	+a line to add
+//	@@                            (a bare @@ starts the next hunk)
+//	...
+//	*** End of File               (optional: the hunk ends the file)
+//	*** End Patch
+//
+// Like Codex, Parse accepts whitespace around the markers, the envelope
+// inside a heredoc (<<'EOF' ... EOF, with or without the apply_patch
+// command before it), a first hunk without its @@ line, and blank lines
+// between sections and between hunks; a blank line inside a hunk is an
+// empty context line. It also accepts what Codex refuses: a missing
+// "*** End Patch" or "*** Begin Patch", a Markdown code fence around the
+// patch, a blank line between the '+' lines of an added file, an Update
+// that only renames, and a unified range ("@@ -1,3 +1,4 @@") in place of an
+// anchor, which is ignored. Several @@ anchors for one hunk are read in
+// order, as Codex's instructions describe (not every version of Codex's
+// parser reads them).
+//
+// # Unified diffs
+//
+// Parse reads the output of git diff and diff -u: "diff --git" headers
+// with their extended lines (new file mode, deleted file mode, rename from,
+// rename to, index, mode changes, similarity), "--- a/PATH" and "+++
+// b/PATH" (or /dev/null) with the a/ and b/ prefixes removed, names quoted
+// the way git quotes them, hunks "@@ -OLD,COUNT +NEW,COUNT @@", and "\ No
+// newline at end of file". The counts of a hunk header are checked against
+// its lines. A header without numbers ("@@", "@@ ... @@") is accepted too;
+// its hunk then runs to the next header. Text around the diff (a commit
+// message, the signature of git format-patch) is skipped. Binary diffs and
+// copies are refused, and so is a diff whose two names differ without
+// "rename from" and "rename to".
+//
+// # Finding a hunk
+//
+// The hunks of a file apply in order: each is searched for from the end of
+// the previous one. Lines are compared at four levels of leniency, the
+// strictest first, as Codex does: exactly ([LevelExact]), ignoring trailing
+// whitespace ([LevelTrailingWhitespace]), ignoring whitespace at both ends
+// ([LevelWhitespace]), and also reading typographic dashes, quotes and
+// spaces as ASCII ([LevelUnicode]). A "\r" before the line ending and a
+// byte-order mark never count.
+//
+// A hunk is a chain: its @@ anchors, then its old lines (context and
+// removed). The first element of the chain is taken at every place where it
+// occurs, at the strictest level where it occurs at all; from each of
+// those, each later element is taken at its first occurrence after the
+// previous one. The hunk must end up in exactly one place. So a hunk
+// without anchors must match exactly one place at the strictest level that
+// matches, and an anchor disambiguates: the hunk goes to the first match
+// after it. When two or more places remain, Plan refuses the hunk with
+// [KindAmbiguous] and names their lines, except for a unified hunk whose
+// header's line number (shifted by where the previous hunks landed) is one
+// of them: that one is taken.
+//
+// A hunk without old lines adds its lines after its last anchor, or where
+// its unified header says, or else at the end of the file (as Codex does).
+// A hunk that is not found is retried without the blank context lines at its
+// end, as Codex does.
+//
+// # Bytes kept
+//
+// Plan keeps what the patch does not change: each file's line endings
+// (lines added to a CRLF file end in CRLF even when the patch has LF), its
+// byte-order mark, and whether it ends with a newline. Context lines are
+// copied from the file, not from the patch, so that what a leniency level
+// ignored stays as it was. Only the patch can change the final newline: "\
+// No newline at end of file" on the new side removes it, on the old side
+// only adds it; a Codex hunk marked "*** End of File" leaves the file ending
+// with a newline (Codex gives every updated file one). An added file's
+// content is the patch's lines, each ending in "\n" (unless a unified diff
+// says "\ No newline at end of file").
+//
+// # Where Plan is stricter than Codex
+//
+// Codex applies a hunk at the first place it matches, overwrites an
+// existing file on Add and on a move, and writes file by file, so a patch
+// that fails halfway leaves the first files changed. Plan refuses a hunk
+// that fits two places, an Add or a move onto an existing file, and a path
+// named by two file sections, and it fails before anything is written. Parse
+// refuses a hunk that has no '+' or '-' line (Codex applies it as a no-op;
+// it is most often a '+' or '-' forgotten).
+//
+// # Errors
+//
+// Parse returns a [*ParseError]; Plan returns [*FileError] and
+// [*HunkError] values, joined when there are several. Each has a stable
+// [Kind], which [KindOf] returns. Their messages are written for the agent
+// that made the patch: one line saying what is wrong and how to fix it, and
+// for a hunk that is not found, the closest region of the file and its
+// first line that differs from the patch.
+package patch

@@ -1,0 +1,128 @@
+package patch
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// TestGitDiffs applies the output of a real git (testdata/git/*, made by
+// testdata/git/gen.sh) to the files it was made from, and checks that the
+// result is the files git diffed against.
+func TestGitDiffs(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "git", "*", "patch.diff"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, d := range dirs {
+		dir := filepath.Dir(d)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			text, err := os.ReadFile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, after := readTree(t, filepath.Join(dir, "before")), readTree(t, filepath.Join(dir, "after"))
+			p, err := Parse(string(text))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if p.Format != FormatUnified {
+				t.Errorf("Format = %q", p.Format)
+			}
+			changes, err := p.Plan(mapReader(before))
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			got := applyChanges(before, changes)
+			if !equalTrees(got, after) {
+				t.Errorf("result:\n%s\nwant:\n%s", dumpTree(got), dumpTree(after))
+			}
+		})
+	}
+}
+
+func readTree(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// mapReader is a read function for Plan over an in-memory tree.
+func mapReader(files map[string][]byte) func(string) ([]byte, bool, error) {
+	return func(p string) ([]byte, bool, error) {
+		b, ok := files[p]
+		return b, ok, nil
+	}
+}
+
+// applyChanges does to a copy of files what a caller of Plan would do.
+func applyChanges(files map[string][]byte, changes []Change) map[string][]byte {
+	out := map[string][]byte{}
+	for k, v := range files {
+		out[k] = v
+	}
+	for _, c := range changes {
+		switch {
+		case c.Op == Delete:
+			delete(out, c.Path)
+		case c.MoveTo != "":
+			delete(out, c.Path)
+			out[c.MoveTo] = c.New
+		default:
+			out[c.Path] = c.New
+		}
+	}
+	return out
+}
+
+func equalTrees(a, b map[string][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func dumpTree(files map[string][]byte) string {
+	var names []string
+	for k := range files {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		b.WriteString("== " + n + "\n")
+		b.WriteString(quoteLines(files[n]))
+	}
+	return b.String()
+}
+
+func quoteLines(b []byte) string {
+	var out bytes.Buffer
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(l) > 0 {
+			out.WriteString("  " + strconvQuote(l) + "\n")
+		}
+	}
+	return out.String()
+}

@@ -1,0 +1,382 @@
+package patch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Change is what one file section does, computed by Plan: the bytes to
+// write, and where each hunk landed.
+type Change struct {
+	Op     Op
+	Path   string
+	MoveTo string
+	// Old is the file's current content (nil for Add).
+	Old []byte
+	// New is the content to write, at MoveTo when it is set, at Path
+	// otherwise (nil for Delete, never nil otherwise).
+	New []byte
+	// Hunks tell where each hunk landed, in order (none for Add).
+	Hunks []HunkResult
+}
+
+// HunkResult tells where a hunk landed. Lines are numbered from 1; an empty
+// range starts at the line that follows it.
+type HunkResult struct {
+	// OldStart and OldCount are the lines of Old that the hunk replaced.
+	OldStart int `json:"old_start"`
+	OldCount int `json:"old_count"`
+	// NewStart and NewCount are the lines of New that replaced them.
+	NewStart int `json:"new_start"`
+	NewCount int `json:"new_count"`
+	// Level is the loosest leniency level that the hunk, or one of its @@
+	// lines, needed to be found.
+	Level Level `json:"level"`
+}
+
+// Plan computes the new content of every file of the patch from the
+// current ones, without writing anything. read returns the current content
+// of a path (exists is false when there is no such file).
+//
+// Plan checks every file section and every hunk before it returns: either
+// all changes are good, or it returns no change and an error. The error
+// joins (errors.Join) one *FileError or *HunkError per failure, in patch
+// order; KindOf gives the kind of the first.
+func (p *Patch) Plan(read func(path string) (content []byte, exists bool, err error)) ([]Change, error) {
+	var errs []error
+	seen := map[string]int{}
+	skip := map[int]bool{}
+	for i, fp := range p.Files {
+		for _, name := range []string{fp.Path, fp.MoveTo} {
+			if name == "" {
+				continue
+			}
+			if first, ok := seen[name]; ok && first != i {
+				errs = append(errs, &FileError{Kind: KindDuplicate, Op: fp.Op, Path: name, Sections: []int{first + 1, i + 1}})
+				skip[i] = true
+				continue
+			}
+			seen[name] = i
+		}
+	}
+	var changes []Change
+	for i := range p.Files {
+		if skip[i] {
+			continue
+		}
+		c, ferrs := p.planFile(&p.Files[i], read)
+		if len(ferrs) > 0 {
+			errs = append(errs, ferrs...)
+			continue
+		}
+		changes = append(changes, c)
+	}
+	switch len(errs) {
+	case 0:
+		return changes, nil
+	case 1:
+		return nil, errs[0]
+	}
+	return nil, errors.Join(errs...)
+}
+
+func (p *Patch) planFile(fp *FilePatch, read func(string) ([]byte, bool, error)) (Change, []error) {
+	c := Change{Op: fp.Op, Path: fp.Path, MoveTo: fp.MoveTo}
+	fail := func(kind Kind, err error) (Change, []error) {
+		return c, []error{&FileError{Kind: kind, Op: fp.Op, Path: fp.Path, MoveTo: fp.MoveTo, Err: err}}
+	}
+	old, exists, err := read(fp.Path)
+	if err != nil {
+		return fail(KindRead, err)
+	}
+	switch fp.Op {
+	case Add:
+		if exists {
+			return fail(KindExists, nil)
+		}
+		c.New = append([]byte{}, fp.Content...)
+		return c, nil
+	case Delete, Update:
+		if !exists {
+			return fail(KindMissing, nil)
+		}
+	default:
+		return fail(KindSyntax, fmt.Errorf("unknown operation %d", fp.Op))
+	}
+	c.Old = old
+	if fp.MoveTo != "" {
+		_, exists, err := read(fp.MoveTo)
+		if err != nil {
+			return c, []error{&FileError{Kind: KindRead, Op: fp.Op, Path: fp.MoveTo, Err: err}}
+		}
+		if exists {
+			return fail(KindMoveExists, nil)
+		}
+	}
+	out, results, errs := apply(fp, p.Format, old)
+	if len(errs) > 0 {
+		return c, errs
+	}
+	c.Hunks = results
+	if fp.Op == Delete {
+		if len(fp.Hunks) > 0 && strings.TrimPrefix(string(out), bom) != "" {
+			return fail(KindDeleteMismatch, nil)
+		}
+		return c, nil
+	}
+	c.New = out
+	return c, nil
+}
+
+// placed is a hunk with the 0-based line of the file where it goes.
+type placed struct {
+	h     *Hunk
+	pos   int
+	level int
+}
+
+// apply places every hunk of fp in old and returns the new content.
+func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []error) {
+	f := splitFile(old)
+	var errs []error
+	var done []placed
+	cursor, offset := 0, 0
+	for k := range fp.Hunks {
+		h := &fp.Hunks[k]
+		hint := rangeStart(h) + offset // meaningful only when h.HasRange
+		pos, lv, err := locate(f, h, cursor, hint)
+		if err != nil && err.Kind == KindNotFound && err.Anchor == "" {
+			if t := trimTrailingBlank(h); t != nil {
+				switch p, l, err2 := locate(f, t, cursor, hint); {
+				case err2 == nil:
+					h, pos, lv, err = t, p, l, nil
+				case err2.Kind == KindAmbiguous:
+					err = err2 // more to the point: more context fixes it
+				}
+			}
+		}
+		if err != nil {
+			err.Path, err.Hunk, err.PatchLine, err.Format = fp.Path, k+1, h.PatchLine, format
+			errs = append(errs, err)
+			continue
+		}
+		done = append(done, placed{h: h, pos: pos, level: lv})
+		cursor = pos + len(h.Old())
+		if h.HasRange {
+			offset = pos - rangeStart(h)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	out, results := assemble(f, fp, done, old)
+	return out, results, nil
+}
+
+// rangeStart is the 0-based line where a unified hunk's header puts it.
+func rangeStart(h *Hunk) int {
+	if h.OldCount == 0 {
+		return h.OldStart // the line after which it inserts
+	}
+	return h.OldStart - 1
+}
+
+// trimTrailingBlank returns h without the blank context lines at its end,
+// or nil when it has none (Codex retries the same way: such lines often
+// stand for the file's final newline).
+func trimTrailingBlank(h *Hunk) *Hunk {
+	n := len(h.Lines)
+	for n > 0 && h.Lines[n-1].Kind == Context && strings.TrimSpace(h.Lines[n-1].Text) == "" {
+		n--
+	}
+	if n == len(h.Lines) || len(h.Old()) == len(h.Lines)-n {
+		return nil
+	}
+	t := *h
+	t.Lines = h.Lines[:n]
+	return &t
+}
+
+// locate finds the 0-based line where h's old lines start (or where its
+// added lines go, for a hunk without old lines), searching from line from.
+// For a unified hunk with line numbers, hint is where its header puts it.
+func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
+	old := h.Old()
+	var chain []*elem
+	for _, a := range h.Anchors {
+		chain = append(chain, newElem([]string{a}, true))
+	}
+	if len(old) > 0 {
+		chain = append(chain, newElem(old, false))
+	}
+	n := len(f.text)
+	if len(chain) == 0 {
+		// Only added lines, and no anchor: at the end of the file (as Codex
+		// does), or where a unified header says.
+		if h.EndOfFile || !h.HasRange {
+			return n, 0, nil
+		}
+		if hint < from {
+			return 0, 0, &HunkError{Kind: KindOverlap, From: from + 1, At: hint + 1}
+		}
+		if hint > n {
+			return 0, 0, &HunkError{Kind: KindNotFound, From: from + 1,
+				Hint: fmt.Sprintf("the hunk adds lines after line %d, but the file has %d lines", hint, n)}
+		}
+		return hint, 0, nil
+	}
+	atEnd := func(k int) bool { return h.EndOfFile && !chain[k].anchor }
+	first, lv0 := f.occurrences(chain[0], from, atEnd(0))
+	if first == nil {
+		return 0, 0, notFound(f, h, chain[0], from, atEnd(0))
+	}
+	// Each start of the first element leads, through the first match of
+	// each later element, to one place; the hunk must lead to exactly one.
+	type end struct{ pos, level int }
+	var ends []end
+	failAt, failFrom := -1, 0
+	for _, o := range first {
+		p, at, lv, ok := o+len(chain[0].raw), o, lv0, true
+		for k := 1; k < len(chain); k++ {
+			q, l, found := f.nearest(chain[k], p, atEnd(k))
+			if !found {
+				if failAt < 0 {
+					failAt, failFrom = k, p
+				}
+				ok = false
+				break
+			}
+			p, at, lv = q+len(chain[k].raw), q, max(lv, l)
+		}
+		if !ok {
+			continue
+		}
+		pos := at
+		if len(old) == 0 {
+			pos = p
+			if h.EndOfFile {
+				pos = n
+			}
+		}
+		// Starts come in order and each step goes to the first match after
+		// the previous one, so the places come in order too.
+		if k := len(ends) - 1; k >= 0 && ends[k].pos == pos {
+			ends[k].level = min(ends[k].level, lv)
+		} else {
+			ends = append(ends, end{pos, lv})
+		}
+	}
+	switch {
+	case len(ends) == 0:
+		return 0, 0, notFound(f, h, chain[failAt], failFrom, atEnd(failAt))
+	case len(ends) == 1:
+		return ends[0].pos, ends[0].level, nil
+	}
+	for _, e := range ends {
+		if h.HasRange && e.pos == hint {
+			return e.pos, e.level, nil
+		}
+	}
+	err := &HunkError{Kind: KindAmbiguous, Want: old, From: from + 1, Level: levels[lv0], Places: len(ends)}
+	for _, e := range ends[:min(len(ends), maxMatches)] {
+		err.Matches = append(err.Matches, e.pos+1)
+	}
+	return 0, 0, err
+}
+
+// notFound describes why e was not found at or after line from.
+func notFound(f *fileText, h *Hunk, e *elem, from int, atEnd bool) *HunkError {
+	err := &HunkError{Kind: KindNotFound, Want: e.raw, From: from + 1}
+	if e.anchor {
+		err.Anchor = e.raw[0]
+		if p := f.anyMatch(e, 0, from); p >= 0 {
+			err.Hint = fmt.Sprintf("that line is at line %d, before line %d where the search started (after the previous hunk); hunks must be in file order", p+1, from+1)
+		}
+		return err
+	}
+	err.Want = h.Old()
+	if start, k, ok := f.closest(e, from); ok {
+		err.Closest, err.DiffLine, err.Expected = start+1, start+k+1, e.raw[k]
+		if start+k < len(f.text) {
+			err.Found = f.text[start+k]
+		} else {
+			err.FoundEOF = true
+		}
+	}
+	switch {
+	case atEnd && f.anyMatch(e, from, len(f.text)) >= 0:
+		err.Hint = fmt.Sprintf("the lines are at line %d, but the hunk says they end the file (*** End of File, or \\ No newline at end of file) and they do not", f.anyMatch(e, from, len(f.text))+1)
+	case f.anyMatch(e, 0, from) >= 0:
+		err.Hint = fmt.Sprintf("the lines are at line %d, before line %d where the search started (after the previous hunk); hunks must be in file order", f.anyMatch(e, 0, from)+1, from+1)
+	}
+	return err
+}
+
+// assemble builds the new content from the old lines and the placed hunks.
+// Lines that the hunks keep are taken from the file, not from the patch, so
+// that what the leniency levels ignored stays as it was.
+func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []HunkResult) {
+	eol := f.eol()
+	if eol == "" {
+		eol = "\n"
+		for _, h := range fp.Hunks {
+			for _, l := range h.Lines {
+				if l.Kind == Insert && strings.HasSuffix(l.Text, "\r") {
+					eol = "\r\n"
+				}
+			}
+		}
+	}
+	finalNewline := len(old) == 0 || old[len(old)-1] == '\n'
+	type line struct{ text, term string }
+	out := make([]line, 0, len(f.text))
+	var results []HunkResult
+	prev := 0
+	for _, d := range done {
+		for i := prev; i < d.pos; i++ {
+			out = append(out, line{f.text[i], f.term[i]})
+		}
+		r := HunkResult{OldStart: d.pos + 1, NewStart: len(out) + 1, Level: levels[d.level]}
+		i := d.pos
+		for _, l := range d.h.Lines {
+			switch l.Kind {
+			case Context:
+				out = append(out, line{f.text[i], f.term[i]})
+				i++
+			case Remove:
+				i++
+			case Insert:
+				out = append(out, line{strings.TrimSuffix(l.Text, "\r"), eol})
+			}
+		}
+		r.OldCount, r.NewCount = i-d.pos, len(out)+1-r.NewStart
+		results = append(results, r)
+		prev = i
+		switch d.h.Newline {
+		case AddNewline:
+			finalNewline = true
+		case DropNewline:
+			finalNewline = false
+		}
+	}
+	for i := prev; i < len(f.text); i++ {
+		out = append(out, line{f.text[i], f.term[i]})
+	}
+	var b strings.Builder
+	for i, l := range out {
+		b.WriteString(l.text)
+		switch {
+		case i < len(out)-1 || finalNewline:
+			if l.term == "" {
+				l.term = eol
+			}
+			b.WriteString(l.term)
+		}
+	}
+	s := b.String()
+	if strings.HasPrefix(string(old), bom) && s != "" && !strings.HasPrefix(s, bom) {
+		s = bom + s
+	}
+	return []byte(s), results
+}

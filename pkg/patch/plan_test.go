@@ -1,0 +1,416 @@
+package patch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// codexPatch wraps file sections in an envelope.
+func codexPatch(body ...string) string {
+	return lines(append(append([]string{"*** Begin Patch"}, body...), "*** End Patch")...)
+}
+
+func tree(kv ...string) map[string][]byte {
+	m := map[string][]byte{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = []byte(kv[i+1])
+	}
+	return m
+}
+
+type planCase struct {
+	name  string
+	files map[string][]byte
+	patch string
+	// want is the tree afterwards; levels, when set, the levels of the
+	// first change's hunks.
+	want   map[string][]byte
+	levels []Level
+	// kind and msg describe the error wanted instead.
+	kind Kind
+	msg  string
+}
+
+func runPlanCases(t *testing.T, cases []planCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.patch)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			changes, err := p.Plan(mapReader(tc.files))
+			if tc.kind != "" {
+				if err == nil {
+					t.Fatalf("Plan succeeded, want a %s error; result:\n%s", tc.kind, dumpTree(applyChanges(tc.files, changes)))
+				}
+				if KindOf(err) != tc.kind || !strings.Contains(err.Error(), tc.msg) {
+					t.Fatalf("error (kind %q):\n%v\nwant kind %q and a message with %q", KindOf(err), err, tc.kind, tc.msg)
+				}
+				if changes != nil {
+					t.Errorf("Plan returned changes with its error: %v", changes)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if got := applyChanges(tc.files, changes); !equalTrees(got, tc.want) {
+				t.Errorf("result:\n%s\nwant:\n%s", dumpTree(got), dumpTree(tc.want))
+			}
+			if tc.levels != nil {
+				var got []Level
+				for _, h := range changes[0].Hunks {
+					got = append(got, h.Level)
+				}
+				if !reflect.DeepEqual(got, tc.levels) {
+					t.Errorf("levels %q, want %q", got, tc.levels)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanLeniency(t *testing.T) {
+	runPlanCases(t, []planCase{{
+		name:   "exact",
+		files:  tree("f", "a\nb\nc\n"),
+		patch:  codexPatch("*** Update File: f", "@@", " a", "-b", "+B"),
+		want:   tree("f", "a\nB\nc\n"),
+		levels: []Level{LevelExact},
+	}, {
+		name:   "trailing whitespace, kept from the file",
+		files:  tree("f", "a  \nb\t\nc\n"),
+		patch:  codexPatch("*** Update File: f", "@@", " a", "-b", "+B"),
+		want:   tree("f", "a  \nB\nc\n"),
+		levels: []Level{LevelTrailingWhitespace},
+	}, {
+		name:   "whitespace at both ends; added lines are taken as written",
+		files:  tree("f", "    if x:\n        y()\n"),
+		patch:  codexPatch("*** Update File: f", "@@", " if x:", "-    y()", "+    z()"),
+		want:   tree("f", "    if x:\n    z()\n"),
+		levels: []Level{LevelWhitespace},
+	}, {
+		name:   "unicode punctuation",
+		files:  tree("f", "intro\nsay “hello” – it’s\u00a0time\nend\n"),
+		patch:  codexPatch("*** Update File: f", "@@", " intro", `-say "hello" - it's time`, `+say "bye"`),
+		want:   tree("f", "intro\nsay \"bye\"\nend\n"),
+		levels: []Level{LevelUnicode},
+	}, {
+		name:   "the strictest level that matches decides, so a looser match elsewhere is no ambiguity",
+		files:  tree("f", "x \nfoo\nx\nbar\n"),
+		patch:  codexPatch("*** Update File: f", "@@", "-x", "+y"),
+		want:   tree("f", "x \nfoo\ny\nbar\n"),
+		levels: []Level{LevelExact},
+	}, {
+		name:  "two places refused",
+		files: tree("f", "a\nb\nc\na\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B"),
+		kind:  KindAmbiguous,
+		msg:   "f: hunk 1 (patch line 3): matches 2 places (lines 1 and 4); add context lines or an @@ line",
+	}, {
+		name:  "two places at a loose level refused",
+		files: tree("f", "a \nb\na\t\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B"),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 1 and 3) when trailing whitespace is ignored",
+	}, {
+		name:   "an anchor picks the place",
+		files:  tree("f.go", "func f() {\n\treturn 1\n}\nfunc g() {\n\treturn 1\n}\n"),
+		patch:  codexPatch("*** Update File: f.go", "@@ func g() {", "-\treturn 1", "+\treturn 2"),
+		want:   tree("f.go", "func f() {\n\treturn 1\n}\nfunc g() {\n\treturn 2\n}\n"),
+		levels: []Level{LevelExact},
+	}, {
+		name:  "a repeated anchor is fine when every occurrence leads to the same place",
+		files: tree("f", "x\nA\nx\nB\n"),
+		patch: codexPatch("*** Update File: f", "@@ x", "-B", "+C"),
+		want:  tree("f", "x\nA\nx\nC\n"),
+	}, {
+		name:  "a repeated anchor that leads to two places is refused",
+		files: tree("f", "x\nB\nx\nB\n"),
+		patch: codexPatch("*** Update File: f", "@@ x", "-B", "+C"),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 2 and 4)",
+	}, {
+		name:  "several anchors in a row",
+		files: tree("a.py", "class A:\n  def run():\n    pass\nclass B:\n  def run():\n    pass\n"),
+		patch: codexPatch("*** Update File: a.py", "@@ class B:", "@@   def run():", "-    pass", "+    return 1"),
+		want:  tree("a.py", "class A:\n  def run():\n    pass\nclass B:\n  def run():\n    return 1\n"),
+	}, {
+		name:   "the level of an anchor counts",
+		files:  tree("f", "  func g() {\nx\n"),
+		patch:  codexPatch("*** Update File: f", "@@ func g() {", "-x", "+y"),
+		want:   tree("f", "  func g() {\ny\n"),
+		levels: []Level{LevelWhitespace},
+	}, {
+		name:  "each hunk is searched for after the previous one",
+		files: tree("f", "a\nb\nc\nd\na\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+1", " c", "@@", " a", "-b", "+2"),
+		want:  tree("f", "a\n1\nc\nd\na\n2\n"),
+	}, {
+		name:  "a unified header's line number settles a tie",
+		files: tree("f", "a\nx\na\nx\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -3,2 +3,2 @@", " a", "-x", "+y"),
+		want:  tree("f", "a\nx\na\ny\n"),
+	}, {
+		name:  "a unified header that points at neither place settles nothing",
+		files: tree("f", "a\nx\na\nx\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -2,2 +2,2 @@", " a", "-x", "+y"),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 1 and 3); add context lines so that it matches only one",
+	}, {
+		name:  "unified line numbers shift with the previous hunks",
+		files: tree("f", "top\nTOP2\na\nx\na\nx\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-TOP2", "+T2", "@@ -4,2 +4,2 @@", " a", "-x", "+y"),
+		want:  tree("f", "top\nT2\na\nx\na\ny\n"),
+	}, {
+		name:  "a pure insertion placed by a header whose shift makes it negative is an overlap, not an append",
+		files: tree("f", "x\ny\nz\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -3 +3 @@", "-x", "+X", "@@ -1,0 +2 @@", "+new"),
+		kind:  KindOverlap,
+		msg:   "would start at line 0",
+	}, {
+		name:  "a unified hunk without context goes where its header says",
+		files: tree("f", "a\nb\nc\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -2,0 +3 @@", "+new"),
+		want:  tree("f", "a\nb\nnew\nc\n"),
+	}, {
+		name:  "a retry without trailing blank lines that finds two places is refused as ambiguous",
+		files: tree("f", "a\nb\nc\na\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B", " "),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 1 and 4)",
+	}, {
+		name:  "blank context lines at the end of a hunk are dropped when they are not in the file",
+		files: tree("f", "a\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B", " ", " "),
+		want:  tree("f", "a\nB\n"),
+	}})
+}
+
+func TestPlanBytesKept(t *testing.T) {
+	runPlanCases(t, []planCase{{
+		name:  "CRLF file stays CRLF",
+		files: tree("w", "a\r\nb\r\nc\r\n"),
+		patch: codexPatch("*** Update File: w", "@@", " a", "-b", "+B", "+B2"),
+		want:  tree("w", "a\r\nB\r\nB2\r\nc\r\n"),
+	}, {
+		name:  "mixed endings: lines kept keep theirs, added ones take the usual one",
+		files: tree("w", "a\r\nb\nc\r\nd\r\n"),
+		patch: codexPatch("*** Update File: w", "@@", " b", "+new"),
+		want:  tree("w", "a\r\nb\nnew\r\nc\r\nd\r\n"),
+	}, {
+		name:  "byte-order mark kept when the first line is replaced",
+		files: tree("b", "\uFEFFfirst\nsecond\n"),
+		patch: codexPatch("*** Update File: b", "@@", "-first", "+First"),
+		want:  tree("b", "\uFEFFFirst\nsecond\n"),
+	}, {
+		name:  "no final newline stays so",
+		files: tree("f", "a\nb"),
+		patch: codexPatch("*** Update File: f", "@@", "-a", "+A"),
+		want:  tree("f", "A\nb"),
+	}, {
+		name:  "no final newline stays so after lines are added at the end",
+		files: tree("f", "a\nb"),
+		patch: codexPatch("*** Update File: f", "@@", " b", "+c"),
+		want:  tree("f", "a\nb\nc"),
+	}, {
+		name:  "Codex End of File gives the file a final newline",
+		files: tree("f", "a\nb"),
+		patch: codexPatch("*** Update File: f", "@@", " a", "-b", "+B", "*** End of File"),
+		want:  tree("f", "a\nB\n"),
+	}, {
+		name:  "unified: the new side without newline removes it",
+		files: tree("f", "a\nb\n"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -1,2 +1,2 @@", " a", "-b", "+B", `\ No newline at end of file`),
+		want:  tree("f", "a\nB"),
+	}, {
+		name:  "unified: the old side without newline adds it",
+		files: tree("f", "a\nb"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -1,2 +1,2 @@", " a", "-b", `\ No newline at end of file`, "+B"),
+		want:  tree("f", "a\nB\n"),
+	}, {
+		name:  "a line without newline moved inward gets one",
+		files: tree("f", "a"),
+		patch: lines("--- a/f", "+++ b/f", "@@ -1 +1,2 @@", " a", `\ No newline at end of file`, "+b", `\ No newline at end of file`),
+		want:  tree("f", "a\nb"),
+	}, {
+		name:  "an empty file gains lines with a final newline",
+		files: tree("f", ""),
+		patch: codexPatch("*** Update File: f", "@@", "+a"),
+		want:  tree("f", "a\n"),
+	}, {
+		name:  "Codex hunk with only added lines goes at the end",
+		files: tree("f", "a\nb\n"),
+		patch: codexPatch("*** Update File: f", "@@", "+c"),
+		want:  tree("f", "a\nb\nc\n"),
+	}, {
+		name:  "Codex hunk with only added lines after an anchor goes after it",
+		files: tree("a.py", "class A:\n  x = 1\nclass B:\n  y = 2\n"),
+		patch: codexPatch("*** Update File: a.py", "@@ class A:", "+  z = 0"),
+		want:  tree("a.py", "class A:\n  z = 0\n  x = 1\nclass B:\n  y = 2\n"),
+	}})
+}
+
+func TestPlanOperations(t *testing.T) {
+	runPlanCases(t, []planCase{{
+		name:  "add, delete, update with a move",
+		files: tree("old.txt", "x\n", "gone.txt", "bye\n"),
+		patch: codexPatch("*** Add File: dir/new.txt", "+hello", "*** Delete File: gone.txt", "*** Update File: old.txt", "*** Move to: moved/renamed.txt", "@@", "-x", "+y"),
+		want:  tree("dir/new.txt", "hello\n", "moved/renamed.txt", "y\n"),
+	}, {
+		name:  "move only",
+		files: tree("a", "same\n"),
+		patch: codexPatch("*** Update File: a", "*** Move to: b"),
+		want:  tree("b", "same\n"),
+	}, {
+		name:  "unified deletion checks what it removes",
+		files: tree("d", "a\nb\n"),
+		patch: lines("--- a/d", "+++ /dev/null", "@@ -1,2 +0,0 @@", "-a", "-b"),
+		want:  tree(),
+	},
+		// Errors.
+		{name: "add of an existing file", files: tree("a", "x\n"), patch: codexPatch("*** Add File: a", "+y"), kind: KindExists, msg: "add a: the file already exists"},
+		{name: "delete of a missing file", files: tree(), patch: codexPatch("*** Delete File: a"), kind: KindMissing, msg: "delete a: the file does not exist"},
+		{name: "update of a missing file", files: tree(), patch: codexPatch("*** Update File: a", "@@", "-x", "+y"), kind: KindMissing, msg: "update a: the file does not exist"},
+		{name: "a path in two sections", files: tree("a", "x\n"), patch: codexPatch("*** Update File: a", "@@", "-x", "+y", "*** Delete File: a"), kind: KindDuplicate, msg: "a: named by file sections 1 and 2 of the patch"},
+		{name: "a move onto a path of another section", files: tree("a", "x\n"), patch: codexPatch("*** Add File: b", "+z", "*** Update File: a", "*** Move to: b"), kind: KindDuplicate, msg: "b: named by file sections 1 and 2"},
+		{name: "a move onto an existing file", files: tree("a", "x\n", "b", "y\n"), patch: codexPatch("*** Update File: a", "*** Move to: b"), kind: KindMoveExists, msg: "move a to b: the destination already exists"},
+		{name: "unified deletion of a file that has more", files: tree("d", "a\nb\n"), patch: lines("--- a/d", "+++ /dev/null", "@@ -1 +0,0 @@", "-a"), kind: KindDeleteMismatch, msg: "delete d: the file has lines that the patch does not remove"},
+		{name: "a hunk not at the end of the file", files: tree("f", "a\nb\nc\n"), patch: codexPatch("*** Update File: f", "@@", "-b", "+B", "*** End of File"), kind: KindNotFound, msg: "the lines are at line 2, but the hunk says they end the file"},
+		{name: "hunks out of order", files: tree("f", "a\nb\nc\nd\n"), patch: codexPatch("*** Update File: f", "@@", "-c", "+C", "@@", "-a", "+A"), kind: KindNotFound, msg: "the lines are at line 1, before line 4 where the search started"},
+		{name: "an anchor not found", files: tree("f", "a\n"), patch: codexPatch("*** Update File: f", "@@ nope", "-a", "+b"), kind: KindNotFound, msg: `f: hunk 1 (patch line 3): its @@ line "nope" was not found`},
+		{name: "a unified hunk past the end", files: tree("f", "a\n"), patch: lines("--- a/f", "+++ b/f", "@@ -5,0 +6 @@", "+x"), kind: KindNotFound, msg: "adds lines after line 5, but the file has 1 lines"},
+		{name: "a unified hunk that overlaps the previous one", files: tree("f", "a\nb\nc\n"), patch: lines("--- a/f", "+++ b/f", "@@ -2 +2 @@", "-b", "+B", "@@ -1,0 +2 @@", "+x"), kind: KindOverlap, msg: "would start at line 2, before the end of the previous hunk (line 2)"},
+	})
+}
+
+func TestPlanAllOrNothing(t *testing.T) {
+	p, err := Parse(codexPatch(
+		"*** Update File: good", "@@", "-a", "+b",
+		"*** Update File: bad", "@@", "-missing", "+x",
+		"*** Delete File: absent",
+		"*** Update File: bad2", "@@", "-a", "+b", "@@", "-nope", "+y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := p.Plan(mapReader(tree("good", "a\n", "bad", "a\n", "bad2", "a\n")))
+	if changes != nil {
+		t.Errorf("changes returned with an error: %v", changes)
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	if len(errs) != 3 {
+		t.Fatalf("want 3 joined errors, got %v", err)
+	}
+	var he *HunkError
+	var fe *FileError
+	if !errors.As(errs[0], &he) || he.Path != "bad" || he.Hunk != 1 ||
+		!errors.As(errs[1], &fe) || fe.Kind != KindMissing || fe.Path != "absent" ||
+		!errors.As(errs[2], &he) || he.Path != "bad2" || he.Hunk != 2 {
+		t.Errorf("errors: %v", err)
+	}
+	if KindOf(err) != KindNotFound {
+		t.Errorf("KindOf = %q, want the first error's", KindOf(err))
+	}
+}
+
+func TestPlanReadError(t *testing.T) {
+	p, err := Parse(codexPatch("*** Delete File: a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("permission denied")
+	_, err = p.Plan(func(string) ([]byte, bool, error) { return nil, false, boom })
+	if !errors.Is(err, boom) || KindOf(err) != KindRead || err.Error() != "read a: permission denied" {
+		t.Errorf("error %v (kind %q)", err, KindOf(err))
+	}
+}
+
+func TestPlanResults(t *testing.T) {
+	p, err := Parse(codexPatch(
+		"*** Update File: f",
+		"@@", " l2", "-l3", "+L3a", "+L3b",
+		"@@", "-l6", "-l7",
+		"@@", "+end",
+		"*** Add File: n", "+x",
+		"*** Delete File: d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n"
+	changes, err := p.Plan(mapReader(tree("f", old, "d", "gone\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Change{{
+		Op: Update, Path: "f", Old: []byte(old), New: []byte("l1\nl2\nL3a\nL3b\nl4\nl5\nl8\nend\n"),
+		Hunks: []HunkResult{
+			{OldStart: 2, OldCount: 2, NewStart: 2, NewCount: 3},
+			{OldStart: 6, OldCount: 2, NewStart: 7, NewCount: 0},
+			{OldStart: 9, OldCount: 0, NewStart: 8, NewCount: 1},
+		},
+	}, {
+		Op: Add, Path: "n", New: []byte("x\n"),
+	}, {
+		Op: Delete, Path: "d", Old: []byte("gone\n"),
+	}}
+	if !reflect.DeepEqual(changes, want) {
+		t.Errorf("got\n%s\nwant\n%s", dump(changes), dump(want))
+	}
+}
+
+func TestHunkResultJSON(t *testing.T) {
+	b, err := json.Marshal(struct {
+		Op    Op
+		Hunks []HunkResult
+	}{Update, []HunkResult{{OldStart: 3, OldCount: 2, NewStart: 3, NewCount: 1, Level: LevelUnicode}}})
+	want := `{"Op":"update","Hunks":[{"old_start":3,"old_count":2,"new_start":3,"new_count":1,"level":"unicode"}]}`
+	if err != nil || string(b) != want {
+		t.Errorf("got %s, %v\nwant %s", b, err, want)
+	}
+}
+
+// BenchmarkPlanLargeFile applies 100 hunks to a 200,000-line file.
+func BenchmarkPlanLargeFile(b *testing.B) {
+	var file strings.Builder
+	for i := range 200000 {
+		fmt.Fprintf(&file, "line %d\n", i)
+	}
+	body := []string{"*** Update File: f"}
+	for i := 1000; i < 200000; i += 2000 {
+		body = append(body, "@@", fmt.Sprintf(" line %d", i), fmt.Sprintf("-line %d", i+1), fmt.Sprintf("+LINE %d", i+1), fmt.Sprintf(" line %d", i+2))
+	}
+	p, err := Parse(codexPatch(body...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := tree("f", file.String())
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Plan(mapReader(files)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlanAmbiguous refuses a one-line hunk that fits 100,000 places.
+func BenchmarkPlanAmbiguous(b *testing.B) {
+	p, err := Parse(codexPatch("*** Update File: f", "@@", "-}", "+};"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := tree("f", strings.Repeat("}\nx\n", 100000))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Plan(mapReader(files)); KindOf(err) != KindAmbiguous {
+			b.Fatal(err)
+		}
+	}
+}
