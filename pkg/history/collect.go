@@ -4,8 +4,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // collect applies the caps and removes what nothing refers to: the oldest
@@ -92,22 +90,18 @@ func (s *Store) collect() {
 			failed = true
 			continue
 		case errors.Is(err, ErrCorrupt):
-			if orphan, fd := s.tryOrphan(txn); orphan {
+			if orphan, held := s.tryOrphan(txn); orphan {
 				s.removePending(txn)
-				if fd >= 0 {
-					unix.Close(fd)
-				}
+				held.Release()
 			}
 			continue
 		case err != nil:
 			return
 		}
 		if s.opts.Now().Sub(p.Begun) > orphanTTL {
-			if orphan, fd := s.tryOrphan(txn); orphan {
+			if orphan, held := s.tryOrphan(txn); orphan {
 				s.removePending(txn)
-				if fd >= 0 {
-					unix.Close(fd)
-				}
+				held.Release()
 				continue
 			}
 		}
@@ -118,9 +112,9 @@ func (s *Store) collect() {
 			continue
 		}
 		// A .lock alone: its process died in Begin, or is finishing.
-		if orphan, fd := s.tryOrphan(txn); orphan && fd >= 0 {
+		if orphan, held := s.tryOrphan(txn); orphan && held != nil {
 			os.Remove(s.path(pendingDir, txn+".lock"))
-			unix.Close(fd)
+			held.Release()
 		}
 	}
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
-	"golang.org/x/sys/unix"
 )
 
 const (
@@ -301,56 +300,26 @@ func (s *Store) readManifest(sha string) ([]storedNode, error) {
 // lock takes the store's lock, waiting at most LockTimeout. A process
 // that dies releases it with it.
 func (s *Store) lock() (unlock func(), err error) {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, err
+	l, err := statefile.Acquire(s.path(lockName), s.opts.LockTimeout)
+	if errors.Is(err, statefile.ErrLockTimeout) {
+		return nil, fmt.Errorf("%w (waited %s)", ErrLockTimeout, s.opts.LockTimeout)
 	}
-	fd, err := unix.Open(s.path(lockName), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(s.opts.LockTimeout)
-	wait := time.Millisecond
-	for {
-		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return func() { unix.Flock(fd, unix.LOCK_UN); unix.Close(fd) }, nil
-		}
-		if err != unix.EWOULDBLOCK && err != unix.EINTR {
-			unix.Close(fd)
-			return nil, err
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			unix.Close(fd)
-			return nil, fmt.Errorf("%w (waited %s)", ErrLockTimeout, s.opts.LockTimeout)
-		}
-		time.Sleep(min(wait, left))
-		wait = min(wait*2, 5*time.Millisecond) // short: changes hold it briefly
-	}
+	return l.Release, nil
 }
 
 // tryOrphan reports whether the process that began txn is gone: its lock
-// file is missing, or can be locked. When it returns true with fd >= 0,
-// the caller holds that lock and must close fd.
-func (s *Store) tryOrphan(txn string) (orphan bool, fd int) {
-	fd, err := unix.Open(s.path(pendingDir, txn+".lock"), unix.O_RDWR|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ENOENT) {
-		return true, -1
+// file is missing, or can be locked. When it returns true with a lock,
+// the caller holds it and must release it.
+func (s *Store) tryOrphan(txn string) (orphan bool, held *statefile.Lock) {
+	p := s.path(pendingDir, txn+".lock")
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return true, nil
 	}
-	if err != nil {
-		return false, -1
-	}
-	for {
-		err = unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		unix.Close(fd)
-		return false, -1
-	}
-	return true, fd
+	l, ok := statefile.TryAcquire(p)
+	return ok, l
 }
 
 // removePending removes a pending change's files, the .json first: a

@@ -696,8 +696,8 @@ func TestPendingIgnored(t *testing.T) {
 func crash(p *Pending) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	closeFD(p.fd)
-	p.fd = -1
+	p.held.Release()
+	p.held = nil
 }
 
 func TestRecover(t *testing.T) {

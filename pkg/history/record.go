@@ -10,7 +10,7 @@ import (
 	"sort"
 	"sync"
 
-	"golang.org/x/sys/unix"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Change is one file of a change about to be made.
@@ -25,10 +25,10 @@ type Change struct {
 // Pending is a change begun and not yet committed. Until Commit or Abort,
 // it holds a lock that tells Recover its process is alive.
 type Pending struct {
-	s   *Store
-	mu  sync.Mutex
-	rec pendingRecord
-	fd  int // the .lock file's descriptor; -1 once finished
+	s    *Store
+	mu   sync.Mutex
+	rec  pendingRecord
+	held *statefile.Lock // on the .lock file; nil once finished
 }
 
 // Begin records the previous state of each changed file before the
@@ -68,7 +68,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	if _, err := rand.Read(tok[:]); err != nil {
 		return nil, err
 	}
-	p := &Pending{s: s, fd: -1, rec: pendingRecord{
+	p := &Pending{s: s, rec: pendingRecord{
 		Version: version, Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Files: files,
 	}}
 
@@ -81,12 +81,8 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 		return nil, err
 	}
 	lockPath := s.path(pendingDir, p.rec.Txn+".lock")
-	fd, err := unix.Open(lockPath, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	held, err := statefile.Acquire(lockPath, 0) // the txn id is new: nobody holds it
 	if err != nil {
-		return nil, err
-	}
-	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		unix.Close(fd)
 		os.Remove(lockPath)
 		return nil, err
 	}
@@ -108,10 +104,10 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	}
 	if err != nil {
 		s.removePending(p.rec.Txn)
-		unix.Close(fd)
+		held.Release()
 		return nil, err
 	}
-	p.fd = fd
+	p.held = held
 	return p, nil
 }
 
@@ -207,7 +203,7 @@ func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRec
 func (p *Pending) Commit(after ...Fingerprint) ([]*Entry, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.fd < 0 {
+	if p.held == nil {
 		return nil, ErrFinished
 	}
 	if len(after) != len(p.rec.Files) {
@@ -262,7 +258,7 @@ func (s *Store) commit(p *pendingRecord, files []fileRecord, recovered bool) (*r
 func (p *Pending) Abort() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.fd < 0 {
+	if p.held == nil {
 		return ErrFinished
 	}
 	p.finish()
@@ -272,8 +268,8 @@ func (p *Pending) Abort() error {
 // finish removes the pending files, then releases the lock.
 func (p *Pending) finish() {
 	p.s.removePending(p.rec.Txn)
-	unix.Close(p.fd)
-	p.fd = -1
+	p.held.Release()
+	p.held = nil
 }
 
 // Recover settles the pending changes of processes that died between
@@ -303,7 +299,7 @@ func (s *Store) Recover(current func(key string) (Fingerprint, error)) (int, err
 	n := 0
 	var errs []error
 	for _, txn := range txns {
-		orphan, fd := s.tryOrphan(txn)
+		orphan, held := s.tryOrphan(txn)
 		if !orphan {
 			continue
 		}
@@ -311,9 +307,7 @@ func (s *Store) Recover(current func(key string) (Fingerprint, error)) (int, err
 		if err != nil {
 			errs = append(errs, err)
 		}
-		if fd >= 0 {
-			unix.Close(fd)
-		}
+		held.Release()
 	}
 	s.collect()
 	return n, errors.Join(errs...)

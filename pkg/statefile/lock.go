@@ -43,7 +43,7 @@ func Acquire(path string, timeout time.Duration) (*Lock, error) {
 			return nil, ErrLockTimeout
 		}
 		time.Sleep(min(wait, left))
-		wait = min(wait*2, 50*time.Millisecond)
+		wait = min(wait*2, 5*time.Millisecond) // short: holders keep locks briefly
 	}
 }
 
