@@ -109,22 +109,27 @@ func Apply(content []byte, old, new string, replaceAll bool) (*Match, error) {
 	if old == "" {
 		return nil, &NotFoundError{Reason: "old_string is empty."}
 	}
-	if n := bytes.Count(content, []byte(old)); n > 0 {
-		return exact(content, old, new, n, replaceAll)
+	fd := newFinder(content, []byte(old))
+	if at := fd.index(content); at >= 0 {
+		return exact(content, fd, at, new, replaceAll)
 	}
 	return fallback(content, old, new, replaceAll)
 }
 
-// exact replaces the n exact occurrences of old (the first without
-// replaceAll).
-func exact(c []byte, old, new string, n int, all bool) (*Match, error) {
+// exact replaces the exact occurrences of the pattern of fd, the first of
+// which is at first (only that one without replaceAll).
+func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error) {
 	f := newFile(c)
-	ob := []byte(old)
-	if n > 1 && !all {
-		return nil, &AmbiguousError{Count: n, Lines: occurrences(c, ob, 20)}
-	}
-	if !all {
-		n = 1
+	ob := fd.pat
+	old := string(ob)
+	n := 1
+	if next := first + len(ob); !all {
+		if fd.index(c[next:]) >= 0 {
+			n := 1 + fd.count(c[next:])
+			return nil, &AmbiguousError{Count: n, Lines: occurrences(c, fd, 20)}
+		}
+	} else {
+		n += fd.count(c[next:])
 	}
 	newLines := strings.Count(new, "\n") + 1
 	m := &Match{Count: n}
@@ -132,7 +137,10 @@ func exact(c []byte, old, new string, n int, all bool) (*Match, error) {
 	b.Grow(len(c) + n*(len(new)+8-len(old)))
 	prev, line := 0, 1
 	for i := 0; i < n; i++ {
-		at := prev + bytes.Index(c[prev:], ob)
+		at := first
+		if i > 0 {
+			at = prev + fd.index(c[prev:])
+		}
 		start := line + bytes.Count(c[prev:at], nl)
 		oldEnd := start + bytes.Count(ob[:len(ob)-1], nl)
 		m.Ranges = append(m.Ranges, Range{start, start + max(newLines, oldEnd-start+1) - 1})
@@ -151,12 +159,13 @@ func exact(c []byte, old, new string, n int, all bool) (*Match, error) {
 	return m, nil
 }
 
-// occurrences returns the lines of the first max exact occurrences.
-func occurrences(c, ob []byte, limit int) []Range {
+// occurrences returns the lines of the first limit exact occurrences.
+func occurrences(c []byte, fd *finder, limit int) []Range {
+	ob := fd.pat
 	var out []Range
 	prev, line := 0, 1
 	for len(out) < limit {
-		i := bytes.Index(c[prev:], ob)
+		i := fd.index(c[prev:])
 		if i < 0 {
 			break
 		}
@@ -171,7 +180,7 @@ func occurrences(c, ob []byte, limit int) []Range {
 // fallback runs the cascade.
 func fallback(c []byte, old, new string, all bool) (*Match, error) {
 	f := newFile(c)
-	m := &matcher{f: f}
+	m := &matcher{f: f, budget: maxVisits}
 	vs := variants(f, old, new)
 	limit := maxPlaces
 	if all {
@@ -179,10 +188,13 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 	}
 	var places []*place
 	for _, v := range vs {
-		for _, p := range m.search(v, limit) {
-			m.prepare(p)
+		for _, p := range m.search(v, limit, all) {
+			m.classify(p)
 			places = append(places, p)
 		}
+	}
+	if m.exhausted() {
+		return nil, &NotFoundError{Reason: "old_string is too repetitive to be matched loosely in this file; copy it exactly from the file."}
 	}
 	places = dedupe(places)
 	if len(places) == 0 {
@@ -204,6 +216,7 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 		return nil, e
 	}
 	for _, p := range places {
+		m.prepare(p)
 		if p.reason != "" {
 			r := m.regionLines(p)
 			return nil, &NotFoundError{

@@ -58,19 +58,21 @@ func (m *matcher) alreadyApplied(new string) *Range {
 		return nil
 	}
 	c := m.f.c
-	switch n := bytes.Count(c, []byte(new)); {
-	case n == 1:
-		r := occurrences(c, []byte(new), 1)[0]
+	fd := newFinder(c, []byte(new))
+	if at := fd.index(c); at >= 0 {
+		if fd.index(c[at+len(new):]) >= 0 {
+			return nil
+		}
+		r := occurrences(c, fd, 1)[0]
 		return &r
-	case n > 1:
-		return nil
 	}
 	var found []*place
+	m.budget = maxVisits
 	for _, v := range variants(m.f, new, "") {
-		found = append(found, m.search(v, 2)...)
+		found = append(found, m.search(v, 2, false)...)
 	}
 	found = dedupe(found)
-	if len(found) != 1 {
+	if len(found) != 1 || m.exhausted() {
 		return nil
 	}
 	r := m.regionLines(found[0])
@@ -102,84 +104,138 @@ func (m *matcher) closest(v *variant, e *NotFoundError) {
 			byKey[string(v.keys[k])] = append(byKey[string(v.keys[k])], k)
 		}
 	}
-	votes := map[int]int{}
-	if len(byKey) > 0 {
+	type tally struct {
+		n   int   // weight of the old lines found on this alignment
+		no  int   // one of them: its file line number
+		hit fline // and the line
+	}
+	votes := map[int]*tally{}
+	vote := func(no int, l fline, ks []int) {
+		for _, k := range ks {
+			t := votes[no-k]
+			if t == nil {
+				if len(votes) >= 100000 {
+					continue
+				}
+				t = &tally{no: no, hit: l}
+				votes[no-k] = t
+			}
+			t.n += len(v.keys[k])
+		}
+	}
+	// A line equal to an old line holds that line's anchor: with few old
+	// lines, search their anchors; else look at every line.
+	anchored := len(byKey) <= 8
+	for _, ks := range byKey {
+		anchored = anchored && len(anchorOf(v.old.lines[ks[0]])) > 0
+	}
+	switch {
+	case anchored:
+		c := m.f.c
+		for ky, ks := range byKey {
+			fd := newFinder(c, anchorOf(v.old.lines[ks[0]]))
+			pos, no := 0, 1
+			for hits := 0; hits < 100000; hits++ {
+				i := fd.index(c[pos:])
+				if i < 0 {
+					break
+				}
+				l := m.f.lineAt(pos + i)
+				no += bytes.Count(c[pos:l.start], nl)
+				if string(key(m.buf[:], m.f.text(l), trimBoth)) == ky {
+					vote(no, l, ks)
+				}
+				if l.next >= len(c) {
+					break
+				}
+				no += bytes.Count(c[l.start:l.next], nl)
+				pos = l.next
+			}
+		}
+	case len(byKey) > 0:
 		m.forLines(func(no int, l fline) bool {
 			if ks, ok := byKey[string(key(m.buf[:], m.f.text(l), trimBoth))]; ok {
-				for _, k := range ks {
-					if _, seen := votes[no-k]; seen || len(votes) < 100000 {
-						votes[no-k] += len(v.keys[k])
-					}
-				}
+				vote(no, l, ks)
 			}
 			return true
 		})
 	}
 	best, bestVotes := 0, 0
-	for d, n := range votes {
-		if n > bestVotes || n == bestVotes && d < best {
-			best, bestVotes = d, n
+	for d, t := range votes {
+		if t.n > bestVotes || t.n == bestVotes && d < best {
+			best, bestVotes = d, t.n
 		}
 	}
-	if bestVotes == 0 {
-		var ok bool
-		if best, ok = m.similar(v); !ok {
-			return
-		}
+	if bestVotes > 0 {
+		t := votes[best]
+		m.locate(v, best, t.no, t.hit, e)
+		return
 	}
-	m.locate(v, best, e)
+	if first, no, hit, ok := m.similar(v); ok {
+		m.locate(v, first, no, hit, e)
+	}
 }
 
 // similar finds the file line most like a line of old_string, and
 // returns the number the first line of old_string would have there. It
 // looks at the lines holding one of old_string's longer anchor runs, or,
 // when none is in the file and the file is small, at every line.
-func (m *matcher) similar(v *variant) (int, bool) {
+func (m *matcher) similar(v *variant) (first, no int, hit fline, ok bool) {
 	c := m.f.c
-	var tokens [][]byte
+	type token struct {
+		b  []byte
+		fd *finder
+	}
+	var tokens []token
 	for _, k := range v.nb {
 		for _, r := range anchorRuns(v.old.lines[k]) {
-			if len(r) >= 3 && bytes.Contains(c, r) {
-				tokens = append(tokens, r)
+			if len(r) < 3 {
+				continue
+			}
+			if fd := newFinder(c, r); fd.index(c) >= 0 {
+				tokens = append(tokens, token{r, fd})
+			}
+			if len(tokens) == 8 {
+				break
 			}
 		}
 	}
-	sort.SliceStable(tokens, func(i, j int) bool { return len(tokens[i]) > len(tokens[j]) })
+	sort.SliceStable(tokens, func(i, j int) bool { return len(tokens[i].b) > len(tokens[j].b) })
 	tokens = tokens[:min(len(tokens), 5)]
 	olds := v.nb[:min(len(v.nb), 20)]
-	bestScore, best := 0.0, 0
-	score := func(no int, l fline) {
+	bestScore := 0.0
+	score := func(n int, l fline) {
 		fk := key(m.buf[:], m.f.text(l), trimBoth)
 		for _, k := range olds {
 			if s := dice(v.keys[k], fk); s > bestScore {
-				bestScore, best = s, no-k
+				bestScore, first, no, hit = s, n-k, n, l
 			}
 		}
 	}
 	if len(tokens) == 0 && len(c) <= 4<<20 {
-		m.forLines(func(no int, l fline) bool {
-			score(no, l)
+		m.forLines(func(n int, l fline) bool {
+			score(n, l)
 			return true
 		})
 	}
 	for _, tok := range tokens {
-		pos, no := 0, 1
+		pos, n := 0, 1
 		for hits := 0; hits < 2000; hits++ {
-			i := bytes.Index(c[pos:], tok)
+			i := tok.fd.index(c[pos:])
 			if i < 0 {
 				break
 			}
 			l := m.f.lineAt(pos + i)
-			no += bytes.Count(c[pos:l.start], nl)
-			score(no, l)
+			n += bytes.Count(c[pos:l.start], nl)
+			score(n, l)
 			if l.next >= len(c) {
 				break
 			}
-			no += bytes.Count(c[l.start:l.next], nl)
+			n += bytes.Count(c[l.start:l.next], nl)
 			pos = l.next
 		}
 	}
-	return best, bestScore >= 0.5
+	return first, no, hit, bestScore >= 0.5
 }
 
 // dice is the Sørensen–Dice coefficient of the byte bigrams of a and b.
@@ -217,28 +273,28 @@ func dice(a, b []byte) float64 {
 }
 
 // locate compares old_string with the file from line first (the number
-// its first line would have) and records the region and the first line
-// that differs.
-func (m *matcher) locate(v *variant, first int, e *NotFoundError) {
+// its first line would have; hit is line no of the file, on the same
+// alignment) and records the region and the first line that differs.
+func (m *matcher) locate(v *variant, first, no int, hit fline, e *NotFoundError) {
 	o := v.old
 	k := 0
 	if first < 1 {
 		k, first = 1-first, 1
 	}
-	var l fline
-	found := false
-	m.forLines(func(no int, fl fline) bool {
-		if no == first {
-			l, found = fl, true
-			return false
+	l := hit
+	for ; no > first; no-- {
+		p, ok := m.f.prev(l)
+		if !ok {
+			break
 		}
-		return true
-	})
-	if !found || k >= len(o.lines) {
+		l = p
+	}
+	first = no
+	if k >= len(o.lines) {
 		return
 	}
 	e.CandidateStart = first
-	no, drift := first, 0
+	drift := 0
 	for ; k < len(o.lines); k++ {
 		e.CandidateEnd = no
 		oldBlank := len(v.keys[k]) == 0

@@ -175,12 +175,16 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 			fStyles = append(fStyles, style{unit: u})
 		}
 	}
+	misfit := -1 // a line of new that a mapping of the pairs cannot place
 	fits := func(m *indentMap) bool {
-		for _, l := range newLines {
+		for i, l := range newLines {
 			if len(trimSpace(l, trimBoth)) == 0 {
 				continue
 			}
 			if _, ok := m.apply(leadingSpace(l)); !ok {
+				if misfit < 0 {
+					misfit = i
+				}
 				return false
 			}
 		}
@@ -219,6 +223,9 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 			return m, ""
 		}
 	}
+	if misfit >= 0 {
+		return nil, fmt.Sprintf("line %d of new_string is indented less than the block, which has no room for that in the file", misfit+1)
+	}
 	return nil, inconsistency(pairs, first())
 }
 
@@ -237,19 +244,34 @@ func inconsistency(pairs []indentPair, first int) string {
 		}
 		return w
 	}
+	byOld := map[string]indentPair{}
+	byFile := map[string]indentPair{}
 	for i, p := range pairs {
-		for _, q := range pairs[:i] {
-			ol := fmt.Sprintf("lines %d and %d of old_string", q.k+1, p.k+1)
-			fl := fmt.Sprintf("lines %d and %d of the file", first+q.line, first+p.line)
-			sameOld, sameFile := bytes.Equal(p.old, q.old), bytes.Equal(p.file, q.file)
-			switch {
-			case sameOld && !sameFile:
-				return ol + " are indented alike, but " + fl + " are not"
-			case !sameOld && sameFile:
-				return ol + " are indented differently, but " + fl + " alike"
-			case !sameOld && (width(p.old) < width(q.old)) != (width(p.file) < width(q.file)):
+		q, seenOld := byOld[string(p.old)]
+		r, seenFile := byFile[string(p.file)]
+		lines := func(q indentPair) (string, string) {
+			return fmt.Sprintf("lines %d and %d of old_string", q.k+1, p.k+1),
+				fmt.Sprintf("lines %d and %d of the file", first+q.line, first+p.line)
+		}
+		switch {
+		case seenOld && !bytes.Equal(q.file, p.file):
+			ol, fl := lines(q)
+			return ol + " are indented alike, but " + fl + " are not"
+		case seenFile && !bytes.Equal(r.old, p.old):
+			ol, fl := lines(r)
+			return ol + " are indented differently, but " + fl + " alike"
+		case i > 0:
+			q := pairs[i-1]
+			if (width(p.old) < width(q.old)) != (width(p.file) < width(q.file)) {
+				ol, fl := lines(q)
 				return ol + " and " + fl + " are not nested the same way"
 			}
+		}
+		if !seenOld {
+			byOld[string(p.old)] = p
+		}
+		if !seenFile {
+			byFile[string(p.file)] = p
 		}
 	}
 	return "its indentation does not map onto the file's by one consistent shift"

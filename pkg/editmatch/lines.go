@@ -13,9 +13,21 @@ const bom = "\uFEFF"
 
 // file is the content being edited.
 type file struct {
-	c    []byte
-	base int // where line 1's text starts: 3 after a byte-order mark, else 0
+	c     []byte
+	base  int       // where line 1's text starts: 3 after a byte-order mark, else 0
+	freqs *[256]int // sampled byte frequencies, once needed
 }
+
+// freq returns the file's sampled byte frequencies.
+func (f *file) freq() *[256]int {
+	if f.freqs == nil {
+		f.freqs = sampleFreq(f.c)
+	}
+	return f.freqs
+}
+
+// finder returns a finder of pat in the file.
+func (f *file) finder(pat []byte) *finder { return newFinderFreq(f.freq(), pat) }
 
 func newFile(c []byte) *file {
 	f := &file{c: c}

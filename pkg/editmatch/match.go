@@ -57,26 +57,46 @@ func (p *place) level() int {
 
 // matcher searches one file.
 type matcher struct {
-	f   *file
-	buf [512]byte
+	f      *file
+	buf    [512]byte
+	budget int // lines the walks may still visit
 }
 
+// maxVisits bounds the lines all walks of one Apply visit together, which
+// only a very repetitive old_string in a very repetitive file reaches.
+const maxVisits = 20_000_000
+
+// exhausted reports whether the search ran out of budget: its result is
+// then incomplete and must not be used.
+func (m *matcher) exhausted() bool { return m.budget < 0 }
+
 // search returns the places that v matches, in file order, stopping after
-// limit places.
-func (m *matcher) search(v *variant, limit int) []*place {
+// limit places. With greedy, places overlapping an earlier one are
+// dropped (replace_all takes non-overlapping places from the start, as
+// the exact search does).
+func (m *matcher) search(v *variant, limit int, greedy bool) []*place {
 	if !v.usable() {
 		return nil
 	}
 	var out []*place
+	lastEnd := -1
+	add := func(p *place) {
+		if greedy && p.start < lastEnd {
+			return
+		}
+		out = append(out, p)
+		lastEnd = max(lastEnd, p.end)
+	}
 	visit := func(l fline) bool {
+		m.budget--
 		if len(v.old.lines) == 1 {
 			for _, se := range m.singles(v, l) {
-				out = append(out, m.single(v, l, se[0], se[1]))
+				add(m.single(v, l, se[0], se[1]))
 			}
 		} else if p := m.walk(v, l); p != nil {
-			out = append(out, p)
+			add(p)
 		}
-		return len(out) < limit
+		return len(out) < limit && !m.exhausted()
 	}
 	c := m.f.c
 	if len(v.anchor) == 0 {
@@ -90,8 +110,9 @@ func (m *matcher) search(v *variant, limit int) []*place {
 		}
 		return out
 	}
+	fd := m.f.finder(v.anchor)
 	for pos := 0; pos < len(c); {
-		i := bytes.Index(c[pos:], v.anchor)
+		i := fd.index(c[pos:])
 		if i < 0 {
 			break
 		}
@@ -100,6 +121,9 @@ func (m *matcher) search(v *variant, limit int) []*place {
 			break
 		}
 		pos = l.next
+		if greedy {
+			pos = max(pos, lastEnd)
+		}
 	}
 	return out
 }
@@ -295,6 +319,7 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	for j := a - 1; j >= 0; j-- {
 		og := nb[j+1] - nb[j] - 1
 		var gap []fline
+		m.budget--
 		p, ok := f.prev(cores[j+1].l)
 		for ok && m.blank(p) {
 			if len(gap) == og+maxDrift {
@@ -318,6 +343,7 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	for j := a + 1; j < len(nb); j++ {
 		og := nb[j] - nb[j-1] - 1
 		var gap []fline
+		m.budget--
 		q, ok := f.next(cores[j-1].l)
 		for ok && m.blank(q) {
 			if len(gap) == og+maxDrift {

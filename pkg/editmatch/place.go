@@ -103,9 +103,8 @@ func reverse2(ls [][]byte) {
 }
 
 // prepare decides how p is written: its indentation mapping (or why there
-// is none) and its line ending.
+// is none) and its line ending. p has been classified.
 func (m *matcher) prepare(p *place) {
-	m.classify(p)
 	if p.bits&bitIndent != 0 {
 		agent := append(append([][]byte{}, p.v.old.lines...), p.v.new.lines...)
 		first := func() int { return m.f.lineNo(p.lines[0].start) }

@@ -23,7 +23,7 @@ type variant struct {
 // variants returns the readings of old and new to search, the given one
 // first.
 func variants(f *file, old, new string) []*variant {
-	out := []*variant{newVariant(old, new, 0)}
+	out := []*variant{newVariant(f, old, new, 0)}
 	o, n, bits := old, new, 0
 	if strings.HasPrefix(o, bom) {
 		o, n, bits = o[len(bom):], strings.TrimPrefix(n, bom), bits|bitBOM
@@ -35,12 +35,12 @@ func variants(f *file, old, new string) []*variant {
 		o, n, bits = oe, ne, bits|bitEscapes
 	}
 	if bits != 0 {
-		out = append(out, newVariant(o, n, bits))
+		out = append(out, newVariant(f, o, n, bits))
 	}
 	return out
 }
 
-func newVariant(old, new string, bits int) *variant {
+func newVariant(f *file, old, new string, bits int) *variant {
 	v := &variant{bits: bits, old: splitText(old), new: splitText(new)}
 	var buf [256]byte
 	for i, l := range v.old.lines {
@@ -50,8 +50,19 @@ func newVariant(old, new string, bits int) *variant {
 			v.nb = append(v.nb, i)
 		}
 	}
+	// The anchor: the longest run; among equals, the one whose rarest byte
+	// is rarest in the file.
+	freq := f.freq()
+	rarity := func(b []byte) int {
+		r := len(f.c) + 1
+		for _, c := range b {
+			r = min(r, freq[c])
+		}
+		return r
+	}
 	for j, i := range v.nb {
-		if a := anchorOf(v.old.lines[i]); len(a) > len(v.anchor) {
+		a := anchorOf(v.old.lines[i])
+		if len(a) > len(v.anchor) || len(a) == len(v.anchor) && len(a) > 0 && rarity(a) < rarity(v.anchor) {
 			v.anchor, v.anchorAt = a, j
 		}
 	}
