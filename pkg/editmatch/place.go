@@ -14,6 +14,7 @@ func (m *matcher) classify(p *place) {
 	n := len(o.lines)
 	p.bits |= p.v.bits
 	p.pairs = p.pairs[:0]
+	var soft *indentPair
 	for k, i := range p.omap {
 		if i < 0 {
 			continue
@@ -34,6 +35,12 @@ func (m *matcher) classify(p *place) {
 				p.bits |= bitTrailing
 			}
 			continue
+		}
+		if rl.s > rl.start && len(leadingSpace(c[rl.start:rl.s])) == rl.s-rl.start {
+			// The first line matched after the file's indentation: old_string
+			// starts where the text does. That is its indentation only when
+			// other lines show old_string's indentation is not the file's.
+			soft = &indentPair{k: k, line: i, file: c[rl.start:rl.s]}
 		}
 		if rl.s == rl.start {
 			oi, fi := leadingSpace(ot), leadingSpace(ft)
@@ -61,6 +68,9 @@ func (m *matcher) classify(p *place) {
 		if needNFD {
 			p.bits |= bitNFD
 		}
+	}
+	if soft != nil && p.bits&bitIndent != 0 {
+		p.pairs = append([]indentPair{*soft}, p.pairs...)
 	}
 	if p.bits == 0 {
 		p.bits = bitEOL // cannot happen: the exact search would have found it

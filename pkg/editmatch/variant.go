@@ -30,6 +30,10 @@ func variants(f *file, old, new string) []*variant {
 	}
 	if og, ng, ok := stripGutters(o, n); ok {
 		o, n, bits = og, ng, bits|bitGutter
+		// read_file shows a byte-order mark after line 1's gutter.
+		if strings.HasPrefix(o, bom) {
+			o, n, bits = o[len(bom):], strings.TrimPrefix(n, bom), bits|bitBOM
+		}
 	}
 	if oe, ne, ok := decodeEscapes(f.c, o, n); ok {
 		o, n, bits = oe, ne, bits|bitEscapes
