@@ -196,7 +196,9 @@ var slips = []struct {
 		return bom + old, new, !strings.HasPrefix(old, bom)
 	})},
 	{"trailing-in-old", plain(func(f corpusFile, old, new string) (string, string, bool) {
-		return mapLines(old, func(_ int, l string) string { return strings.TrimRight(l, "\r") + "  " + l[len(strings.TrimRight(l, "\r")):] }), new, true
+		return mapLines(old, func(_ int, l string) string {
+			return strings.TrimRight(l, "\r") + "  " + l[len(strings.TrimRight(l, "\r")):]
+		}), new, true
 	})},
 	{"trailing-in-file", func(f corpusFile, old, new string) (string, string, string, string, bool) {
 		if len(unchangedLines(old, new)) == 0 {
@@ -271,7 +273,9 @@ var slips = []struct {
 		return f.content, esc(old), esc(new), want, strings.Contains(old, "\n")
 	}},
 	{"blank-dropped", plain(func(f corpusFile, old, new string) (string, string, bool) {
-		drop := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n\r\n", "\r\n"), "\n\n", "\n") }
+		drop := func(s string) string {
+			return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n\r\n", "\r\n"), "\n\n", "\n")
+		}
 		return drop(old), drop(new), strings.Contains(old, "\n\n") || strings.Contains(old, "\r\n\r\n")
 	})},
 	{"blank-added", plain(func(f corpusFile, old, new string) (string, string, bool) {
