@@ -188,7 +188,7 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 	}
 	var places []*place
 	for _, v := range vs {
-		for _, p := range m.search(v, limit, all) {
+		for _, p := range m.search(v, limit) {
 			m.classify(p)
 			places = append(places, p)
 		}
@@ -221,7 +221,7 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 			r := m.regionLines(p)
 			return nil, &NotFoundError{
 				CandidateStart: r.Start, CandidateEnd: r.End,
-				Reason: "old_string matches " + r.lines() + " when indentation is ignored, but it was not applied: " + p.reason + ". Copy old_string with the file's indentation.",
+				Reason: "old_string matches " + r.lines() + " when formatting is ignored, but it was not applied: " + p.reason + ". Copy old_string exactly from the file.",
 			}
 		}
 	}

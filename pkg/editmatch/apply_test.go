@@ -120,7 +120,7 @@ var applyTests = []applyTest{
 		refuse: refNotFound, text: "lines 1 and 2 of old_string are indented alike, but lines 1 and 2 of the file are not"},
 	{name: "different nesting refused", content: "if a:\n    x()\ny()\n",
 		old: "if a:\n    x()\n    y()", new: "if a:\n    x()\n    z()",
-		refuse: refNotFound, text: "when indentation is ignored"},
+		refuse: refNotFound, text: "when formatting is ignored"},
 	{name: "joined lines do not match", content: "if a:\n    return b\n",
 		old: "if a: return b", new: "if a: return c", refuse: refNotFound},
 

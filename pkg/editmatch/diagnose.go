@@ -69,7 +69,7 @@ func (m *matcher) alreadyApplied(new string) *Range {
 	var found []*place
 	m.budget = maxVisits
 	for _, v := range variants(m.f, new, "") {
-		found = append(found, m.search(v, 2, false)...)
+		found = append(found, m.search(v, 2)...)
 	}
 	found = dedupe(found)
 	if len(found) != 1 || m.exhausted() {

@@ -53,7 +53,7 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 			if strings.HasPrefix(new, bom) {
 				w = written
 			}
-			if strings.ReplaceAll(w, "\r\n", "\n") != strings.ReplaceAll(new, "\r\n", "\n") {
+			if w != new && w != toEOL(new, "\n") && w != toEOL(new, "\r\n") {
 				t.Fatalf("exact match wrote %q for new %q", written, new)
 			}
 		} else {
@@ -81,6 +81,67 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 	for _, r := range m.Ranges {
 		if r.Start < 1 || r.End < r.Start {
 			t.Fatalf("bad range %+v", r)
+		}
+	}
+	if m.Fallback != "" && len(content) <= 4096 {
+		checkUnique(t, content, old, new, all, m)
+	}
+}
+
+// checkUnique is a brute-force oracle for the uniqueness rule: every run
+// of whole lines whose non-blank lines equal old_string's (in any
+// reading), modulo formatting, must be one of the places edited. A
+// fallback that edits one place while another exists is a wrong apply.
+func checkUnique(t *testing.T, content []byte, old, new string, all bool, m *Match) {
+	t.Helper()
+	f := newFile(content)
+	type line struct{ start, end int }
+	var lines []line
+	for pos := f.base; ; {
+		i := strings.IndexByte(string(content[pos:]), '\n')
+		if i < 0 {
+			lines = append(lines, line{pos, len(content)})
+			break
+		}
+		lines = append(lines, line{pos, pos + i})
+		pos += i + 1
+		if pos == len(content) {
+			break
+		}
+	}
+	var keys []string
+	var nb []int
+	var buf [256]byte
+	for i, l := range lines {
+		k := string(key(buf[:], content[l.start:l.end], trimBoth))
+		keys = append(keys, k)
+		if k != "" {
+			nb = append(nb, i)
+		}
+	}
+	edited := func(s, e int) bool { // lines [s, e], with the line endings around them, overlap an edit
+		for _, sp := range m.Edits {
+			ls, le := lines[s].start-1, lines[e].end+1
+			if ls < max(sp.OldEnd, sp.OldStart+1) && sp.OldStart < le {
+				return true
+			}
+		}
+		return false
+	}
+	for _, v := range variants(f, old, new) {
+		n := len(v.nb)
+		if n == 0 {
+			continue
+		}
+		for s := 0; s+n <= len(nb); s++ {
+			same := true
+			for k := 0; k < n && same; k++ {
+				same = keys[nb[s+k]] == string(v.keys[v.nb[k]])
+			}
+			if same && !edited(nb[s], nb[s+n-1]) {
+				t.Fatalf("fallback %s edited %v but lines %d-%d also match old %q (all=%v)\ncontent %q",
+					m.Fallback, m.Edits, nb[s]+1, nb[s+n-1]+1, old, all, content)
+			}
 		}
 	}
 }

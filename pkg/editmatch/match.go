@@ -2,6 +2,7 @@ package editmatch
 
 import (
 	"bytes"
+	"fmt"
 )
 
 // Difference bits, in the order of the cascade: the highest bit a place
@@ -19,8 +20,10 @@ const (
 	numBits = iota
 )
 
-// maxDrift is how many blank lines more or fewer than old_string has the
-// file may hold between two lines of the block.
+// maxDrift is how many blank lines more than old_string has the file may
+// hold between two lines of the block for the edit to apply. A block
+// with more still counts as a place (so it makes another one ambiguous),
+// but is not edited.
 const maxDrift = 4
 
 // place is one region of the file that old_string matches loosely.
@@ -71,22 +74,13 @@ const maxVisits = 20_000_000
 func (m *matcher) exhausted() bool { return m.budget < 0 }
 
 // search returns the places that v matches, in file order, stopping after
-// limit places. With greedy, places overlapping an earlier one are
-// dropped (replace_all takes non-overlapping places from the start, as
-// the exact search does).
-func (m *matcher) search(v *variant, limit int, greedy bool) []*place {
+// limit places. Places may overlap.
+func (m *matcher) search(v *variant, limit int) []*place {
 	if !v.usable() {
 		return nil
 	}
 	var out []*place
-	lastEnd := -1
-	add := func(p *place) {
-		if greedy && p.start < lastEnd {
-			return
-		}
-		out = append(out, p)
-		lastEnd = max(lastEnd, p.end)
-	}
+	add := func(p *place) { out = append(out, p) }
 	visit := func(l fline) bool {
 		m.budget--
 		if len(v.old.lines) == 1 {
@@ -121,9 +115,6 @@ func (m *matcher) search(v *variant, limit int, greedy bool) []*place {
 			break
 		}
 		pos = l.next
-		if greedy {
-			pos = max(pos, lastEnd)
-		}
 	}
 	return out
 }
@@ -315,6 +306,7 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	}
 	cores[a] = core{l: at, s: s, e: e}
 	bits := 0
+	far := false // more blank lines than maxDrift in some gap
 	// Backwards to the first non-blank old line.
 	for j := a - 1; j >= 0; j-- {
 		og := nb[j+1] - nb[j] - 1
@@ -323,8 +315,9 @@ func (m *matcher) walk(v *variant, at fline) *place {
 		p, ok := f.prev(cores[j+1].l)
 		for ok && m.blank(p) {
 			if len(gap) == og+maxDrift {
-				return nil
+				far = true
 			}
+			m.budget--
 			gap = append(gap, p)
 			p, ok = f.prev(p)
 		}
@@ -347,8 +340,9 @@ func (m *matcher) walk(v *variant, at fline) *place {
 		q, ok := f.next(cores[j-1].l)
 		for ok && m.blank(q) {
 			if len(gap) == og+maxDrift {
-				return nil
+				far = true
 			}
+			m.budget--
 			gap = append(gap, q)
 			q, ok = f.next(q)
 		}
@@ -463,6 +457,9 @@ func (m *matcher) walk(v *variant, at fline) *place {
 		p.end = end.next
 	}
 	p.bits = bits
+	if far {
+		p.reason = fmt.Sprintf("the file has more than %d blank lines old_string does not have between two of its lines", maxDrift)
+	}
 	return p
 }
 

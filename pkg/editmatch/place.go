@@ -115,7 +115,7 @@ func reverse2(ls [][]byte) {
 // prepare decides how p is written: its indentation mapping (or why there
 // is none) and its line ending. p has been classified.
 func (m *matcher) prepare(p *place) {
-	if p.bits&bitIndent != 0 {
+	if p.bits&bitIndent != 0 && p.reason == "" {
 		agent := append(append([][]byte{}, p.v.old.lines...), p.v.new.lines...)
 		first := func() int { return m.f.lineNo(p.lines[0].start) }
 		p.imap, p.reason = buildIndentMap(p.pairs, agent, p.v.new.lines, m.around(p), first)
