@@ -9,31 +9,31 @@ import (
 // Names of the fallback steps, from strict to loose, as Match.Fallback
 // reports them.
 const (
-	// FallbackLineEndings: CRLF against LF, or old_string ending with a line
-	// ending where the file ends without one.
+	// FallbackLineEndings matches CRLF against LF, and an old_string that
+	// ends with a line ending where the file ends without one.
 	FallbackLineEndings = "line-endings"
-	// FallbackBOM: old_string starts with a byte-order mark the file does
-	// not have there.
+	// FallbackBOM matches an old_string that starts with a byte-order mark
+	// the file does not have there.
 	FallbackBOM = "bom"
-	// FallbackTrailingWhitespace: spaces or tabs at line ends differ.
+	// FallbackTrailingWhitespace ignores spaces and tabs at line ends.
 	FallbackTrailingWhitespace = "trailing-whitespace"
-	// FallbackIndentation: indentation differs (a shift, another width,
-	// tabs against spaces); new_string is re-indented.
+	// FallbackIndentation ignores indentation (a shift, another width,
+	// tabs against spaces) and re-indents new_string.
 	FallbackIndentation = "indentation"
-	// FallbackGutter: old_string has read_file's "     12→" (or cat -n's
+	// FallbackGutter removes read_file's "     12→" (or cat -n's
 	// "    12\t") gutters copied from read output.
 	FallbackGutter = "gutter"
-	// FallbackEscapes: old_string has "\n" or "\t" typed as two characters,
-	// and the file has no such sequence.
+	// FallbackEscapes decodes "\n" and "\t" typed as two characters,
+	// when the file has no such sequence.
 	FallbackEscapes = "escapes"
-	// FallbackBlankLines: blank lines are missing or extra, inside the block
-	// or at its edges.
+	// FallbackBlankLines ignores blank lines missing or extra, inside the
+	// block or at its edges.
 	FallbackBlankLines = "blank-lines"
-	// FallbackUnicode: typographic quotes, dashes, ellipsis, no-break and
-	// thin spaces against their ASCII forms.
+	// FallbackUnicode matches typographic quotes, dashes, ellipsis,
+	// no-break and thin spaces against their ASCII forms.
 	FallbackUnicode = "unicode"
-	// FallbackNormalization: the same characters composed (NFC) on one
-	// side and decomposed (NFD) on the other.
+	// FallbackNormalization matches the same characters composed (NFC) on
+	// one side and decomposed (NFD) on the other.
 	FallbackNormalization = "normalization"
 )
 
@@ -101,10 +101,11 @@ const maxPlaces = 1000
 // Nothing matched is a *NotFoundError, with the closest region, an
 // elision or an edit already applied noted.
 //
-// new is written with the line endings of the place it replaces. A
-// fallback also keeps the file's byte-order mark, final-newline state and
-// indentation style, re-indents new when the indentation differed, and
-// keeps, as the file has them, the lines new leaves as old had them.
+// Every edit keeps the file's line endings (new is written with those of
+// the place it replaces), its byte-order mark and whether it ends with a
+// line ending. A fallback also keeps the file's indentation style,
+// re-indenting new when the indentation differed, and keeps, as the file
+// has them, the lines new leaves as old had them.
 func Apply(content []byte, old, new string, replaceAll bool) (*Match, error) {
 	if old == "" {
 		return nil, &NotFoundError{Reason: "old_string is empty."}
@@ -144,14 +145,16 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 		start := line + bytes.Count(c[prev:at], nl)
 		oldEnd := start + bytes.Count(ob[:len(ob)-1], nl)
 		m.Ranges = append(m.Ranges, Range{start, start + max(newLines, oldEnd-start+1) - 1})
-		repl := toEOL(new, f.eolNear(at))
+		eol := f.eolNear(at)
+		repl := toEOL(new, eol)
 		if at == 0 && f.base > 0 && strings.HasPrefix(old, bom) && !strings.HasPrefix(repl, bom) {
 			repl = bom + repl // the file keeps its byte-order mark
 		}
-		b.Write(c[prev:at])
+		from, r := keepFinalNewline(f, prev, at, at+len(ob), []byte(repl), eol)
+		b.Write(c[prev:from])
 		ns := b.Len()
-		b.WriteString(repl)
-		m.Edits = append(m.Edits, Span{at, at + len(ob), ns, b.Len()})
+		b.Write(r)
+		m.Edits = append(m.Edits, Span{from, at + len(ob), ns, b.Len()})
 		prev, line = at+len(ob), start+bytes.Count(ob, nl)
 	}
 	b.Write(c[prev:])

@@ -30,11 +30,12 @@
 // indentation cannot be mapped consistently (old_string's structure is not
 // the file's) is refused with a *NotFoundError that says why.
 //
-// Writing keeps the file's line endings, byte-order mark, final-newline
-// state and indentation style: new_string's lines that are unchanged from
-// old_string keep the file's bytes, and the others are written with the
-// file's line ending, re-indented line by line when the indentation
-// differed so that each keeps its depth relative to the block.
+// Writing keeps the file's line endings, byte-order mark and final-newline
+// state, for exact matches too; a fallback also keeps the indentation
+// style: new_string's lines that are unchanged from old_string keep the
+// file's bytes, and the others are written with the file's line ending,
+// re-indented line by line when the indentation differed so that each
+// keeps its depth relative to the block.
 //
 // The package is pure: it works on bytes, does no I/O, and never splits
 // the whole file into lines; a search is a few linear scans of the content.

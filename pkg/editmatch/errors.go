@@ -88,7 +88,7 @@ func (e *NotFoundError) Error() string {
 
 // AmbiguousError is returned when old_string matches more than one place
 // and replace_all is not set, or when replace_all would mix places that
-// match at different fallback steps.
+// match at different fallback steps or that overlap.
 type AmbiguousError struct {
 	// Count is the number of places.
 	Count int

@@ -241,28 +241,41 @@ func (m *matcher) build(p *place) {
 // line ending, when p reaches the end of the file. lo is where the previous
 // place ended: p never grows back over it.
 func (m *matcher) keepFinalNewline(p *place, lo int) {
-	c := m.f.c
-	if p.end != len(c) || len(c) == 0 {
-		return
+	p.start, p.repl = keepFinalNewline(m.f, lo, p.start, p.end, p.repl, p.eol)
+}
+
+// keepFinalNewline adjusts the replacement repl of c[start:end] so that
+// the file still ends, or still does not end, with a line ending. It
+// returns the region's start (moved back over a line ending, not before
+// lo, when the last line is deleted from a file without a final newline)
+// and the replacement.
+func keepFinalNewline(f *file, lo, start, end int, repl []byte, eol string) (int, []byte) {
+	c := f.c
+	if end != len(c) || len(c) == 0 {
+		return start, repl
 	}
 	had := c[len(c)-1] == '\n'
-	has := len(p.repl) > 0 && p.repl[len(p.repl)-1] == '\n' ||
-		len(p.repl) == 0 && p.start > 0 && c[p.start-1] == '\n'
+	has := len(repl) > 0 && repl[len(repl)-1] == '\n' ||
+		len(repl) == 0 && start > 0 && c[start-1] == '\n'
 	switch {
-	case had && !has && (len(p.repl) > 0 || p.start > m.f.base):
-		p.repl = append(p.repl, p.eol...)
+	case had && !has && (len(repl) > 0 || start > f.base):
+		if eol == "" {
+			eol = "\n"
+		}
+		repl = append(repl, eol...)
 	case !had && has:
-		if len(p.repl) > 0 {
-			p.repl = bytes.TrimSuffix(p.repl, []byte("\n"))
-			p.repl = bytes.TrimSuffix(p.repl, []byte("\r"))
-		} else if p.start-1 >= lo {
+		if len(repl) > 0 {
+			repl = bytes.TrimSuffix(repl, []byte("\n"))
+			repl = bytes.TrimSuffix(repl, []byte("\r"))
+		} else if start-1 >= lo {
 			// Deleting the last line: take the line ending before it too.
-			p.start--
-			if p.start-1 >= lo && c[p.start-1] == '\r' {
-				p.start--
+			start--
+			if start-1 >= lo && c[start-1] == '\r' {
+				start--
 			}
 		}
 	}
+	return start, repl
 }
 
 // Line diff of old_string against new_string, to tell the lines new_string
