@@ -31,16 +31,23 @@ const (
 )
 
 // diffLines returns an edit script turning a into b. The lines are given
-// as small integers (equal lines, equal numbers).
-func diffLines(a, b []int) []op {
-	var out []op
-	diffSeg(&out, a, b, 0, 0, 0)
-	return out
+// as small integers (equal lines, equal numbers), all below n.
+func diffLines(a, b []int, n int) []op {
+	d := &differ{n: n, out: make([]op, 0, len(a)+len(b))}
+	d.seg(a, b, 0, 0, 0)
+	return d.out
 }
 
-// diffSeg appends the script for a[..] vs b[..], whose first lines are at
-// a0 and b0 in the whole inputs.
-func diffSeg(out *[]op, a, b []int, a0, b0, depth int) {
+// differ builds one edit script.
+type differ struct {
+	n   int // the lines are numbers below n
+	out []op
+}
+
+// seg appends the script for a vs b, whose first lines are at a0 and b0
+// in the whole inputs.
+func (d *differ) seg(a, b []int, a0, b0, depth int) {
+	out := &d.out
 	// Common prefix and suffix.
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
@@ -68,14 +75,14 @@ func diffSeg(out *[]op, a, b []int, a0, b0, depth int) {
 		return
 	}
 	if len(a)+len(b) > patienceAbove && depth < maxDepth {
-		if anchors := uniqueLCS(a, b); len(anchors) > 0 {
+		if anchors := d.uniqueLCS(a, b); len(anchors) > 0 {
 			pa, pb := 0, 0
 			for _, an := range anchors {
-				diffSeg(out, a[pa:an[0]], b[pb:an[1]], a0+pa, b0+pb, depth+1)
+				d.seg(a[pa:an[0]], b[pb:an[1]], a0+pa, b0+pb, depth+1)
 				*out = append(*out, op{opEqual, a0 + an[0], b0 + an[1]})
 				pa, pb = an[0]+1, an[1]+1
 			}
-			diffSeg(out, a[pa:], b[pb:], a0+pa, b0+pb, depth+1)
+			d.seg(a[pa:], b[pb:], a0+pa, b0+pb, depth+1)
 			return
 		}
 	}
@@ -99,28 +106,38 @@ func replaceAll(out *[]op, n, m, a0, b0 int) {
 // uniqueLCS returns the pairs (i, j) of lines that occur exactly once in a
 // and once in b, restricted to their longest increasing subsequence (the
 // anchors of patience diff), in order.
-func uniqueLCS(a, b []int) [][2]int {
-	type cnt struct{ na, nb, ia, ib int }
-	seen := make(map[int]*cnt, len(a))
-	for i, x := range a {
-		c := seen[x]
-		if c == nil {
-			c = &cnt{}
-			seen[x] = c
+func (d *differ) uniqueLCS(a, b []int) [][2]int {
+	// Per line number: occurrences in a and b, and the index in b. Slices
+	// when the segment is large against the numbering, else a map.
+	type cnt struct{ na, nb, ib int32 }
+	var get func(x int) *cnt
+	if d.n <= 4*(len(a)+len(b)) {
+		tab := make([]cnt, d.n)
+		get = func(x int) *cnt { return &tab[x] }
+	} else {
+		m := make(map[int]*cnt, len(a))
+		get = func(x int) *cnt {
+			c := m[x]
+			if c == nil {
+				c = &cnt{}
+				m[x] = c
+			}
+			return c
 		}
-		c.na++
-		c.ia = i
+	}
+	for _, x := range a {
+		get(x).na++
 	}
 	for j, x := range b {
-		if c := seen[x]; c != nil {
+		if c := get(x); c.na > 0 {
 			c.nb++
-			c.ib = j
+			c.ib = int32(j)
 		}
 	}
 	var pairs [][2]int
 	for i, x := range a {
-		if c := seen[x]; c.na == 1 && c.nb == 1 && c.ia == i {
-			pairs = append(pairs, [2]int{i, c.ib})
+		if c := get(x); c.na == 1 && c.nb == 1 {
+			pairs = append(pairs, [2]int{i, int(c.ib)})
 		}
 	}
 	if len(pairs) == 0 {

@@ -2,6 +2,7 @@ package udiff
 
 import (
 	"bytes"
+	"hash/maphash"
 	"strconv"
 	"strings"
 )
@@ -33,17 +34,40 @@ func Unified(aName, bName string, a, b []byte, context int) string {
 	la, lb := splitLines(a[p:len(a)-s]), splitLines(b[p:len(b)-s])
 	first := bytes.Count(a[:p], []byte("\n")) - len(before) // index of before[0]
 
-	// One numbering for the lines of both sides.
-	ids := make(map[string]int, len(la)+len(lb))
+	// One numbering for the lines of both sides, through 64-bit hashes
+	// (a string-keyed map is several times slower on a million lines);
+	// lines whose hashes collide are told apart by a map of their text.
+	type entry struct {
+		id   int
+		line []byte
+	}
+	seed := maphash.MakeSeed()
+	byHash := make(map[uint64]entry, len(la)+len(lb))
+	var collided map[string]int
+	nids := 0
 	intern := func(lines [][]byte) []int {
 		out := make([]int, len(lines))
 		for i, l := range lines {
-			id, ok := ids[string(l)]
-			if !ok {
-				id = len(ids)
-				ids[string(l)] = id
+			h := maphash.Bytes(seed, l)
+			e, ok := byHash[h]
+			switch {
+			case !ok:
+				e = entry{nids, l}
+				byHash[h] = e
+				nids++
+			case !bytes.Equal(e.line, l):
+				if collided == nil {
+					collided = map[string]int{}
+				}
+				id, ok := collided[string(l)]
+				if !ok {
+					id = nids
+					collided[string(l)] = id
+					nids++
+				}
+				e.id = id
 			}
-			out[i] = id
+			out[i] = e.id
 		}
 		return out
 	}
@@ -52,7 +76,8 @@ func Unified(aName, bName string, a, b []byte, context int) string {
 		ops = append(ops, op{opEqual, i, i})
 	}
 	nb := len(before)
-	for _, o := range diffLines(intern(la), intern(lb)) {
+	ia, ib := intern(la), intern(lb)
+	for _, o := range diffLines(ia, ib, nids) {
 		o.a += nb
 		o.b += nb
 		ops = append(ops, o)
@@ -187,7 +212,7 @@ func lineStart(b []byte, lo, i int) bool {
 // splitLines cuts b into lines that keep their "\n"; only the last may
 // lack one.
 func splitLines(b []byte) [][]byte {
-	var out [][]byte
+	out := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {

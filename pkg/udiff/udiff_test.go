@@ -111,7 +111,7 @@ func TestUnifiedRandom(t *testing.T) {
 	// Minimality of the line script against an LCS table.
 	for i := 0; i < 2000; i++ {
 		a, b := randInts(rng, rng.Intn(30)), randInts(rng, rng.Intn(30))
-		ops := diffLines(a, b)
+		ops := diffLines(a, b, 5)
 		edits := 0
 		ai, bi := 0, 0
 		for _, o := range ops {
