@@ -89,6 +89,24 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 	}
 	if m.Fallback != "" && len(content) <= 4096 {
 		checkUnique(t, content, old, new, all, m)
+		// The whole result, normalised, is what an exact edit of the
+		// regions with new_string (in the reading that matched) gives.
+		ok := false
+		for _, v := range variants(newFile(content), old, new) {
+			nw := v.new.joined()
+			if v.new.endsNL {
+				nw += "\n"
+			}
+			want := string(content)
+			for i := len(m.Edits) - 1; i >= 0; i-- {
+				e := m.Edits[i]
+				want = want[:e.OldStart] + nw + want[e.OldEnd:]
+			}
+			ok = ok || normText(want) == normText(string(m.Content))
+		}
+		if !ok {
+			t.Fatalf("fallback %s: the result %q is not an exact edit of the normalised text (old %q new %q)", m.Fallback, m.Content, old, new)
+		}
 	}
 }
 
