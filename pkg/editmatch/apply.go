@@ -1,0 +1,342 @@
+package editmatch
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+)
+
+// Names of the fallback steps, from strict to loose, as Match.Fallback
+// reports them.
+const (
+	// FallbackLineEndings matches CRLF against LF, and an old_string that
+	// ends with a line ending where the file ends without one.
+	FallbackLineEndings = "line-endings"
+	// FallbackBOM matches an old_string that starts with a byte-order mark
+	// the file does not have there.
+	FallbackBOM = "bom"
+	// FallbackTrailingWhitespace ignores spaces and tabs at line ends.
+	FallbackTrailingWhitespace = "trailing-whitespace"
+	// FallbackIndentation ignores indentation (a shift, another width,
+	// tabs against spaces) and re-indents new_string.
+	FallbackIndentation = "indentation"
+	// FallbackGutter removes read_file's "     12→" (or cat -n's
+	// "    12\t") gutters copied from read output.
+	FallbackGutter = "gutter"
+	// FallbackEscapes decodes "\n" and "\t" typed as two characters,
+	// when the file has no such sequence.
+	FallbackEscapes = "escapes"
+	// FallbackBlankLines ignores blank lines missing or extra, inside the
+	// block or at its edges.
+	FallbackBlankLines = "blank-lines"
+	// FallbackUnicode matches typographic quotes, dashes, ellipsis,
+	// no-break and thin spaces against their ASCII forms.
+	FallbackUnicode = "unicode"
+	// FallbackNormalization matches the same characters composed (NFC) on
+	// one side and decomposed (NFD) on the other.
+	FallbackNormalization = "normalization"
+)
+
+// stepNames holds the step of each difference bit.
+var stepNames = [numBits]string{
+	FallbackLineEndings, FallbackBOM, FallbackTrailingWhitespace, FallbackIndentation,
+	FallbackGutter, FallbackEscapes, FallbackBlankLines, FallbackUnicode, FallbackNormalization,
+}
+
+// stepText says what each step ignored, for Match.Note.
+var stepText = [numBits]string{
+	"line endings", "a byte-order mark", "trailing whitespace", "indentation",
+	"line-number gutters copied from read output", `literal \n and \t escapes`,
+	"blank lines", "typographic quotes, dashes and spaces", "Unicode normalization (NFC/NFD)",
+}
+
+// Fallbacks returns the names of the fallback steps in cascade order, from
+// strict to loose.
+func Fallbacks() []string { return append([]string(nil), stepNames[:]...) }
+
+// Match is an edit that can be applied.
+type Match struct {
+	// Content is the whole new file.
+	Content []byte
+	// Count is the number of places replaced.
+	Count int
+	// Fallback is "" for an exact match, else the name of the step that
+	// matched (one of the Fallback constants): the loosest difference the
+	// place needed.
+	Fallback string
+	// Note is one line for the model saying which fallback matched and what
+	// was kept ("" for an exact match).
+	Note string
+	// Ranges are the "(lines …)" ranges of the edit, 1-based and inclusive,
+	// one per place, computed on the original content as Mastra does: from
+	// the line of the place's first byte, over max(lines of the text
+	// written, lines of the place).
+	Ranges []Range
+	// Edits are the replaced regions, in order, as byte offsets in the
+	// original content and in Content. Bytes outside them are unchanged.
+	Edits []Span
+}
+
+// Range is a range of lines, 1-based and inclusive.
+type Range struct{ Start, End int }
+
+// Span is a replaced region: content[OldStart:OldEnd] became
+// Match.Content[NewStart:NewEnd].
+type Span struct{ OldStart, OldEnd, NewStart, NewEnd int }
+
+// maxPlaces bounds how many places are collected when replace_all is off.
+const maxPlaces = 1000
+
+// Apply replaces old with new in content, the file's bytes as they are on
+// disk (which may start with a byte-order mark, use CRLF, lack a final
+// newline, or hold bytes that are not UTF-8).
+//
+// An exact occurrence of old always wins: one is replaced (all with
+// replaceAll), and several without replaceAll are an *AmbiguousError with
+// Mastra's text. Only when old does not occur at all does the cascade of
+// fallbacks run; then every place old matches at any step counts, so two
+// places are ambiguous even when one matches more strictly, and
+// replaceAll applies only when all places match at the same step. A place
+// whose indentation does not map consistently onto old's is refused.
+// Nothing matched is a *NotFoundError, with the closest region, an
+// elision or an edit already applied noted.
+//
+// Every edit keeps the file's line endings (new is written with those of
+// the place it replaces), its byte-order mark and whether it ends with a
+// line ending. A fallback also keeps the file's indentation style,
+// re-indenting new when the indentation differed, and keeps, as the file
+// has them, the lines new leaves as old had them.
+func Apply(content []byte, old, new string, replaceAll bool) (*Match, error) {
+	if old == "" {
+		return nil, &NotFoundError{Reason: "old_string is empty."}
+	}
+	fd := newFinder(content, []byte(old))
+	if at := fd.index(content); at >= 0 {
+		return exact(content, fd, at, new, replaceAll)
+	}
+	return fallback(content, old, new, replaceAll)
+}
+
+// exact replaces the exact occurrences of the pattern of fd, the first of
+// which is at first (only that one without replaceAll).
+func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error) {
+	f := newFile(c)
+	ob := fd.pat
+	old := string(ob)
+	n := 1
+	if next := first + len(ob); !all {
+		if fd.index(c[next:]) >= 0 {
+			n := 1 + fd.count(c[next:])
+			return nil, &AmbiguousError{Count: n, Lines: occurrences(c, fd, 20)}
+		}
+	} else {
+		n += fd.count(c[next:])
+	}
+	newLines := strings.Count(new, "\n") + 1
+	m := &Match{Count: n}
+	var b bytes.Buffer
+	b.Grow(len(c) + n*(len(new)+8-len(old)))
+	prev, line := 0, 1
+	for i := 0; i < n; i++ {
+		at := first
+		if i > 0 {
+			at = prev + fd.index(c[prev:])
+		}
+		start := line + bytes.Count(c[prev:at], nl)
+		oldEnd := start + bytes.Count(ob[:len(ob)-1], nl)
+		m.Ranges = append(m.Ranges, Range{start, start + max(newLines, oldEnd-start+1) - 1})
+		eol := f.eolNear(at)
+		repl := toEOL(new, eol)
+		if at == 0 && f.base > 0 && strings.HasPrefix(old, bom) && !strings.HasPrefix(repl, bom) {
+			repl = bom + repl // the file keeps its byte-order mark
+		}
+		from, r := keepFinalNewline(f, prev, at, at+len(ob), []byte(repl), eol)
+		b.Write(c[prev:from])
+		ns := b.Len()
+		b.Write(r)
+		m.Edits = append(m.Edits, Span{from, at + len(ob), ns, b.Len()})
+		prev, line = at+len(ob), start+bytes.Count(ob, nl)
+	}
+	b.Write(c[prev:])
+	m.Content = b.Bytes()
+	return m, nil
+}
+
+// occurrences returns the lines of the first limit exact occurrences.
+func occurrences(c []byte, fd *finder, limit int) []Range {
+	ob := fd.pat
+	var out []Range
+	prev, line := 0, 1
+	for len(out) < limit {
+		i := fd.index(c[prev:])
+		if i < 0 {
+			break
+		}
+		at := prev + i
+		start := line + bytes.Count(c[prev:at], nl)
+		out = append(out, Range{start, start + bytes.Count(ob[:len(ob)-1], nl)})
+		prev, line = at+len(ob), start+bytes.Count(ob, nl)
+	}
+	return out
+}
+
+// fallback runs the cascade.
+func fallback(c []byte, old, new string, all bool) (*Match, error) {
+	f := newFile(c)
+	m := &matcher{f: f, budget: maxVisits}
+	vs := variants(f, old, new)
+	limit := maxPlaces
+	if all {
+		limit = len(c) + 1
+	}
+	var places []*place
+	for _, v := range vs {
+		for _, p := range m.search(v, limit) {
+			m.classify(p)
+			places = append(places, p)
+		}
+	}
+	if m.exhausted() {
+		return nil, &NotFoundError{Reason: "old_string is too repetitive to be matched loosely in this file; copy it exactly from the file."}
+	}
+	places = dedupe(places)
+	if len(places) == 0 {
+		return nil, m.notFound(vs, new)
+	}
+
+	// Uniqueness, across all steps.
+	mixed, overlap := false, false
+	for i, p := range places {
+		mixed = mixed || p.level() != places[0].level()
+		overlap = overlap || i > 0 && p.start < places[i-1].end
+	}
+	if len(places) > 1 && (!all || mixed || overlap) {
+		e := &AmbiguousError{Count: len(places), ReplaceAll: all, Overlap: overlap}
+		for _, p := range places[:min(len(places), 20)] {
+			e.Lines = append(e.Lines, m.regionLines(p))
+			e.Fallbacks = append(e.Fallbacks, stepNames[p.level()])
+		}
+		return nil, e
+	}
+	for _, p := range places {
+		m.prepare(p)
+		if p.reason != "" {
+			r := m.regionLines(p)
+			return nil, &NotFoundError{
+				CandidateStart: r.Start, CandidateEnd: r.End,
+				Reason: "old_string matches " + r.lines() + " when formatting is ignored, but it was not applied: " + p.reason + ". Copy old_string exactly from the file.",
+			}
+		}
+	}
+
+	// Write.
+	res := &Match{Count: len(places), Fallback: stepNames[places[0].level()]}
+	var b bytes.Buffer
+	b.Grow(len(c) + 64)
+	prev, line := 0, 1
+	for _, p := range places {
+		m.build(p)
+		m.keepFinalNewline(p, prev)
+		start := line + bytes.Count(c[prev:p.start], nl)
+		oldEnd := start + bytes.Count(c[p.start:max(p.start, p.end-1)], nl)
+		written := bytes.Count(p.repl, nl) + 1
+		res.Ranges = append(res.Ranges, Range{start, start + max(written, oldEnd-start+1) - 1})
+		b.Write(c[prev:p.start])
+		ns := b.Len()
+		b.Write(p.repl)
+		res.Edits = append(res.Edits, Span{p.start, p.end, ns, b.Len()})
+		prev, line = p.end, start+bytes.Count(c[p.start:p.end], nl)
+	}
+	b.Write(c[prev:])
+	res.Content = b.Bytes()
+	res.Note = m.note(places)
+	return res, nil
+}
+
+// dedupe sorts places by position and keeps one of each region: the one
+// that needed the fewest differences.
+func dedupe(ps []*place) []*place {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].start != ps[j].start {
+			return ps[i].start < ps[j].start
+		}
+		if ps[i].end != ps[j].end {
+			return ps[i].end < ps[j].end
+		}
+		return ps[i].level() < ps[j].level()
+	})
+	out := ps[:0]
+	for _, p := range ps {
+		if n := len(out); n > 0 && out[n-1].start == p.start && out[n-1].end == p.end {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// regionLines returns the lines a place covers.
+func (m *matcher) regionLines(p *place) Range {
+	s := m.f.lineNo(p.start)
+	e := s + bytes.Count(m.f.c[p.start:max(p.start, p.end-1)], nl)
+	return Range{s, e}
+}
+
+// note writes Match.Note for the places of a fallback.
+func (m *matcher) note(ps []*place) string {
+	bits := 0
+	var kept []string
+	crlf, reindent := false, ""
+	for _, p := range ps {
+		bits |= p.bits
+		crlf = crlf || p.eol == "\r\n"
+		if p.imap != nil {
+			reindent = "the file's indentation"
+			if !p.imap.cols {
+				reindent = p.imap.to.String() + " indentation"
+			}
+		}
+	}
+	var ignored []string
+	for b := 0; b < numBits; b++ {
+		if bits&(1<<b) != 0 {
+			ignored = append(ignored, stepText[b])
+		}
+	}
+	if crlf {
+		kept = append(kept, "CRLF line endings")
+	} else if bits&bitEOL != 0 {
+		kept = append(kept, "LF line endings")
+	}
+	if m.f.base > 0 && (bits&bitBOM != 0 || ps[0].start <= m.f.base) {
+		kept = append(kept, "byte-order mark")
+	}
+	if reindent != "" {
+		kept = append(kept, reindent+" (new_string re-indented)")
+	}
+	if last := ps[len(ps)-1]; last.end == len(m.f.c) {
+		if bytes.HasSuffix(m.f.c, nl) {
+			kept = append(kept, "final newline")
+		} else {
+			kept = append(kept, "no final newline")
+		}
+	}
+	s := "No exact match; old_string matched ignoring " + joinAnd(ignored) + " (fallback " + stepNames[ps[0].level()] + ")."
+	if len(kept) > 0 {
+		s += " Kept the file's " + joinAnd(kept) + "."
+	}
+	if bits&(bitTrailing|bitBlank|bitUnicode|bitNFD|bitIndent) != 0 {
+		s += " Lines new_string leaves as they were keep the file's text."
+	}
+	return s
+}
+
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

@@ -1,0 +1,200 @@
+package editmatch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Mastra's texts (edit_file, @mastra/core 1.71.0).
+const (
+	notFoundText  = "The specified text was not found. Make sure you use the exact text from the file."
+	ambiguousText = "The specified text appears %d times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences."
+)
+
+// NotFoundError is returned when old_string matches nowhere, exactly or
+// through a fallback, or when the only place it matches cannot be edited
+// safely (Reason says why). Its text starts with Mastra's not-found text;
+// the lines after it help the model fix old_string.
+type NotFoundError struct {
+	// CandidateStart and CandidateEnd are the lines (1-based, inclusive)
+	// of the region of the file most like old_string; 0 when there is none.
+	CandidateStart, CandidateEnd int
+	// DiffLine is the file line where that region first differs from
+	// old_string (0 when unknown); FileLine is that line of the file and
+	// OldLine the line of old_string it was compared with, both as they
+	// are (without line ending). FileLine is empty with DiffLine 0 when
+	// the file ended first.
+	DiffLine          int
+	FileLine, OldLine string
+	// Reason, when set, says why the place old_string matches loosely was
+	// not edited (its indentation does not map onto the file's).
+	Reason string
+	// Elided is set when old_string holds an elision marker such as
+	// "// ... existing code ..."; Marker is that line.
+	Elided bool
+	Marker string
+	// AlreadyApplied, when set, holds the lines where new_string already
+	// is (and old_string is not).
+	AlreadyApplied *Range
+	// Stale is set by the caller when the file changed since the model
+	// last read it; the text then tells it to read the file again.
+	Stale bool
+}
+
+// Error returns Mastra's text, then what is known about the closest place.
+func (e *NotFoundError) Error() string {
+	var sb strings.Builder
+	sb.WriteString(notFoundText)
+	if e.Reason != "" {
+		sb.WriteString("\n" + e.Reason)
+	}
+	if e.Elided {
+		fmt.Fprintf(&sb, "\nold_string contains %q, which looks like an elision: old_string must be the literal text from the file, not an abbreviation. Copy every line of the block in full.", strings.TrimSpace(e.Marker))
+	}
+	if r := e.AlreadyApplied; r != nil {
+		fmt.Fprintf(&sb, "\nnew_string is already present at %s; the edit may have been applied already.", r.lines())
+	}
+	if e.CandidateStart > 0 {
+		fmt.Fprintf(&sb, "\nThe closest text is at %s", Range{e.CandidateStart, e.CandidateEnd}.lines())
+		if e.DiffLine > 0 || e.OldLine != "" {
+			legend := false
+			file := "(end of file)"
+			if e.DiffLine > 0 {
+				fmt.Fprintf(&sb, "; it first differs at line %d:", e.DiffLine)
+				var l1 bool
+				file, l1 = visible(e.FileLine)
+				legend = legend || l1
+			} else {
+				sb.WriteString("; the file ends before old_string does:")
+			}
+			old, l2 := visible(e.OldLine)
+			legend = legend || l2
+			sb.WriteString("\n  file:       " + file)
+			sb.WriteString("\n  old_string: " + old)
+			if legend {
+				sb.WriteString("\n  (→ is a tab, · a trailing space, \\r a carriage return, <U+XXXX> an invisible character)")
+			}
+		} else {
+			sb.WriteByte('.')
+		}
+	}
+	if e.Stale {
+		sb.WriteString("\nThe file has changed since you last read it; read it again before editing.")
+	}
+	return sb.String()
+}
+
+// AmbiguousError is returned when old_string matches more than one place
+// and replace_all is not set, or when replace_all would mix places that
+// match at different fallback steps or that overlap.
+type AmbiguousError struct {
+	// Count is the number of places.
+	Count int
+	// Lines are the lines of each place (1-based, inclusive), at most 20.
+	Lines []Range
+	// Fallbacks has, for each place in Lines, the step that matched it;
+	// nil when old_string occurs exactly Count times.
+	Fallbacks []string
+	// ReplaceAll is set when the request had replace_all (so the places
+	// were refused for matching at different steps, or for overlapping).
+	ReplaceAll bool
+	// Overlap is set when some places overlap.
+	Overlap bool
+}
+
+// Error returns Mastra's text for an exact text found several times, and
+// a text of ws's own when the places were found through fallbacks.
+func (e *AmbiguousError) Error() string {
+	var places []string
+	for i, r := range e.Lines {
+		s := r.lines()
+		if e.Fallbacks != nil {
+			s += " (" + e.Fallbacks[i] + ")"
+		}
+		places = append(places, s)
+	}
+	list := strings.Join(places, ", ")
+	if len(e.Lines) < e.Count {
+		list += ", …"
+	}
+	if e.Fallbacks == nil {
+		return fmt.Sprintf(ambiguousText, e.Count) + "\nIt appears at " + list + "."
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "The specified text was not found exactly, and with formatting differences ignored it matches %d places: %s. Provide more surrounding context to make the match unique.", e.Count, list)
+	mixed := false
+	for _, f := range e.Fallbacks {
+		mixed = mixed || f != e.Fallbacks[0]
+	}
+	switch {
+	case e.Overlap:
+		sb.WriteString(" Some of these places overlap.")
+	case e.ReplaceAll && mixed:
+		sb.WriteString(" replace_all was not applied because these places differ from old_string in different ways; edit them one at a time, or copy old_string exactly from the file.")
+	case !e.ReplaceAll && !mixed:
+		sb.WriteString(" To change all of them, use replace_all.")
+	}
+	return sb.String()
+}
+
+// lines formats a range as "line N" or "lines N-M".
+func (r Range) lines() string {
+	if r.End <= r.Start {
+		return "line " + strconv.Itoa(r.Start)
+	}
+	return "lines " + strconv.Itoa(r.Start) + "-" + strconv.Itoa(r.End)
+}
+
+// maxShown bounds how much of a line an error message shows.
+const maxShown = 160
+
+// visible makes a line's invisible characters visible: a tab as →, each
+// trailing space as ·, a carriage return as \r, and other invisible or
+// unusual space characters as <U+XXXX>. It reports whether it changed
+// anything.
+func visible(s string) (string, bool) {
+	body := strings.TrimRight(s, " ")
+	trailing := len(s) - len(body)
+	var sb strings.Builder
+	changed := trailing > 0
+	n := 0
+	for i := 0; i < len(body); {
+		if n == maxShown {
+			sb.WriteString("…")
+			trailing = 0
+			break
+		}
+		r, size := utf8.DecodeRuneInString(body[i:])
+		switch {
+		case r == '\t':
+			sb.WriteString("→")
+			changed = true
+		case r == '\r':
+			sb.WriteString(`\r`)
+			changed = true
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&sb, `\x%02x`, body[i])
+			changed = true
+		case r < ' ' || r == 0x7f || invisible(r):
+			fmt.Fprintf(&sb, "<U+%04X>", r)
+			changed = true
+		default:
+			sb.WriteString(body[i : i+size])
+		}
+		i += size
+		n++
+	}
+	sb.WriteString(strings.Repeat("·", trailing))
+	return sb.String(), changed
+}
+
+// invisible reports characters that look like a space or like nothing.
+func invisible(r rune) bool {
+	switch r {
+	case '\u00AD', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF':
+		return true
+	}
+	return fold(r) == " "
+}

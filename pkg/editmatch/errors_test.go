@@ -1,0 +1,220 @@
+package editmatch
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNotFoundFields(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		old     string
+		new     string
+		want    NotFoundError
+		text    string // the whole Error() text
+	}{
+		{"first differing line", "def f():\n    x = 1\n    y = 2\n", "def f():\n    x = 1\n    y = 3", "z",
+			NotFoundError{CandidateStart: 1, CandidateEnd: 3, DiffLine: 3, FileLine: "    y = 2", OldLine: "    y = 3"},
+			notFoundText + "\nThe closest text is at lines 1-3; it first differs at line 3:\n  file:           y = 2\n  old_string:     y = 3"},
+		{"invisibles", "a\n\tb  \r\nc\n", "a\n  bb\nc", "x",
+			NotFoundError{CandidateStart: 1, CandidateEnd: 3, DiffLine: 2, FileLine: "\tb  ", OldLine: "  bb"},
+			notFoundText + "\nThe closest text is at lines 1-3; it first differs at line 2:\n  file:       →b··\n  old_string:   bb\n  (→ is a tab, · a trailing space, \\r a carriage return, <U+XXXX> an invisible character)"},
+		{"the file ends first", "a\nb\n", "a\nb\nc", "x",
+			NotFoundError{CandidateStart: 1, CandidateEnd: 2, OldLine: "c"},
+			notFoundText + "\nThe closest text is at lines 1-2; the file ends before old_string does:\n  file:       (end of file)\n  old_string: c"},
+		{"a similar line when none is equal", "x = 1\nreturn compute(a, b)\ny = 2\n", "return compute(a, c)", "z",
+			NotFoundError{CandidateStart: 2, CandidateEnd: 2, DiffLine: 2, FileLine: "return compute(a, b)", OldLine: "return compute(a, c)"}, ""},
+		{"nothing alike", "abc\n", "zzz qqq", "y", NotFoundError{}, notFoundText},
+		{"elision", "f() {\n  a()\n  b()\n}\n", "f() {\n  // ... existing code ...\n  b()\n}", "x",
+			NotFoundError{CandidateStart: 1, CandidateEnd: 4, DiffLine: 2, FileLine: "  a()", OldLine: "  // ... existing code ...", Elided: true, Marker: "  // ... existing code ..."}, ""},
+		{"already applied", "a\nb := 3\nc\n", "b := 2", "b := 3",
+			NotFoundError{AlreadyApplied: &Range{2, 2}, CandidateStart: 2, CandidateEnd: 2, DiffLine: 2, FileLine: "b := 3", OldLine: "b := 2"}, ""},
+		{"already applied, loosely", "a\r\nb := 3\r\nc := 4\r\n", "b := 2\nc := 4", "b := 3\nc := 4",
+			NotFoundError{AlreadyApplied: &Range{2, 3}, CandidateStart: 2, CandidateEnd: 3, DiffLine: 2, FileLine: "b := 3", OldLine: "b := 2"}, ""},
+		{"empty old_string", "abc", "", "x", NotFoundError{Reason: "old_string is empty."}, notFoundText + "\nold_string is empty."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Apply([]byte(tt.content), tt.old, tt.new, false)
+			var nf *NotFoundError
+			if !errors.As(err, &nf) {
+				t.Fatalf("error %v, want *NotFoundError", err)
+			}
+			if !reflect.DeepEqual(*nf, tt.want) {
+				t.Errorf("fields\n got %+v\nwant %+v", *nf, tt.want)
+			}
+			if tt.text != "" && err.Error() != tt.text {
+				t.Errorf("text\n got %q\nwant %q", err.Error(), tt.text)
+			}
+		})
+	}
+}
+
+func TestNotFoundText(t *testing.T) {
+	e := &NotFoundError{Elided: true, Marker: "\t// ...", AlreadyApplied: &Range{4, 6}, Stale: true}
+	want := notFoundText +
+		"\nold_string contains \"// ...\", which looks like an elision: old_string must be the literal text from the file, not an abbreviation. Copy every line of the block in full." +
+		"\nnew_string is already present at lines 4-6; the edit may have been applied already." +
+		"\nThe file has changed since you last read it; read it again before editing."
+	if got := e.Error(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	e = &NotFoundError{CandidateStart: 3, CandidateEnd: 3, Reason: "Because."}
+	if got, want := e.Error(), notFoundText+"\nBecause.\nThe closest text is at line 3."; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestAmbiguousFields(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		old     string
+		all     bool
+		want    AmbiguousError
+		text    string
+	}{
+		{"exact", "x\ny\nx\nx\n", "x", false,
+			AmbiguousError{Count: 3, Lines: []Range{{1, 1}, {3, 3}, {4, 4}}},
+			"The specified text appears 3 times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences.\nIt appears at line 1, line 3, line 4."},
+		{"across levels", "a \nb\n\n  a\n  b\n", "a\nb", false,
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}},
+			"The specified text was not found exactly, and with formatting differences ignored it matches 2 places: lines 1-2 (trailing-whitespace), lines 4-5 (indentation). Provide more surrounding context to make the match unique."},
+		{"one level", "a \nb\na \nb\n", "a\nb", false,
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {3, 4}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}},
+			"The specified text was not found exactly, and with formatting differences ignored it matches 2 places: lines 1-2 (trailing-whitespace), lines 3-4 (trailing-whitespace). Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
+		{"replace_all across levels", "a \nb\n\n  a\n  b\n", "a\nb", true,
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}, ReplaceAll: true}, ""},
+		{"replace_all, overlapping", "a \na \na \n", "a\na", true,
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {2, 3}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}, ReplaceAll: true, Overlap: true}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Apply([]byte(tt.content), tt.old, "z", tt.all)
+			var am *AmbiguousError
+			if !errors.As(err, &am) {
+				t.Fatalf("error %v, want *AmbiguousError", err)
+			}
+			if !reflect.DeepEqual(*am, tt.want) {
+				t.Errorf("fields\n got %+v\nwant %+v", *am, tt.want)
+			}
+			if tt.text != "" && err.Error() != tt.text {
+				t.Errorf("text\n got %q\nwant %q", err.Error(), tt.text)
+			}
+		})
+	}
+}
+
+func TestAmbiguousListCapped(t *testing.T) {
+	content := strings.Repeat("x \ny\n", 30)
+	_, err := Apply([]byte(content), "x\ny", "z", false)
+	var am *AmbiguousError
+	if !errors.As(err, &am) || am.Count != 30 || len(am.Lines) != 20 || len(am.Fallbacks) != 20 {
+		t.Fatalf("got %#v", err)
+	}
+	if !strings.Contains(err.Error(), "lines 39-40 (trailing-whitespace), …. Provide") {
+		t.Errorf("text %q", err.Error())
+	}
+}
+
+func TestVisible(t *testing.T) {
+	tests := []struct {
+		in, want string
+		changed  bool
+	}{
+		{"plain", "plain", false},
+		{"\tx", "→x", true},
+		{"x  ", "x··", true},
+		{"a b", "a b", false},
+		{"x\r", `x\r`, true},
+		{"a\u00a0b", "a<U+00A0>b", true},
+		{"a\u200bb", "a<U+200B>b", true},
+		{"\xff", `\xff`, true},
+		{strings.Repeat("a", 200), strings.Repeat("a", maxShown) + "…", false},
+	}
+	for _, tt := range tests {
+		got, changed := visible(tt.in)
+		if got != tt.want || changed != tt.changed {
+			t.Errorf("visible(%q) = %q, %v; want %q, %v", tt.in, got, changed, tt.want, tt.changed)
+		}
+	}
+}
+
+func TestFallbacks(t *testing.T) {
+	want := []string{"line-endings", "bom", "trailing-whitespace", "indentation", "gutter", "escapes", "blank-lines", "unicode", "normalization"}
+	if got := Fallbacks(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Fallbacks() = %v", got)
+	}
+	Fallbacks()[0] = "changed"
+	if Fallbacks()[0] != "line-endings" {
+		t.Error("Fallbacks returns the package's own slice")
+	}
+}
+
+func TestNote(t *testing.T) {
+	tests := []struct {
+		content, old, new string
+		want              string
+	}{
+		{"a\r\n\tb\r\n", "a\n    b", "a\n    c",
+			"No exact match; old_string matched ignoring line endings and indentation (fallback indentation). Kept the file's CRLF line endings and tab indentation (new_string re-indented). Lines new_string leaves as they were keep the file's text."},
+		{"\uFEFFa \nb", "a\nb", "a\nc",
+			"No exact match; old_string matched ignoring trailing whitespace (fallback trailing-whitespace). Kept the file's byte-order mark and no final newline. Lines new_string leaves as they were keep the file's text."},
+		{"x\ny\n", "     1→x", "z",
+			"No exact match; old_string matched ignoring line-number gutters copied from read output (fallback gutter)."},
+	}
+	for _, tt := range tests {
+		m, err := Apply([]byte(tt.content), tt.old, tt.new, false)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.old, err)
+		}
+		if m.Note != tt.want {
+			t.Errorf("%q:\n got %q\nwant %q", tt.old, m.Note, tt.want)
+		}
+	}
+}
+
+// Odd inputs must give an answer, never a panic, and never touch the
+// caller's bytes.
+func TestEdgeCases(t *testing.T) {
+	tests := []struct {
+		content, old, new string
+		all               bool
+	}{
+		{"", "x", "y", false},
+		{"", "\n", "y", true},
+		{"\uFEFF", "\uFEFF", "", false},
+		{"\uFEFF", "x", "", false},
+		{"a", "a\nb\nc", "y", false},
+		{"\n\n\n", "\n\n", "x", true},
+		{"\r\n\r\n", "\n", "x", false},
+		{"x\r", "x\n", "y", false},
+		{"a\rb\n", "a\rb", "c", false},
+		{"\xff\xfe\n", "\xff\xfe\r\n", "x", false},
+		{"abc", "\xff", "x", false},
+		{"  \n\t\n", "  \n\t", "x", false},
+		{"     1→a\n", "     1→a", "b", false},
+		{"a\n", `a\n`, `b\n`, false},
+		{"é\n", "e\u0301\n", "x", false},
+		{"e\u0301\n", "\u0301", "x", false},
+		{"x", "x\n\n\n\n", "y", false},
+		{"a\n\n\n\n\n\n\n\nb\n", "a\nb", "c", false},
+	}
+	for _, tt := range tests {
+		content := []byte(tt.content)
+		keep := bytes.Clone(content)
+		m, err := Apply(content, tt.old, tt.new, tt.all)
+		if !bytes.Equal(content, keep) {
+			t.Fatalf("%q: the content was modified", tt.old)
+		}
+		if err != nil {
+			checkErr(t, err)
+			continue
+		}
+		checkMatch(t, content, tt.old, tt.new, tt.all, m)
+	}
+}

@@ -1,0 +1,352 @@
+package editmatch
+
+import (
+	"bytes"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// classify sets the difference bits of p and collects its indentation
+// pairs.
+func (m *matcher) classify(p *place) {
+	c := m.f.c
+	o := p.v.old
+	n := len(o.lines)
+	p.bits |= p.v.bits
+	p.pairs = p.pairs[:0]
+	var soft *indentPair
+	for k, i := range p.omap {
+		if i < 0 {
+			continue
+		}
+		rl := p.lines[i]
+		if k < n-1 || o.endsNL {
+			want := "\n"
+			if o.cr[k] {
+				want = "\r\n"
+			}
+			if !rl.term || string(c[rl.end:rl.next]) != want {
+				p.bits |= bitEOL
+			}
+		}
+		ot, ft := o.lines[k], c[rl.s:rl.e]
+		if len(p.v.keys[k]) == 0 {
+			if !bytes.Equal(ot, ft) {
+				p.bits |= bitTrailing
+			}
+			continue
+		}
+		if rl.s > rl.start && len(leadingSpace(c[rl.start:rl.s])) == rl.s-rl.start {
+			// The first line matched after the file's indentation: old_string
+			// starts where the text does. That is its indentation only when
+			// other lines show old_string's indentation is not the file's.
+			soft = &indentPair{k: k, line: i, file: c[rl.start:rl.s]}
+		}
+		if rl.s == rl.start {
+			oi, fi := leadingSpace(ot), leadingSpace(ft)
+			if !bytes.Equal(oi, fi) {
+				p.bits |= bitIndent
+			}
+			p.pairs = append(p.pairs, indentPair{k: k, line: i, old: oi, file: fi})
+			ot, ft = ot[len(oi):], ft[len(fi):]
+		}
+		if rl.e == rl.end {
+			ot2, ft2 := trimSpace(ot, trimRight), trimSpace(ft, trimRight)
+			if !bytes.Equal(ot[len(ot2):], ft[len(ft2):]) {
+				p.bits |= bitTrailing
+			}
+			ot, ft = ot2, ft2
+		}
+		if bytes.Equal(ot, ft) {
+			continue
+		}
+		needFold := !equalKeys(ot, ft, noFold|trimBoth)
+		needNFD := !equalKeys(ot, ft, noNFD|trimBoth)
+		if needFold || !needNFD {
+			p.bits |= bitUnicode
+		}
+		if needNFD {
+			p.bits |= bitNFD
+		}
+	}
+	if soft != nil && p.bits&bitIndent != 0 {
+		p.pairs = append([]indentPair{*soft}, p.pairs...)
+	}
+	if p.bits == 0 {
+		p.bits = bitEOL // cannot happen: the exact search would have found it
+	}
+}
+
+// around returns the file's non-blank lines near p (up to 100 each side)
+// and p's own, to detect the file's indentation style.
+func (m *matcher) around(p *place) [][]byte {
+	var out [][]byte
+	l := p.lines[0].fline
+	for i := 0; i < 100; i++ {
+		q, ok := m.f.prev(l)
+		if !ok {
+			break
+		}
+		out = append(out, m.f.text(q))
+		l = q
+	}
+	reverse2(out)
+	for _, rl := range p.lines {
+		out = append(out, m.f.text(rl.fline))
+	}
+	l = p.lines[len(p.lines)-1].fline
+	for i := 0; i < 100; i++ {
+		q, ok := m.f.next(l)
+		if !ok {
+			break
+		}
+		out = append(out, m.f.text(q))
+		l = q
+	}
+	return out
+}
+
+func reverse2(ls [][]byte) {
+	for i, j := 0, len(ls)-1; i < j; i, j = i+1, j-1 {
+		ls[i], ls[j] = ls[j], ls[i]
+	}
+}
+
+// prepare decides how p is written: its indentation mapping (or why there
+// is none) and its line ending. p has been classified.
+func (m *matcher) prepare(p *place) {
+	if p.bits&bitIndent != 0 && p.reason == "" {
+		agent := append(append([][]byte{}, p.v.old.lines...), p.v.new.lines...)
+		first := func() int { return m.f.lineNo(p.lines[0].start) }
+		p.imap, p.reason = buildIndentMap(p.pairs, agent, p.v.new.lines, m.around(p), first)
+	}
+	// The line ending: the region's most common one, else the nearest.
+	crlf, lf := 0, 0
+	for _, rl := range p.lines {
+		switch rl.next - rl.end {
+		case 2:
+			crlf++
+		case 1:
+			lf++
+		}
+	}
+	switch {
+	case crlf > lf:
+		p.eol = "\r\n"
+	case lf > 0:
+		p.eol = "\n"
+	default:
+		p.eol = m.f.eolNear(p.start)
+	}
+	if p.eol == "" {
+		p.eol = "\n"
+		if len(p.v.new.cr) > 0 && p.v.new.cr[0] {
+			p.eol = "\r\n"
+		}
+	}
+}
+
+// out is one line of a replacement: its text, and the line ending of the
+// file line it was kept from (nil for a written line).
+type out struct {
+	text []byte
+	term []byte
+}
+
+// build makes p's replacement: new_string, with the lines that new_string
+// leaves unchanged from old_string kept as the file has them (their own
+// whitespace, quotes, normalisation and line endings), blank lines the
+// file has and old_string lacks kept, and the other lines written with the
+// file's line ending and, when the indentation differed, re-indented.
+func (m *matcher) build(p *place) {
+	c := m.f.c
+	v := p.v
+	ops := lineDiff(v.old.lines, v.new.lines)
+	var outs []out
+	kept := func(i int) {
+		rl := p.lines[i]
+		o := out{text: c[rl.s:rl.e]}
+		if rl.term {
+			o.term = c[rl.end:rl.next]
+		}
+		outs = append(outs, o)
+	}
+	form := byte(0)
+	if p.bits&bitNFD != 0 {
+		var all []byte
+		for _, rl := range p.lines {
+			all = append(all, c[rl.s:rl.e]...)
+		}
+		form = nfcForm(all)
+	}
+	fpos := 0            // next region line not yet consumed
+	prevDeleted := false // the last consumed region line was deleted
+	startsLine := p.start == p.lines[0].start
+	for _, op := range ops {
+		switch op.kind {
+		case opEqual, opDelete:
+			i := p.omap[op.a]
+			if i < 0 {
+				continue
+			}
+			del := op.kind == opDelete
+			for ; fpos < i; fpos++ {
+				// File lines old_string has no line for (blank-line drift):
+				// kept, unless they sit between deleted lines.
+				if !(del && prevDeleted) {
+					kept(fpos)
+				}
+			}
+			if !del {
+				kept(i)
+			}
+			fpos, prevDeleted = i+1, del
+		case opInsert:
+			t := v.new.lines[op.b]
+			if p.imap != nil && (len(outs) > 0 || startsLine) {
+				if len(trimSpace(t, trimBoth)) == 0 {
+					t = nil
+				} else {
+					ind, _ := p.imap.apply(leadingSpace(t))
+					t = append(ind, t[len(leadingSpace(t)):]...)
+				}
+			}
+			switch form {
+			case 'C':
+				t = norm.NFC.Bytes(t)
+			case 'D':
+				t = norm.NFD.Bytes(t)
+			}
+			outs = append(outs, out{text: t})
+		}
+	}
+	for ; fpos < len(p.lines); fpos++ {
+		kept(fpos)
+	}
+	var b bytes.Buffer
+	for i, o := range outs {
+		b.Write(o.text)
+		if i < len(outs)-1 || v.new.endsNL {
+			if len(o.term) > 0 {
+				b.Write(o.term)
+			} else {
+				b.WriteString(p.eol)
+			}
+		}
+	}
+	p.repl = b.Bytes()
+}
+
+// keepFinalNewline makes the edit of p keep whether the file ends with a
+// line ending, when p reaches the end of the file. lo is where the previous
+// place ended: p never grows back over it.
+func (m *matcher) keepFinalNewline(p *place, lo int) {
+	p.start, p.repl = keepFinalNewline(m.f, lo, p.start, p.end, p.repl, p.eol)
+}
+
+// keepFinalNewline adjusts the replacement repl of c[start:end] so that
+// the file still ends, or still does not end, with a line ending. It
+// returns the region's start (moved back over a line ending, not before
+// lo, when the last line is deleted from a file without a final newline)
+// and the replacement.
+func keepFinalNewline(f *file, lo, start, end int, repl []byte, eol string) (int, []byte) {
+	c := f.c
+	if end != len(c) || len(c) == 0 {
+		return start, repl
+	}
+	had := c[len(c)-1] == '\n'
+	has := len(repl) > 0 && repl[len(repl)-1] == '\n' ||
+		len(repl) == 0 && start > 0 && c[start-1] == '\n'
+	switch {
+	case had && !has && (len(repl) > 0 || start > f.base):
+		if eol == "" {
+			eol = "\n"
+		}
+		repl = append(repl, eol...)
+	case !had && has:
+		if len(repl) > 0 {
+			repl = bytes.TrimSuffix(repl, []byte("\n"))
+			repl = bytes.TrimSuffix(repl, []byte("\r"))
+		} else if start-1 >= lo {
+			// Deleting the last line: take the line ending before it too.
+			start--
+			if start-1 >= lo && c[start-1] == '\r' {
+				start--
+			}
+		}
+	}
+	return start, repl
+}
+
+// Line diff of old_string against new_string, to tell the lines new_string
+// keeps from the ones it changes.
+
+type opKind byte
+
+const (
+	opEqual opKind = iota
+	opDelete
+	opInsert
+)
+
+type op struct {
+	kind opKind
+	a, b int
+}
+
+// maxDiffCells bounds the LCS table; beyond it the differing middle is
+// taken as replaced whole.
+const maxDiffCells = 4 << 20
+
+func lineDiff(a, b [][]byte) []op {
+	var ops []op
+	p := 0
+	for p < len(a) && p < len(b) && bytes.Equal(a[p], b[p]) {
+		ops = append(ops, op{opEqual, p, p})
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && bytes.Equal(a[len(a)-1-s], b[len(b)-1-s]) {
+		s++
+	}
+	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
+	if len(ma)*len(mb) <= maxDiffCells {
+		// LCS table over the middle, walked from the start.
+		w := len(mb) + 1
+		t := make([]int32, (len(ma)+1)*w)
+		for i := len(ma) - 1; i >= 0; i-- {
+			for j := len(mb) - 1; j >= 0; j-- {
+				if bytes.Equal(ma[i], mb[j]) {
+					t[i*w+j] = t[(i+1)*w+j+1] + 1
+				} else {
+					t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(ma) || j < len(mb) {
+			switch {
+			case i < len(ma) && j < len(mb) && bytes.Equal(ma[i], mb[j]):
+				ops = append(ops, op{opEqual, p + i, p + j})
+				i, j = i+1, j+1
+			case i < len(ma) && (j == len(mb) || t[(i+1)*w+j] >= t[i*w+j+1]):
+				ops = append(ops, op{opDelete, p + i, p + j})
+				i++
+			default:
+				ops = append(ops, op{opInsert, p + i, p + j})
+				j++
+			}
+		}
+	} else {
+		for i := range ma {
+			ops = append(ops, op{opDelete, p + i, p})
+		}
+		for j := range mb {
+			ops = append(ops, op{opInsert, p + len(ma), p + j})
+		}
+	}
+	for i := 0; i < s; i++ {
+		ops = append(ops, op{opEqual, len(a) - s + i, len(b) - s + i})
+	}
+	return ops
+}
