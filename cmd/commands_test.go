@@ -35,7 +35,7 @@ func TestCommandRequests(t *testing.T) {
 	type build func(app *App, got *string) *cobra.Command
 	read := func(a *App, g *string) *cobra.Command { return newReadCmd(a, capture[workspace.ReadRequest](g)) }
 	write := func(a *App, g *string) *cobra.Command { return newWriteCmd(a, capture[workspace.WriteRequest](g)) }
-	edit := func(a *App, g *string) *cobra.Command { return newEditCmd(a, capture[workspace.EditRequest](g)) }
+	edit := func(a *App, g *string) *cobra.Command { return newEditCmd(a, capture[editOptions](g)) }
 	del := func(a *App, g *string) *cobra.Command { return newDeleteCmd(a, capture[workspace.DeleteRequest](g)) }
 	stat := func(a *App, g *string) *cobra.Command { return newStatCmd(a, capture[workspace.StatRequest](g)) }
 	mkdir := func(a *App, g *string) *cobra.Command { return newMkdirCmd(a, capture[workspace.MkdirRequest](g)) }
@@ -48,6 +48,8 @@ func TestCommandRequests(t *testing.T) {
 		return newPSOutputCmd(a, capture[workspace.ProcessOutputRequest](g))
 	}
 	kill := func(a *App, g *string) *cobra.Command { return newKillCmd(a, capture[workspace.KillRequest](g)) }
+	patchCmd := func(a *App, g *string) *cobra.Command { return newPatchCmd(a, capture[workspace.PatchRequest](g)) }
+	undo := func(a *App, g *string) *cobra.Command { return newUndoCmd(a, capture[workspace.UndoRequest](g)) }
 	skill := func(a *App, g *string) *cobra.Command { return newSkillCmd(a, capture[workspace.SkillRequest](g)) }
 	skillSearch := func(a *App, g *string) *cobra.Command {
 		return newSkillSearchCmd(a, capture[workspace.SkillSearchRequest](g))
@@ -77,7 +79,15 @@ func TestCommandRequests(t *testing.T) {
 			`{"path":"e.txt","old_string":"from file\n","new_string":""}`},
 		{"edit both", edit, []string{"e.txt", "--old", "a", "--old-file", oldFile, "--new", "b"}, "", "usage: give --old or --old-file, not both"},
 		{"edit no old", edit, []string{"e.txt", "--new", "b"}, "", "usage: --old or --old-file is required"},
+		{"edits", edit, []string{"e.txt", "--edits", "-", "--dry-run"}, `[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]`,
+			`{"path":"e.txt","old_string":"","new_string":"","multi":{"path":"e.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]}}`},
+		{"edits and old", edit, []string{"e.txt", "--edits", "-", "--old", "x"}, "[]", "usage: give --edits or --old, not both"},
+		{"edits not a list", edit, []string{"e.txt", "--edits", "-"}, `{"old_string":"a"}`, "usage: --edits must hold a JSON list of {\"old_string\", \"new_string\", \"replace_all\"}: json: cannot unmarshal object into Go value of type []workspace.EditOp"},
 		{"delete", del, []string{"d", "-r"}, "", `{"path":"d","recursive":true}`},
+		{"patch stdin", patchCmd, []string{"--dry-run"}, "*** Begin Patch\n*** End Patch\n", `{"input":"*** Begin Patch\n*** End Patch\n"}`},
+		{"patch file", patchCmd, []string{oldFile}, "", `{"input":"from file\n"}`},
+		{"undo", undo, []string{"a.txt", "--force"}, "", `{"path":"a.txt","force":true}`},
+		{"undo all", undo, nil, "", `{}`},
 		{"stat", stat, []string{"s"}, "", `{"path":"s"}`},
 		{"mkdir", mkdir, []string{"m", "--recursive=false"}, "", `{"path":"m","recursive":false}`},
 		{"ls", ls, nil, "", `{}`},
@@ -141,7 +151,15 @@ func TestCommandRequests(t *testing.T) {
 // its subcommand and that no subcommand runs a tool the table lacks.
 func TestToolCommandsMatchTable(t *testing.T) {
 	seen := map[string]bool{}
+	root := newRootCmd(newApp(nil))
 	for _, s := range workspace.Tools() {
+		if name, flag, ok := modeOf(s.Command); ok {
+			c, _, err := root.Find(strings.Fields(name))
+			if err != nil || c.Flags().Lookup(flag) == nil {
+				t.Errorf("tool %s: no flag --%s on ws %s", s.ID, flag, name)
+			}
+			continue
+		}
 		if toolCommands[s.Command] == nil {
 			t.Errorf("tool %s: no subcommand %q", s.ID, s.Command)
 		}
@@ -152,8 +170,10 @@ func TestToolCommandsMatchTable(t *testing.T) {
 			t.Errorf("subcommand %q runs no tool of the table", name)
 		}
 	}
-	root := newRootCmd(newApp(nil))
 	for _, s := range workspace.Tools() {
+		if _, _, ok := modeOf(s.Command); ok {
+			continue
+		}
 		c, _, err := root.Find(strings.Fields(s.Command))
 		if err != nil || c.Annotations["tool"] != s.ID {
 			t.Errorf("ws %s does not run %s", s.Command, s.ID)

@@ -13,9 +13,11 @@ func newDeleteCmd(app *App, runF func(context.Context, *workspace.DeleteRequest)
 		Aliases: []string{"rm"},
 		Short:   "Delete a file, a symlink or a directory",
 		Example: `  ws delete build/out.txt
-  ws rm -r build`,
+  ws rm -r build
+  ws rm -r build --dry-run`,
 		Args: exactArgs(1, "one PATH"),
 	}, func(b *binder, req *workspace.DeleteRequest) {
 		b.bool(&req.Recursive, "recursive", "r", false, "delete a directory and everything in it")
+		b.f.BoolVar(&req.DryRun, "dry-run", false, "say what would be deleted; delete nothing")
 	}, pathArg(func(req *workspace.DeleteRequest) *string { return &req.Path }))
 }

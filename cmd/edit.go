@@ -1,33 +1,97 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-func newEditCmd(app *App, runF func(context.Context, *workspace.EditRequest) error) *cobra.Command {
-	var oldFile, newFile string
+// editOptions are edit's: one edit, or with --edits several (multi_edit).
+type editOptions struct {
+	workspace.EditRequest
+	Multi *workspace.MultiEditRequest `json:"multi,omitempty"`
+}
+
+func newEditCmd(app *App, runF func(context.Context, *editOptions) error) *cobra.Command {
+	var oldFile, newFile, edits string
+	if runF == nil {
+		runF = func(ctx context.Context, o *editOptions) error {
+			if o.Multi != nil {
+				return app.runTool(ctx, workspace.MultiEdit, *o.Multi)
+			}
+			return app.runTool(ctx, workspace.EditFile, o.EditRequest)
+		}
+	}
 	return toolCmd(app, workspace.EditFile, runF, &cobra.Command{
 		Use:   "edit PATH",
-		Short: "Replace an exact piece of text in a file",
+		Short: "Replace a piece of text in a file (or several, with --edits)",
+		Long: `Replace --old with --new in PATH. The text must match exactly, or else
+through one of ws's fallbacks (line endings, BOM, trailing whitespace,
+indentation, gutters copied from read output, literal \n escapes, blank
+lines, Unicode punctuation, NFC/NFD), at exactly one place (every place
+with --replace-all); the output names the fallback and shows the diff.
+With --edits, the edits of a JSON list [{"old_string", "new_string",
+"replace_all"}] are made in order, all or none, and the file written once.
+The version replaced is kept: ws undo takes the edit back.`,
 		Example: `  ws edit src/app.ts --old 'const x = 1' --new 'const x = 2'
   ws edit README.md --old-file before.txt --new-file after.txt
-  ws edit go.mod --old 'go 1.25' --new 'go 1.26' --replace-all`,
+  ws edit go.mod --old 'go 1.25' --new 'go 1.26' --replace-all
+  ws edit app.py --edits edits.json --dry-run`,
 		Args: exactArgs(1, "one PATH"),
-	}, func(b *binder, req *workspace.EditRequest) {
-		stringVar(b.f, &req.OldString, "old", "the exact text to replace (old_string)")
-		stringVar(b.f, &req.NewString, "new", "the replacement text, taken literally (new_string)")
+	}, func(b *binder, o *editOptions) {
+		stringVar(b.f, &o.OldString, "old", "the text to replace (old_string)")
+		stringVar(b.f, &o.NewString, "new", "the replacement text, taken literally (new_string)")
 		stringVar(b.f, &oldFile, "old-file", "read the text to replace from this file")
 		stringVar(b.f, &newFile, "new-file", "read the replacement from this file")
-		b.bool(&req.ReplaceAll, "replace-all", "", false, "replace every occurrence")
-	}, func(cmd *cobra.Command, args []string, req *workspace.EditRequest) (err error) {
-		req.Path = args[0]
-		if req.OldString, err = fileOr(cmd.Flags(), req.OldString, oldFile, "old"); err != nil {
+		b.bool(&o.ReplaceAll, "replace-all", "", false, "replace every occurrence")
+		stringVar(b.f, &edits, "edits", `make the edits of this JSON file (- for stdin): [{"old_string": …, "new_string": …, "replace_all": …}]`)
+		b.f.BoolVar(&o.DryRun, "dry-run", false, "show the diff the edit would make; write nothing")
+	}, func(cmd *cobra.Command, args []string, o *editOptions) (err error) {
+		f := cmd.Flags()
+		o.Path = args[0]
+		if changed(f, "edits") {
+			for _, single := range []string{"old", "new", "old-file", "new-file", "replace-all"} {
+				if err := notBoth(f, "edits", single); err != nil {
+					return err
+				}
+			}
+			o.Multi = &workspace.MultiEditRequest{Path: o.Path, DryRun: o.DryRun}
+			o.Multi.Edits, err = readEdits(app, edits)
 			return err
 		}
-		req.NewString, err = fileOr(cmd.Flags(), req.NewString, newFile, "new")
+		if o.OldString, err = fileOr(f, o.OldString, oldFile, "old"); err != nil {
+			return err
+		}
+		o.NewString, err = fileOr(f, o.NewString, newFile, "new")
 		return err
 	})
+}
+
+// readEdits reads the --edits list from a file or stdin.
+func readEdits(app *App, path string) ([]workspace.EditOp, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		if app.IO.InTTY {
+			return nil, usagef("--edits -: pipe the edits on stdin")
+		}
+		data, err = io.ReadAll(app.IO.In)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, usagef("--edits: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var list []workspace.EditOp
+	if err := dec.Decode(&list); err != nil {
+		return nil, usagef(`--edits must hold a JSON list of {"old_string", "new_string", "replace_all"}: %v`, err)
+	}
+	return list, nil
 }

@@ -34,6 +34,15 @@ var toolCommands = map[string]func(*App) *cobra.Command{
 	"skill":        func(a *App) *cobra.Command { return newSkillCmd(a, nil) },
 	"skill search": func(a *App) *cobra.Command { return newSkillSearchCmd(a, nil) },
 	"skill read":   func(a *App) *cobra.Command { return newSkillReadCmd(a, nil) },
+	"patch":        func(a *App) *cobra.Command { return newPatchCmd(a, nil) },
+	"undo":         func(a *App) *cobra.Command { return newUndoCmd(a, nil) },
+}
+
+// modeOf tells a table Command that is a mode of another command, run by
+// one of its flags ("edit --edits"): the command and the flag.
+func modeOf(command string) (cmd, flag string, ok bool) {
+	cmd, flag, ok = strings.Cut(command, " --")
+	return cmd, flag, ok
 }
 
 func newRootCmd(app *App) *cobra.Command {
@@ -64,6 +73,9 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 	// The subcommands of the tool table, in its order, then ws's own.
 	byPath := map[string]*cobra.Command{}
 	for _, t := range workspace.Tools() {
+		if _, _, ok := modeOf(t.Command); ok {
+			continue // a flag of a command made here
+		}
 		c := toolCommands[t.Command](app)
 		c.Annotations = map[string]string{"tool": t.ID}
 		byPath[t.Command] = c
@@ -74,6 +86,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		}
 	}
 	root.AddCommand(
+		newHistoryCmd(app),
 		newPSCmd(app),
 		newSuperviseCmd(),
 		newCallCmd(app),

@@ -13,11 +13,13 @@ func newWriteCmd(app *App, runF func(context.Context, *workspace.WriteRequest) e
 		Short: "Write a file atomically, from --content or stdin",
 		Example: `  ws write notes/todo.md --content "- ship it"
   make report | ws write out/report.txt
-  ws write config.json --overwrite=false < template.json`,
+  ws write config.json --overwrite=false < template.json
+  ws write app.ts --dry-run < new-app.ts`,
 		Args: exactArgs(1, "one PATH"),
 	}, func(b *binder, req *workspace.WriteRequest) {
 		stringVar(b.f, &req.Content, "content", "the new content (default: read stdin to EOF)")
 		b.bool(&req.Overwrite, "overwrite", "", true, "replace an existing file; false fails if it exists")
+		b.f.BoolVar(&req.DryRun, "dry-run", false, "show the diff the write would make; write nothing")
 	}, func(cmd *cobra.Command, args []string, req *workspace.WriteRequest) (err error) {
 		req.Path = args[0]
 		req.Content, err = stdinOr(app, changed(cmd.Flags(), "content"), req.Content, "content")

@@ -35,6 +35,8 @@ const (
 	NotAvailable     Code = "TOOL_NOT_AVAILABLE"
 	ApprovalRefused  Code = "APPROVAL_REFUSED"
 	StateCorrupt     Code = "STATE_CORRUPT"
+	InvalidPatch     Code = "INVALID_PATCH"
+	NoChange         Code = "NOTHING_TO_UNDO"
 	Internal         Code = "INTERNAL"
 
 	// The codes of Mastra's FileUploadProcessor (pkg/upload has the same

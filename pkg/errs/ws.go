@@ -154,3 +154,27 @@ func Internalf(format string, args ...any) *Error { return newf(Internal, format
 func UploadStopped(code, message string, failure error) *Error {
 	return &Error{Code: Code(code), Message: message, Err: failure}
 }
+
+// NoHistory: undo or history without a state directory to keep versions in.
+func NoHistory() *Error {
+	return newf(NotAvailable, "no state directory: ws keeps no versions to undo")
+}
+
+// NothingToUndo: no change ws made that undo could take back (path "" is
+// the whole workspace).
+func NothingToUndo(path string) *Error {
+	if path == "" {
+		return newf(NoChange, "nothing to undo: ws has kept no change in this workspace")
+	}
+	return newf(NoChange, "nothing to undo: ws has kept no change of %s", path).at(path, nil)
+}
+
+// UndoRefused: an undo that would overwrite a later change, or lacks the
+// bytes it needs; why says which.
+func UndoRefused(path, why string, cause error) *Error {
+	return newf(ESTALE, "cannot undo the change of %s: %s", path, why).at(path, cause)
+}
+
+// BadPatch: a patch ws cannot apply (it does not parse, or does not fit
+// the files); the message is pkg/patch's, which says what to fix.
+func BadPatch(code Code, err error) *Error { return &Error{Code: code, Message: err.Error(), Err: err} }

@@ -37,7 +37,8 @@ const (
 	kindBool
 	kindStrings // []string
 	kindStringOrStrings
-	kindObject // json.RawMessage: any JSON object
+	kindObject  // json.RawMessage: any JSON object
+	kindObjects // a slice of structs: a list of objects with fields of their own
 )
 
 // field is one parameter of a tool.
@@ -50,7 +51,8 @@ type field struct {
 	min, max *float64
 	enum     []string
 	coerce   bool
-	nullable bool // the schema says null is allowed (as Mastra's does)
+	nullable bool   // the schema says null is allowed (as Mastra's does)
+	sub      Params // kindObjects: the fields of each object
 }
 
 // StringOrStrings is a parameter that takes one string or a list of them.
@@ -149,6 +151,8 @@ func Of(t reflect.Type) Params {
 			f.kind = kindBool
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String:
 			f.kind = kindStrings
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			f.kind, f.sub = kindObjects, Of(ft.Elem())
 		default:
 			panic(fmt.Sprintf("schema: unsupported parameter type %s for %s", sf.Type, name))
 		}
@@ -210,6 +214,11 @@ func (o *orderedJSON) MarshalJSON() ([]byte, error) {
 
 // jsonSchema builds the draft-07 schema of a parameter list.
 func jsonSchema(fields []field) *orderedJSON {
+	return objectSchema(fields, newOrdered().set("$schema", "http://json-schema.org/draft-07/schema#"))
+}
+
+// objectSchema adds to o the schema of an object with these fields.
+func objectSchema(fields []field, o *orderedJSON) *orderedJSON {
 	props := newOrdered()
 	required := []string{}
 	for _, f := range fields {
@@ -229,6 +238,8 @@ func jsonSchema(fields []field) *orderedJSON {
 			p.set("anyOf", []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})
 		case kindObject:
 			p.set("type", "object").set("propertyNames", map[string]any{"type": "string"}).set("additionalProperties", map[string]any{})
+		case kindObjects:
+			p.set("type", "array").set("items", objectSchema(f.sub, newOrdered()))
 		}
 		if f.nullable {
 			if t, ok := p.vals["type"].(string); ok {
@@ -266,9 +277,7 @@ func jsonSchema(fields []field) *orderedJSON {
 			required = append(required, f.name)
 		}
 	}
-	return newOrdered().
-		set("$schema", "http://json-schema.org/draft-07/schema#").
-		set("type", "object").
+	return o.set("type", "object").
 		set("properties", props).
 		set("required", required).
 		set("additionalProperties", false)
@@ -303,15 +312,37 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	// belongs as a string; when those are the only issues, the retry that
 	// drops nulls and parses such strings succeeds. Otherwise every issue
 	// of the first pass is reported.
-	var issues []string
-	recoverable := 0
-	clean := map[string]any{}
+	clean, issues, recoverable := checkObject(fields, v, "")
+	if len(issues) > recoverable {
+		return nil, validationError(id, issues, provided)
+	}
+	out, err := json.Marshal(clean)
+	if err != nil {
+		return nil, errs.Wrap(err)
+	}
+	return out, nil
+}
+
+// checkObject validates the fields of an object; path is the object's
+// place in the arguments ("" at the top, "edits.0." inside a list). It
+// returns the cleaned object, zod's issue lines, and how many of them
+// Mastra's retry forgives.
+func checkObject(fields []field, v *jsValue, path string) (clean map[string]any, issues []string, recoverable int) {
+	clean = map[string]any{}
 	known := map[string]bool{}
 	for _, f := range fields {
 		known[f.name] = true
+		if f.kind == kindObjects {
+			val, sub, soft := checkList(f, v.obj[f.name], path+f.name)
+			issues, recoverable = append(issues, sub...), recoverable+soft
+			if val != nil {
+				clean[f.name] = val
+			}
+			continue
+		}
 		val, msg, soft := checkField(f, v.obj[f.name])
 		if msg != "" {
-			issues = append(issues, "- "+f.name+": "+msg)
+			issues = append(issues, "- "+path+f.name+": "+msg)
 			if soft {
 				recoverable++
 			}
@@ -328,19 +359,59 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 			unknown = append(unknown, sb.String())
 		}
 	}
+	where := strings.TrimSuffix(path, ".")
+	if where == "" {
+		where = "root"
+	}
 	if len(unknown) == 1 {
-		issues = append(issues, "- root: Unrecognized key: "+unknown[0])
+		issues = append(issues, "- "+where+": Unrecognized key: "+unknown[0])
 	} else if len(unknown) > 1 {
-		issues = append(issues, "- root: Unrecognized keys: "+strings.Join(unknown, ", "))
+		issues = append(issues, "- "+where+": Unrecognized keys: "+strings.Join(unknown, ", "))
 	}
-	if len(issues) > recoverable {
-		return nil, validationError(id, issues, provided)
+	return clean, issues, recoverable
+}
+
+// checkList validates a list of objects, each element's issues under its
+// index (edits.0.old_string), as zod reports them.
+func checkList(f field, v *jsValue, path string) (any, []string, int) {
+	switch {
+	case v == nil && f.required:
+		return nil, []string{"- " + path + ": Invalid input: expected array, received undefined"}, 0
+	case v == nil:
+		return nil, nil, 0
+	case v.kind == "null":
+		return nil, []string{"- " + path + ": Invalid input: expected array, received null"}, boolInt(!f.required)
+	case v.kind == "string":
+		// Mastra's retry parses a string that holds a JSON array.
+		if p, err := parseJSValue([]byte(v.str)); err == nil && p.kind == "array" {
+			val, issues, soft := checkList(f, p, path)
+			return val, append(issues, "- "+path+": Invalid input: expected array, received string"), soft + 1
+		}
 	}
-	out, err := json.Marshal(clean)
-	if err != nil {
-		return nil, errs.Wrap(err)
+	if v.kind != "array" {
+		return nil, []string{"- " + path + ": Invalid input: expected array, " + received(v)}, 0
 	}
-	return out, nil
+	out := make([]any, 0, len(v.arr))
+	var issues []string
+	soft := 0
+	for i, e := range v.arr {
+		at := path + "." + strconv.Itoa(i)
+		if e.kind != "object" {
+			issues = append(issues, "- "+at+": Invalid input: expected object, "+received(e))
+			continue
+		}
+		clean, sub, s := checkObject(f.sub, e, at+".")
+		issues, soft = append(issues, sub...), soft+s
+		out = append(out, clean)
+	}
+	return out, issues, soft
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func received(v *jsValue) string { return "received " + v.jsType() }
@@ -470,6 +541,8 @@ func kindName(k fieldKind) string {
 		return "array"
 	case kindObject:
 		return "record"
+	case kindObjects:
+		return "array"
 	}
 	return "string"
 }

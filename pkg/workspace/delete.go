@@ -3,17 +3,22 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
 )
 
 // DeleteResult is the outcome of delete.
 type DeleteResult struct {
-	Path string `json:"path"`
-	Type string `json:"type"` // file, directory or symlink
+	Path   string   `json:"path"`
+	Type   string   `json:"type"` // file, directory or symlink
+	DryRun bool     `json:"dry_run,omitempty"`
+	Would  []string `json:"would_delete,omitempty"` // with --dry-run: what is inside a directory
+
 	textOut
 }
 
@@ -28,7 +33,8 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		return nil, errs.Permission("delete", req.Path, nil)
 	}
 	l := t.Loc()
-	lock, err := w.lockPath(w.fs.RealPath(l), req.Path)
+	real := w.fs.RealPath(l)
+	lock, err := w.lockPath(real, req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -38,20 +44,6 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	if err != nil {
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
-	p, name := l.Parent()
-	pfd, err := w.fs.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, errs.FromOS("delete", req.Path, err, false)
-	}
-	defer unix.Close(pfd)
-	recursive := req.Recursive != nil && *req.Recursive
-	if err := fsroot.RemoveAt(pfd, name, recursive); err != nil {
-		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
-			return nil, errs.NotEmpty(req.Path, err)
-		}
-		return nil, errs.FromOS("delete", req.Path, err, false)
-	}
-	_ = unix.Fsync(pfd)
 	typ := "file"
 	switch {
 	case st.Mode&fs.ModeSymlink != 0:
@@ -59,5 +51,48 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	case st.IsDir():
 		typ = "directory"
 	}
+	recursive := req.Recursive != nil && *req.Recursive
+	if req.DryRun {
+		return w.dryDelete(l, req.Path, typ, recursive)
+	}
+	before, serr := w.stateAt(l, w.keepLimit())
+	var rec *recording
+	if serr == nil {
+		rec = w.record(history.OpDelete, history.Change{Key: real, Path: string(t.Rel()), Before: before})
+	} else {
+		rec = w.record(history.OpDelete) // a FIFO or a device: nothing to keep
+	}
+	err = w.fs.Remove(l, recursive)
+	rec.done(err, history.AbsentFingerprint())
+	if err != nil {
+		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+			return nil, errs.NotEmpty(req.Path, err)
+		}
+		return nil, errs.FromOS("delete", req.Path, err, false)
+	}
 	return &DeleteResult{Path: req.Path, Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
+}
+
+// dryDelete says what a delete would remove, removing nothing.
+func (w *Workspace) dryDelete(l fsroot.Loc, path, typ string, recursive bool) (*DeleteResult, error) {
+	res := &DeleteResult{Path: path, Type: typ, DryRun: true}
+	if typ != "directory" {
+		res.text = fmt.Sprintf("Would delete %s (a %s; dry run: nothing was deleted)", path, typ)
+		return res, nil
+	}
+	_, err := w.fs.Walk(context.Background(), l, path, fsroot.WalkOptions{Hidden: true}, nil, func(e *fsroot.WalkEntry) (bool, any) {
+		res.Would = append(res.Would, e.Rel())
+		return true, nil
+	})
+	if err != nil {
+		return nil, errs.FromOS("delete", path, err, true)
+	}
+	if len(res.Would) > 0 && !recursive {
+		return nil, errs.NotEmpty(path, nil)
+	}
+	res.text = fmt.Sprintf("Would delete %s, a directory with %d %s (dry run: nothing was deleted)", path, len(res.Would), pluralWord(len(res.Would), "entry", "entries"))
+	for _, p := range res.Would {
+		res.text += "\n  " + p
+	}
+	return res, nil
 }

@@ -1,23 +1,37 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/wstools/ws/pkg/editmatch"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/history"
+	"github.com/wstools/ws/pkg/udiff"
 )
 
-// EditResult is the outcome of a successful edit.
+// EditResult is the outcome of a successful edit (or of several, made as
+// one change).
 type EditResult struct {
 	Path         string      `json:"path"`
 	Replacements int         `json:"replacements"`
 	Ranges       []LineRange `json:"ranges"`
-	Fallback     string      `json:"fallback,omitempty"`
+	Fallback     string      `json:"fallback,omitempty"` // the first fallback an edit needed
+	Edits        []EditDone  `json:"edits,omitempty"`    // multi-edit: what each edit did
+	Diff         string      `json:"diff"`
+	DryRun       bool        `json:"dry_run,omitempty"`
 	textOut
+}
+
+// EditDone is what one edit of a multi-edit did.
+type EditDone struct {
+	Replacements int         `json:"replacements"`
+	Ranges       []LineRange `json:"ranges"`
+	Fallback     string      `json:"fallback,omitempty"`
 }
 
 // LineRange is an inclusive range of 1-based line numbers.
@@ -26,80 +40,97 @@ type LineRange struct {
 	End   int `json:"end"`
 }
 
-// Mastra's soft-failure texts.
-const (
-	editNotFound     = "The specified text was not found. Make sure you use the exact text from the file."
-	editNotUniqueFmt = "The specified text appears %d times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences."
-)
-
-const bom = "\uFEFF"
-
-// Edit replaces old_string with new_string in a file. It works on the file's
-// bytes, so content that is not valid UTF-8 survives untouched. An exact
-// match is tried first; when there is none, the same text with the file's
-// line endings (CRLF) or without a byte-order mark is tried, and the file's
-// CRLF line endings and BOM are kept.
+// Edit replaces old_string with new_string in a file, working on its
+// bytes. The text must match exactly, or else through one of the
+// fallbacks of pkg/editmatch, at exactly one place (every place with
+// replace_all); the file's line endings, BOM, final newline and
+// indentation are kept. The result says which fallback matched and shows
+// the change as a diff; the version replaced is kept for undo.
 func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, error) {
-	t, err := w.fs.Resolve(req.Path)
+	return w.editFile(ctx, req.Path, []EditOp{{OldString: req.OldString, NewString: req.NewString, ReplaceAll: req.ReplaceAll}}, req.DryRun, EditFile)
+}
+
+// MultiEdit makes several edits of one file in order, in memory, all or
+// nothing, and writes the file once.
+func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditResult, error) {
+	if len(req.Edits) == 0 {
+		return nil, errs.Invalid("edits", "give at least one edit")
+	}
+	return w.editFile(ctx, req.Path, req.Edits, req.DryRun, MultiEdit)
+}
+
+func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
+	t, err := w.fs.Resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	g, err := w.guardWrite(t, EditFile)
+	g, err := w.guardWrite(t, tool)
 	if err != nil {
 		return nil, err
 	}
 	defer g.release()
-
-	f, _, err := w.fs.OpenRegular(t, "edit")
+	f, st, err := w.fs.OpenRegular(t, "edit")
 	if err != nil {
 		return nil, err
 	}
 	content, err := io.ReadAll(f)
 	f.Close()
 	if err != nil {
-		return nil, errs.FromOS("read", req.Path, err, false)
+		return nil, errs.FromOS("read", path, err, false)
 	}
+	res := &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
+	out := content
+	var notes []string
+	for i, e := range edits {
+		m, err := editmatch.Apply(out, e.OldString, e.NewString, e.ReplaceAll != nil && *e.ReplaceAll)
+		if err != nil {
+			return nil, editError(err, path, i, len(edits), dialectOf(ctx))
+		}
+		if note := cliTerms(dialectOf(ctx), m.Note); note != "" && len(edits) > 1 {
+			notes = append(notes, fmt.Sprintf("Edit %d: %s", i+1, note))
+		} else if note != "" {
+			notes = append(notes, note)
+		}
+		done := EditDone{Replacements: m.Count, Ranges: lineRanges(m.Ranges), Fallback: m.Fallback}
+		res.Edits = append(res.Edits, done)
+		res.Replacements += m.Count
+		res.Ranges = append(res.Ranges, done.Ranges...)
+		if res.Fallback == "" {
+			res.Fallback = m.Fallback
+		}
+		out = m.Content
+	}
+	res.Diff = udiff.Unified("a/"+string(t.Rel()), "b/"+string(t.Rel()), content, out, 3)
+	if !dryRun {
+		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: history.FileState(content, st.Mode, st.MtimeNS)})
+		nst, err := w.writeFile(t, g, out, false)
+		rec.done(err, history.FileFingerprint(out, nst.MtimeNS))
+		if err != nil {
+			return nil, err
+		}
+	}
+	res.text = editText(res, len(edits), notes)
+	if len(edits) == 1 {
+		res.Edits = nil // the fields above say it all
+	}
+	return res, nil
+}
 
-	all := req.ReplaceAll != nil && *req.ReplaceAll
-	var out []byte
-	var ranges []LineRange
-	var diffOld, diffNew []byte
-	m, err := findEdit(content, []byte(req.OldString), []byte(req.NewString), all)
-	switch {
-	case err == nil:
-		if all {
-			out = bytes.ReplaceAll(content, m.old, m.new)
-		} else {
-			out = bytes.Replace(content, m.old, m.new, 1)
-		}
-		ranges = editRanges(content, m.old, m.new, all)
-		diffOld, diffNew = m.old, m.new
-	case errs.CodeOf(err) == errs.NoMatch:
-		fm, ferr := fuzzyEdit(content, []byte(req.OldString), []byte(req.NewString), all)
-		if ferr != nil {
-			return nil, errs.At(ferr, req.Path)
-		}
-		if fm == nil {
-			return nil, errs.At(err, req.Path)
-		}
-		out, ranges = fm.splice(content), fm.ranges(content)
-		m = editMatch{count: len(fm.spans), fallback: fm.kind}
-		diffOld, diffNew = content[fm.spans[0].start:fm.spans[0].end], fm.repl[0]
-	default:
-		return nil, errs.At(err, req.Path)
-	}
-	if err := w.writeFile(t, g, out, false); err != nil {
-		return nil, err
-	}
-
-	res := &EditResult{Path: req.Path, Replacements: m.count, Ranges: ranges, Fallback: m.fallback}
+// editText is Mastra's "Replaced N occurrences in PATH (lines …)", a line
+// naming each fallback that was needed, and the diff of the whole change.
+func editText(res *EditResult, edits int, notes []string) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Replaced %d occurrence", m.count)
-	if m.count != 1 {
+	if res.DryRun {
+		sb.WriteString("Would replace ")
+	} else {
+		sb.WriteString("Replaced ")
+	}
+	fmt.Fprintf(&sb, "%d occurrence", res.Replacements)
+	if res.Replacements != 1 {
 		sb.WriteByte('s')
 	}
-	sb.WriteString(" in " + req.Path + " (lines ")
-	for i, r := range ranges {
+	sb.WriteString(" in " + res.Path + " (lines ")
+	for i, r := range res.Ranges {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
@@ -109,135 +140,51 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 		}
 	}
 	sb.WriteByte(')')
-	if m.fallback != "" {
-		sb.WriteString("\n" + fallbackNote[m.fallback] + "\n")
-		sb.WriteString(shortDiff(diffOld, diffNew))
+	if edits > 1 {
+		fmt.Fprintf(&sb, " with %d edits", edits)
 	}
-	res.text = sb.String()
-	return res, nil
+	if res.DryRun {
+		sb.WriteString(" (dry run: nothing was written)")
+	}
+	for _, note := range notes {
+		sb.WriteString("\n" + note)
+	}
+	if res.Diff != "" {
+		sb.WriteString("\n\n" + strings.TrimSuffix(res.Diff, "\n"))
+	}
+	return sb.String()
 }
 
-// editMatch is the text that will really be replaced, after any fallback.
-type editMatch struct {
-	old, new []byte
-	count    int
-	fallback string
+// editError gives a failed match its code and, in a multi-edit, the
+// edit's number. (A file that changed since this thread read it never gets
+// here: the read tracker refuses the edit first.)
+func editError(err error, path string, i, n int, d Dialect) error {
+	var amb *editmatch.AmbiguousError
+	code := errs.NoMatch
+	if errors.As(err, &amb) {
+		code = errs.NotUnique
+	}
+	msg := cliTerms(d, err.Error())
+	if n > 1 {
+		msg = fmt.Sprintf("Edit %d of %d: %s\nNo edit was made: the edits are applied all or none.", i+1, n, msg)
+	}
+	return errs.At(errs.Coded(code, errors.New(msg)), path)
 }
 
-// Fallbacks, in the order they are tried when the exact text is absent.
-const (
-	fallbackCRLF = "crlf"
-	fallbackLF   = "lf"
-	fallbackBOM  = "bom"
-)
-
-var fallbackNote = map[string]string{
-	fallbackCRLF: "Note: no exact match; matched after converting the given text's LF line endings to the file's CRLF (the file keeps CRLF).",
-	fallbackLF:   "Note: no exact match; matched after converting the given text's CRLF line endings to the file's LF.",
-	fallbackBOM:  "Note: no exact match; matched after removing a byte-order mark from the given text (the file's own BOM, if any, is kept).",
+// cliTerms names edit's parameters as the subcommand's flags, in the
+// matcher's texts, when the edit came from the command line.
+func cliTerms(d Dialect, s string) string {
+	if d != CLIFlags {
+		return s
+	}
+	return strings.NewReplacer("old_string", "--old", "new_string", "--new", "replace_all", "--replace-all").Replace(s)
 }
 
-// findEdit decides what to replace. Every candidate, exact or fallback,
-// must match exactly once (or at least once with replace_all).
-func findEdit(content, old, new []byte, all bool) (editMatch, error) {
-	type cand struct {
-		old, new []byte
-		fallback string
-	}
-	cands := []cand{{old, new, ""}}
-	if bytes.Contains(content, []byte("\r\n")) && bytes.Contains(old, []byte("\n")) && !bytes.Contains(old, []byte("\r\n")) {
-		cands = append(cands, cand{toCRLF(old), toCRLF(new), fallbackCRLF})
-	}
-	if !bytes.Contains(content, []byte("\r\n")) && bytes.Contains(old, []byte("\r\n")) {
-		cands = append(cands, cand{bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(new, []byte("\r\n"), []byte("\n")), fallbackLF})
-	}
-	if bytes.HasPrefix(old, []byte(bom)) {
-		o, n := bytes.TrimPrefix(old, []byte(bom)), bytes.TrimPrefix(new, []byte(bom))
-		cands = append(cands, cand{o, n, fallbackBOM})
-		if bytes.Contains(content, []byte("\r\n")) && bytes.Contains(o, []byte("\n")) && !bytes.Contains(o, []byte("\r\n")) {
-			cands = append(cands, cand{toCRLF(o), toCRLF(n), fallbackBOM})
-		}
-	}
-	for i, c := range cands {
-		if len(c.old) == 0 {
-			continue
-		}
-		n := bytes.Count(content, c.old)
-		if n == 0 {
-			continue
-		}
-		if n > 1 && !all {
-			// Ambiguity is reported for the exact text; a fallback that is
-			// ambiguous is no match at all.
-			if i == 0 {
-				return editMatch{}, errs.EditNotUnique(n)
-			}
-			continue
-		}
-		m := editMatch{old: c.old, new: c.new, count: n, fallback: c.fallback}
-		// A BOM at the very start of the file survives a replacement whose
-		// old text began with it and whose new text does not.
-		if c.fallback == "" && bytes.HasPrefix(c.old, []byte(bom)) && !bytes.HasPrefix(c.new, []byte(bom)) && bytes.HasPrefix(content, c.old) && n == 1 {
-			m.new = append([]byte(bom), c.new...)
-		}
-		return m, nil
-	}
-	return editMatch{}, errs.EditNoMatch()
-}
-
-// toCRLF turns bare LF line endings into CRLF.
-func toCRLF(b []byte) []byte {
-	var out bytes.Buffer
-	for i, c := range b {
-		if c == '\n' && (i == 0 || b[i-1] != '\r') {
-			out.WriteByte('\r')
-		}
-		out.WriteByte(c)
-	}
-	return out.Bytes()
-}
-
-// editRanges computes Mastra's reported line ranges on the original content:
-// from the line of an occurrence's first byte to the larger of its own last
-// line and the number of lines of the new text.
-func editRanges(content, old, new []byte, all bool) []LineRange {
-	nl := []byte("\n")
-	newLines := bytes.Count(new, nl) + 1
-	var out []LineRange
-	pos, line := 0, 1 // line = 1 + newlines in content[:pos]
-	for {
-		i := bytes.Index(content[pos:], old)
-		if i < 0 {
-			break
-		}
-		at := pos + i
-		start := line + bytes.Count(content[pos:at], nl)
-		oldEnd := start + bytes.Count(old[:len(old)-1], nl)
-		span := max(newLines, oldEnd-start+1)
-		out = append(out, LineRange{Start: start, End: start + span - 1})
-		pos, line = at+len(old), start+bytes.Count(old, nl)
-		if !all {
-			break
-		}
+// lineRanges converts the matcher's ranges.
+func lineRanges(rs []editmatch.Range) []LineRange {
+	out := make([]LineRange, len(rs))
+	for i, r := range rs {
+		out[i] = LineRange{Start: r.Start, End: r.End}
 	}
 	return out
-}
-
-// shortDiff shows what a fallback replaced, at most a few lines each way.
-func shortDiff(old, new []byte) string {
-	const maxLines = 8
-	var sb strings.Builder
-	side := func(mark string, b []byte) {
-		lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n"), "\n")
-		for i, l := range lines {
-			if i == maxLines {
-				fmt.Fprintf(&sb, "%s … (%d more lines)\n", mark, len(lines)-maxLines)
-				break
-			}
-			sb.WriteString(mark + " " + strings.TrimPrefix(l, bom) + "\n")
-		}
-	}
-	side("-", old)
-	side("+", new)
-	return strings.TrimSuffix(sb.String(), "\n")
 }

@@ -28,7 +28,8 @@ func isoPair(a, b time.Time) (string, string) {
 // lock, and what the read tracker knew of the file.
 type writeGuard struct {
 	lock *statefile.Lock
-	real string // real path: the lock and read-tracker key
+	real string     // real path: the lock, read-tracker and history key
+	loc  fsroot.Loc // where the write goes: a final symlink followed
 }
 
 func (g *writeGuard) release() { g.lock.Release() }
@@ -47,7 +48,7 @@ func (w *Workspace) guardWrite(t *fsroot.Target, toolID string) (*writeGuard, er
 	if err != nil {
 		return nil, err
 	}
-	g := &writeGuard{lock: lock, real: real}
+	g := &writeGuard{lock: lock, real: real, loc: l}
 	if err := w.checkFresh(t, l, real, toolID); err != nil {
 		g.release()
 		return nil, err

@@ -23,6 +23,7 @@ type ReadRequest struct {
 
 // WriteRequest is the input of write (mastra_workspace_write_file).
 type WriteRequest struct {
+	DryRun    bool   `json:"-"` // ws write --dry-run: show the diff, write nothing
 	Path      string `json:"path" desc:"File to write; missing parent directories are created."`
 	Content   string `json:"content" desc:"The complete new content of the file."`
 	Overwrite *bool  `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
@@ -30,6 +31,7 @@ type WriteRequest struct {
 
 // EditRequest is the input of edit (mastra_workspace_edit_file).
 type EditRequest struct {
+	DryRun     bool   `json:"-"` // ws edit --dry-run: show the diff, write nothing
 	Path       string `json:"path" desc:"File to edit."`
 	OldString  string `json:"old_string" desc:"Exact text to find. It must occur exactly once unless replace_all is set."`
 	NewString  string `json:"new_string" desc:"Text to put in its place, taken literally."`
@@ -50,6 +52,7 @@ type ListRequest struct {
 
 // DeleteRequest is the input of delete (mastra_workspace_delete).
 type DeleteRequest struct {
+	DryRun    bool   `json:"-"` // ws delete --dry-run: say what would go, delete nothing
 	Path      string `json:"path" desc:"File or directory to delete. A symlink is removed, not what it points to."`
 	Recursive *bool  `json:"recursive,omitempty" default:"false" desc:"Delete a directory with everything in it (default false: only empty directories)."`
 }
@@ -133,4 +136,33 @@ type SkillReadRequest struct {
 	Path      string   `json:"path" desc:"File below the skill's directory, such as references/guide.md or scripts/build.sh."`
 	StartLine *float64 `json:"startLine,omitempty" desc:"First line to show, counting from 1 (default: the first)."`
 	EndLine   *float64 `json:"endLine,omitempty" desc:"Last line to show, included (default: the last)."`
+}
+
+// ws's own tools (offered to models when the config's tools.wsTools is on).
+
+// MultiEditRequest is the input of multi_edit: several edits of one file,
+// made in order, all or none.
+type MultiEditRequest struct {
+	Path   string   `json:"path" desc:"File to edit."`
+	Edits  []EditOp `json:"edits" desc:"The edits, applied in order to the result of the ones before; if any fails, none is made."`
+	DryRun bool     `json:"-"` // ws edit --edits --dry-run
+}
+
+// EditOp is one edit of a multi-edit, with edit_file's parameters.
+type EditOp struct {
+	OldString  string `json:"old_string" desc:"Text to find, copied from the file. It must occur once unless replace_all is set."`
+	NewString  string `json:"new_string" desc:"Text to put in its place, taken literally."`
+	ReplaceAll *bool  `json:"replace_all,omitempty" default:"false" desc:"Replace every occurrence (default false)."`
+}
+
+// PatchRequest is the input of apply_patch.
+type PatchRequest struct {
+	Input  string `json:"input" desc:"The patch: Codex's envelope (*** Begin Patch, *** Add File: / *** Update File: / *** Delete File:, @@ context lines, *** End Patch) or a unified diff as git diff prints it. Every file is checked before any is written; all change or none."`
+	DryRun bool   `json:"-"` // ws patch --dry-run
+}
+
+// UndoRequest is the input of undo.
+type UndoRequest struct {
+	Path  string `json:"path,omitempty" desc:"File whose last change by ws to take back. Without it, the last change ws made in the workspace (all the files of a patch together)."`
+	Force *bool  `json:"force,omitempty" default:"false" desc:"Take the change back even if the file was changed since (default false: refused, with the reason)."`
 }

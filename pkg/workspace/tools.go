@@ -30,6 +30,10 @@ const (
 	Skill            = "skill"
 	SkillSearch      = "skill_search"
 	SkillRead        = "skill_read"
+	// ws's own tools.
+	MultiEdit  = "multi_edit"
+	ApplyPatch = "apply_patch"
+	Undo       = "undo"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -156,6 +160,15 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: SkillRead, Command: "skill read", Needs: NeedSkills,
 			Description: "Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines."},
 			(*Workspace).SkillRead),
+		tool(ToolSpec{ID: MultiEdit, Command: "edit --edits", Writes: true, Op: "multi_edit", WSOnly: true,
+			Description: "Make several edits of one file at once, in order, each as edit_file makes it (exact text first, then tolerant of formatting slips, never ambiguous). Either every edit applies and the file is written once, or none does."},
+			(*Workspace).MultiEdit),
+		tool(ToolSpec{ID: ApplyPatch, Command: "patch", Writes: true, Op: "apply_patch", WSOnly: true,
+			Description: "Apply a patch that adds, updates, moves or deletes files: Codex's apply_patch format or a unified diff. Context lines locate each change (trailing whitespace and typographic punctuation are forgiven; a context that fits two places is refused). All files change or none."},
+			(*Workspace).ApplyPatch),
+		tool(ToolSpec{ID: Undo, Command: "undo", Writes: true, Op: "undo", WSOnly: true,
+			Description: "Take back the last change ws made to a file (write, edit, delete or patch), or the last change in the workspace. Refused when the file changed since, unless force is set. An undo can itself be undone."},
+			(*Workspace).Undo),
 	}
 })
 

@@ -383,10 +383,11 @@ func IsTempName(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
 // WriteOptions say how writeAtomic treats an existing file.
 type WriteOptions struct {
-	NoReplace bool // fail with EEXIST when the file exists (write --overwrite=false)
+	NoReplace bool        // fail with EEXIST when the file exists (write --overwrite=false)
+	Mode      fs.FileMode // permissions of a new file (0: 0666 less the umask); an existing file keeps its own
 }
 
-// writeAtomic replaces the file at l with the bytes of r: a temporary file in
+// WriteAtomic replaces the file at l with the bytes of r: a temporary file in
 // the same directory is written, fsynced, given the old file's mode (and
 // owner, when permitted), and renamed over the target; the directory is then
 // fsynced. A symlink at l has its target replaced, not the link itself.
@@ -410,6 +411,9 @@ func (fsys *FS) WriteAtomic(l Loc, r io.Reader, opts WriteOptions) (FileStat, er
 	defer unix.Close(pfd)
 
 	mode := uint32(0o666) &^ Umask()
+	if opts.Mode != 0 {
+		mode = uint32(opts.Mode.Perm())
+	}
 	var old *FileStat
 	var st unix.Stat_t
 	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
@@ -580,4 +584,48 @@ func Umask() uint32 {
 		}
 	}
 	return 0o022
+}
+
+// Remove removes what is at l: a file, a symlink (the link only) or, when
+// recursive, a directory and everything below it; nothing is followed.
+// The directory that held it is fsynced.
+func (fsys *FS) Remove(l Loc, recursive bool) error {
+	p, name := l.Parent()
+	pfd, err := fsys.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pfd)
+	if err := RemoveAt(pfd, name, recursive); err != nil {
+		return err
+	}
+	_ = unix.Fsync(pfd)
+	return nil
+}
+
+// Symlink creates a symlink at l (whose parent must exist) holding target.
+func (fsys *FS) Symlink(l Loc, target string) error {
+	p, name := l.Parent()
+	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pfd)
+	return unix.Symlinkat(target, pfd, name)
+}
+
+// Readlink is the text of the symlink at l.
+func (fsys *FS) Readlink(l Loc) (string, error) {
+	p, name := l.Parent()
+	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(pfd)
+	buf := make([]byte, 4096)
+	n, err := unix.Readlinkat(pfd, name, buf)
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
 }

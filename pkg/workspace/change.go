@@ -1,0 +1,142 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/wstools/ws/pkg/history"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"golang.org/x/sys/unix"
+)
+
+// history is the workspace's store of the versions its changes replaced
+// (ws undo, ws history), or nil without a state directory.
+func (w *Workspace) history() *history.Store {
+	if w.stateDir == "" {
+		return nil
+	}
+	return history.Open(filepath.Join(w.stateDir, "history"), history.Options{Now: w.now})
+}
+
+// stateAt is what is at l now, as the history keeps it: a regular file's
+// bytes and mode (its size only when it is over max), a symlink's text, a
+// directory's whole tree (its size only when its files total over max),
+// or absent.
+func (w *Workspace) stateAt(l fsroot.Loc, max int64) (history.State, error) {
+	st, err := w.fs.Lstat(l)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return history.AbsentState(), nil
+	case err != nil:
+		return history.State{}, err
+	case st.Mode&fs.ModeSymlink != 0:
+		target, err := w.fs.Readlink(l)
+		return history.SymlinkState(target), err
+	case st.IsDir():
+		return w.treeState(l, st, max)
+	case !st.Mode.IsRegular():
+		return history.State{}, fsroot.ErrNotRegular
+	case st.Size > max:
+		return history.State{Kind: history.KindFile, Mode: st.Mode, Size: st.Size, MtimeNS: st.MtimeNS}, nil
+	}
+	data, err := w.readLoc(l)
+	return history.FileState(data, st.Mode, st.MtimeNS), err
+}
+
+// readLoc reads the regular file at l, not following a final symlink.
+func (w *Workspace) readLoc(l fsroot.Loc) ([]byte, error) {
+	f, err := w.fs.OpenFile(l, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0, l.Abs())
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// treeState keeps a directory with everything in it (hidden and ignored
+// names included), unless its files total over max.
+func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (history.State, error) {
+	var nodes []history.Node
+	var total int64
+	var failed error
+	_, err := w.fs.Walk(context.Background(), l, "", fsroot.WalkOptions{Hidden: true}, nil, func(e *fsroot.WalkEntry) (bool, any) {
+		if failed != nil || total > max {
+			return false, nil
+		}
+		n := history.Node{Path: e.Rel()}
+		est, err := w.fs.Lstat(e.Loc())
+		switch {
+		case err != nil:
+			failed = err
+		case e.IsLink:
+			n.Kind = history.KindSymlink
+			n.Target, failed = w.fs.Readlink(e.Loc())
+		case e.IsDir:
+			n.Kind, n.Mode = history.KindDir, est.Mode
+		case est.Mode.IsRegular():
+			n.Kind, n.Mode = history.KindFile, est.Mode
+			if total += est.Size; total <= max {
+				n.Data, failed = w.readLoc(e.Loc())
+			}
+		default:
+			failed = fsroot.ErrNotRegular
+		}
+		nodes = append(nodes, n)
+		return n.Kind == history.KindDir, nil
+	})
+	if err == nil {
+		err = failed
+	}
+	if total > max {
+		return history.State{Kind: history.KindDir, Mode: st.Mode, Size: total}, err
+	}
+	return history.DirState(st.Mode, nodes), err
+}
+
+// recording is one change being recorded: begun before the writes,
+// committed after them. The history serves undo; when it cannot record
+// (a full disk, a damaged store) the change goes ahead without it, with a
+// warning, rather than fail.
+type recording struct {
+	w *Workspace
+	p *history.Pending
+}
+
+// record begins recording a change of the files in changes.
+func (w *Workspace) record(op history.Op, changes ...history.Change) *recording {
+	h := w.history()
+	if h == nil || len(changes) == 0 {
+		return &recording{w: w}
+	}
+	p, err := h.Begin(op, changes...)
+	if err != nil {
+		w.warn("the change of " + changes[0].Path + " is not kept for undo: the history could not record it")
+	}
+	return &recording{w: w, p: p}
+}
+
+// done commits the change with each file's fingerprint after it (zero for
+// a file left alone), or drops it when the writes failed.
+func (r *recording) done(err error, after ...history.Fingerprint) {
+	switch {
+	case r.p == nil:
+	case err != nil:
+		_ = r.p.Abort()
+	default:
+		if _, cerr := r.p.Commit(after...); cerr != nil {
+			r.w.warn("the change is not kept for undo: the history could not record it")
+		}
+	}
+}
+
+// keepLimit is the most bytes of one file's previous state the history
+// keeps.
+func (w *Workspace) keepLimit() int64 {
+	if h := w.history(); h != nil {
+		return h.Options().MaxEntryBytes
+	}
+	return 0
+}

@@ -1,0 +1,332 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/history"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+)
+
+// UndoResult says what an undo restored.
+type UndoResult struct {
+	Undid    string       `json:"undid"` // the id of the change taken back
+	Op       string       `json:"op"`    // what that change was: write, edit, delete, patch, undo
+	Files    []UndoneFile `json:"files"`
+	Forced   bool         `json:"forced,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"`
+	when     time.Time
+	textOut
+}
+
+// UndoneFile is one file an undo restored.
+type UndoneFile struct {
+	Path     string `json:"path"`
+	Restored string `json:"restored"` // file, absent (removed), symlink or directory
+	Bytes    int64  `json:"bytes,omitempty"`
+}
+
+// heldFile is a file an undo works on, its write lock held.
+type heldFile struct {
+	e   *history.Entry
+	t   *fsroot.Target
+	g   *writeGuard
+	cur history.State // what is there now
+	old history.State // what the change replaced, to put back
+}
+
+// Undo takes back the last change ws made to a file, or, without a path,
+// the last change it made in the workspace (all the files of a patch
+// together). It is refused when a file changed since that change, unless
+// forced. The undo is itself a change: undoing again redoes.
+func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
+	h := w.history()
+	if h == nil {
+		return nil, errs.NoHistory()
+	}
+	// Changes of processes that died mid-write are settled first.
+	if _, err := h.Recover(w.fingerprintAt); err != nil {
+		w.warn("history: " + err.Error())
+	}
+	group, err := w.undoGroup(h, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	force := req.Force != nil && *req.Force
+	files, release, err := w.holdGroup(h, group, force)
+	defer release()
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]history.Change, len(files))
+	for i, f := range files {
+		changes[i] = history.Change{Key: f.e.Key, Path: f.e.Path, Before: f.cur, Undoes: f.e.ID}
+	}
+	rec := w.record(history.OpUndo, changes...)
+	after, err := w.restoreAll(files)
+	rec.done(err, after...)
+	if err != nil {
+		return nil, err
+	}
+	return undoResult(group, files, force), nil
+}
+
+// undoGroup finds the change to take back: the last of the file, or of
+// the workspace, with all the files changed with it.
+func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, error) {
+	if path == "" {
+		group, err := h.LastGroup()
+		if err != nil {
+			return nil, errs.State(err)
+		}
+		if len(group) == 0 {
+			return nil, errs.NothingToUndo("")
+		}
+		return group, nil
+	}
+	t, err := w.fs.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	l := t.Loc()
+	if dest, err := w.fs.FollowFinalLink(l); err == nil {
+		l = dest
+	}
+	e, err := h.Last(w.fs.RealPath(l))
+	if err != nil {
+		return nil, errs.State(err)
+	}
+	if e == nil {
+		return nil, errs.NothingToUndo(path)
+	}
+	group, err := h.Group(e.ID)
+	if err != nil {
+		return nil, errs.State(err)
+	}
+	return group, nil
+}
+
+// holdGroup takes the write lock of every file of the group (in key
+// order, so two undos cannot deadlock), checks that each is as the change
+// left it (unless forced) and reads what to put back. Nothing is written.
+func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool) ([]*heldFile, func(), error) {
+	sorted := append([]*history.Entry(nil), group...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
+	var files []*heldFile
+	release := func() {
+		for _, f := range files {
+			f.g.release()
+		}
+	}
+	for _, e := range sorted {
+		t, err := w.fs.Resolve(e.Key)
+		if err != nil {
+			return files, release, err
+		}
+		lock, err := w.lockPath(e.Key, e.Path)
+		if err != nil {
+			return files, release, err
+		}
+		f := &heldFile{e: e, t: t, g: &writeGuard{lock: lock, real: e.Key, loc: t.Loc()}}
+		files = append(files, f)
+		if f.cur, err = w.stateAt(f.g.loc, w.keepLimit()); err != nil {
+			return files, release, errs.FromOS("undo", e.Path, err, false)
+		}
+		if err := e.Check(f.cur.Fingerprint()); err != nil && !force {
+			var ce *history.ChangedError
+			if errors.As(err, &ce) {
+				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; undo --force takes it back anyway", err)
+			}
+			return files, release, errs.UndoRefused(e.Path, err.Error(), err)
+		}
+		if f.old, err = h.Content(e); err != nil {
+			return files, release, errs.UndoRefused(e.Path, "the version it replaced was not kept ("+err.Error()+")", err)
+		}
+	}
+	return files, release, nil
+}
+
+// restoreAll puts back what each change replaced. When one fails, those
+// already restored get what they held before the undo again.
+func (w *Workspace) restoreAll(files []*heldFile) ([]history.Fingerprint, error) {
+	after := make([]history.Fingerprint, len(files))
+	for i, f := range files {
+		if err := w.restore(f.g, f.old); err != nil {
+			for j := i - 1; j >= 0; j-- {
+				_ = w.restore(files[j].g, files[j].cur)
+			}
+			_ = w.restore(f.g, f.cur)
+			return nil, errs.FromOS("undo", f.e.Path, err, false)
+		}
+		now, err := w.stateAt(f.g.loc, w.keepLimit())
+		if err != nil {
+			return nil, errs.FromOS("undo", f.e.Path, err, false)
+		}
+		after[i] = now.Fingerprint()
+	}
+	return after, nil
+}
+
+// restore makes the path of g hold st. A state whose bytes were not kept
+// (over the size cap) is not restorable and was refused before.
+func (w *Workspace) restore(g *writeGuard, st history.State) error {
+	l := g.loc
+	cur, err := w.fs.Lstat(l)
+	exists := err == nil
+	if exists && !(st.Kind == history.KindFile && cur.Mode.IsRegular()) {
+		if err := w.fs.Remove(l, true); err != nil {
+			return err
+		}
+	}
+	switch st.Kind {
+	case history.KindAbsent:
+		return nil
+	case history.KindSymlink:
+		return w.fs.Symlink(l, st.Target)
+	case history.KindFile:
+		return w.restoreFile(g, l, st.Data, st)
+	case history.KindDir:
+		if err := w.fs.MkdirAll(l); err != nil {
+			return err
+		}
+		for _, n := range st.Tree { // sorted: a directory before what it holds
+			c := l.Child(n.Path)
+			var err error
+			switch n.Kind {
+			case history.KindDir:
+				err = w.fs.MkdirAll(c)
+			case history.KindSymlink:
+				err = w.fs.Symlink(c, n.Target)
+			case history.KindFile:
+				_, err = w.fs.WriteAtomic(c, bytes.NewReader(n.Data), fsroot.WriteOptions{Mode: n.Mode})
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restoreFile writes a file's old bytes back and tells the read tracker,
+// so this thread may go on editing it.
+func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st history.State) error {
+	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode})
+	if err != nil {
+		return err
+	}
+	return w.recordRead(g.real, fst)
+}
+
+// fingerprintAt is a file's fingerprint now, for the history's recovery.
+func (w *Workspace) fingerprintAt(key string) (history.Fingerprint, error) {
+	t, err := w.fs.Resolve(key)
+	if err != nil {
+		return history.Fingerprint{}, err
+	}
+	st, err := w.stateAt(t.Loc(), w.keepLimit())
+	if err != nil {
+		return history.Fingerprint{}, err
+	}
+	return st.Fingerprint(), nil
+}
+
+func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResult {
+	e := group[0]
+	res := &UndoResult{Undid: e.ID, Op: string(e.Op), Forced: force, when: e.Time}
+	var lines []string
+	for _, f := range files {
+		u := UndoneFile{Path: f.e.Path, Restored: string(f.old.Kind)}
+		var what string
+		switch f.old.Kind {
+		case history.KindAbsent:
+			u.Restored, what = "absent", "removed (it did not exist before)"
+		case history.KindFile:
+			u.Bytes = int64(len(f.old.Data))
+			what = fmt.Sprintf("restored (%d bytes)", u.Bytes)
+		case history.KindSymlink:
+			what = "restored as a symlink to " + f.old.Target
+		case history.KindDir:
+			u.Restored, what = "directory", fmt.Sprintf("restored as a directory (%d entries)", len(f.old.Tree))
+		}
+		res.Files = append(res.Files, u)
+		lines = append(lines, f.e.Path+": "+what)
+	}
+	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
+	sort.Strings(lines)
+	head := fmt.Sprintf("Undid the %s of %s", e.Op, e.Time.UTC().Format(time.RFC3339))
+	if force {
+		head += " (forced)"
+	}
+	res.text = head + "\n" + strings.Join(lines, "\n")
+	return res
+}
+
+// HistoryRequest asks for the kept versions of one file.
+type HistoryRequest struct {
+	Path string `json:"path"`
+}
+
+// HistoryResult lists them, newest first.
+type HistoryResult struct {
+	Path     string           `json:"path"`
+	Versions []*history.Entry `json:"versions"`
+	textOut
+}
+
+// History lists the changes ws made to a file, newest first, with what
+// each replaced (which undo would put back).
+func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
+	h := w.history()
+	if h == nil {
+		return nil, errs.NoHistory()
+	}
+	if _, err := h.Recover(w.fingerprintAt); err != nil {
+		w.warn("history: " + err.Error())
+	}
+	t, err := w.fs.Resolve(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	l := t.Loc()
+	if dest, err := w.fs.FollowFinalLink(l); err == nil {
+		l = dest
+	}
+	list, err := h.List(w.fs.RealPath(l))
+	if err != nil {
+		return nil, errs.State(err)
+	}
+	res := &HistoryResult{Path: req.Path, Versions: list}
+	if len(list) == 0 {
+		res.text = "No changes of " + req.Path + " are kept."
+		return res, nil
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (ws undo %s takes back the first):", len(list), pluralWord(len(list), "change", "changes"), req.Path, req.Path)
+	for _, e := range list {
+		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, keptText(e.Before))
+	}
+	res.text = sb.String()
+	return res, nil
+}
+
+// keptText says what a change replaced.
+func keptText(k history.Kept) string {
+	switch {
+	case k.TooLarge:
+		return fmt.Sprintf("replaced %d bytes (too large to keep: cannot be undone)", k.Size)
+	case k.Kind == history.KindAbsent:
+		return "created the file"
+	case k.Kind == history.KindSymlink:
+		return "replaced a symlink to " + k.Target
+	case k.Kind == history.KindDir:
+		return fmt.Sprintf("replaced a directory (%d entries)", k.Nodes)
+	}
+	return fmt.Sprintf("replaced %d bytes", k.Size)
+}
