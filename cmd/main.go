@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -53,18 +54,19 @@ func Main() int {
 		InTTY:  isTerminal(os.Stdin),
 		OutTTY: isTerminal(os.Stdout),
 	}
+	app := newApp(stdio)
+	root := newRootCmd(app)
 	// The first SIGINT/SIGTERM cancels the running tool (exec stops its
 	// command's process group); handling then returns to the default, so a
 	// second signal ends ws at once even if a tool is stuck.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
-	app := newApp(stdio)
+	ctx := context.Background()
+	if interruptible(root, os.Args[1:]) {
+		sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		context.AfterFunc(sctx, stop)
+		ctx = sctx
+	}
 	defer app.close()
-	root := newRootCmd(app)
 	root.SetArgs(os.Args[1:])
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
@@ -74,6 +76,27 @@ func Main() int {
 		app.tool = cmd.Annotations["tool"]
 	}
 	return exitStatus(stdio, app, err)
+}
+
+// interruptible reports whether args run a command whose tool watches its
+// context (a shell command, a wait, a long walk or upload, an MCP session),
+// so that a signal should cancel the tool rather than end ws. The others
+// keep the default SIGINT and SIGTERM: os/signal's goroutines and the
+// thread they hold cost every run about 0.4 ms of start-up, and a read or
+// a stat gains nothing from being cancelled instead of ended.
+func interruptible(root *cobra.Command, args []string) bool {
+	c, _, err := root.Find(args)
+	if err != nil {
+		return false
+	}
+	for c.HasParent() && c.Parent() != root {
+		c = c.Parent()
+	}
+	switch c.Name() {
+	case "exec", "ps-output", "kill", "call", "mcp", "grep", "search", "index", "skill", "upload":
+		return true
+	}
+	return false
 }
 
 // exitStatus prints err unless it was already reported, and maps it to an
