@@ -51,6 +51,7 @@ mkdir "$work/root" "$work/state"
 printf 'hello\nworld\n' >"$work/root/a.txt"
 export WS_ROOT="$work/root" WS_STATE_DIR="$work/state"
 bench/out/ws stat a.txt >/dev/null # fail early, not inside hyperfine
+echo "binary sizes: ws $(wc -c <bench/out/ws) bytes, cobra-hello $(wc -c <bench/out/cobra-hello) bytes"
 
 hyperfine -N --warmup "${WARMUP:-100}" --runs "${RUNS:-1000}" --export-json bench/out/startup.json \
   -n 'cobra-hello --version' 'bench/out/cobra-hello --version' \
