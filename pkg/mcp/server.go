@@ -15,35 +15,58 @@ import (
 // answered with a parse error and the session goes on. Tool calls are
 // answered as they finish, so a long command holds up neither the
 // messages after it nor their cancellation; everything else is answered
-// in order. Serve returns when in ends, once every answer is written.
+// in order. Serve returns when in ends, once every answer is written, or
+// when ctx is cancelled (with its error), once the calls it stops have
+// answered.
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
 	h := NewHandler(ws, version)
 	w := &lineWriter{w: out}
-	r := bufio.NewReaderSize(in, 64<<10)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Reading has a goroutine of its own: a read of stdin cannot be
+	// interrupted, and a cancelled ctx must not wait for the next line.
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if msg := bytes.TrimSpace(line); len(msg) > 0 {
+				select {
+				case lines <- msg:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		line, err := r.ReadBytes('\n')
-		if msg := bytes.TrimSpace(line); len(msg) > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-readErr:
+			if err != io.EOF {
+				return err
+			}
+			wg.Wait()
+			return w.failed()
+		case msg := <-lines:
 			j := h.accept(ctx, msg)
 			if j.slow {
 				wg.Go(func() { w.write(j.answer()) })
 			} else {
 				w.write(j.answer())
 			}
-		}
-		if werr := w.failed(); werr != nil {
-			cancel() // nobody is reading the answers
-			return werr
-		}
-		if err == io.EOF {
-			wg.Wait()
-			return w.failed()
-		}
-		if err != nil {
-			return err
+			if err := w.failed(); err != nil {
+				cancel() // nobody reads the answers: stop the calls
+				return err
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -182,6 +183,51 @@ func TestServeLines(t *testing.T) {
 		!strings.HasPrefix(lines[4], `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"slow\n"}]`) {
 		t.Errorf("got\n%s", out.String())
 	}
+}
+
+// TestServeCancel stops a session whose input is still open: Serve
+// returns ctx's error without waiting for another line, once the tool
+// call it stopped has answered.
+func TestServeCancel(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ws, "test", inR, &out) }()
+	io.WriteString(inW, initialize+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 10"}}}`+"\n")
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != context.Canceled {
+			t.Errorf("Serve: %v, want %v", err, context.Canceled)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve still runs after its context was cancelled")
+	}
+	if got := out.String(); !strings.Contains(got, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Exit code: 143"}]`) {
+		t.Errorf("the stopped call's answer is missing:\n%s", got)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that can be read while Serve writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestServeWriteError ends the session when the answers cannot be written.
