@@ -4,120 +4,94 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"io"
-	"strings"
 	"sync"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-// NewServer builds an MCP server offering the workspace's tools.
-func NewServer(ws *workspace.Workspace, version string) *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "ws", Title: "ws workspace", Version: version},
-		&sdk.ServerOptions{Instructions: ws.Instructions()})
-	for _, o := range ws.Offered() {
-		name := o.Name
-		s.AddTool(&sdk.Tool{
-			Name:        name,
-			Description: o.Spec.Description,
-			InputSchema: o.Spec.Schema(),
-			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !o.Spec.Writes && o.Spec.ReadOnly()},
-		}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			args := []byte(req.Params.Arguments)
-			if len(args) == 0 {
-				args = []byte("{}")
-			}
-			_, res, err := ws.Call(ctx, name, args)
-			return toResult(res, err), nil
-		})
-	}
-	return s
-}
-
-// Serve runs the server on a stdio pair (ws's stdin and stdout) until the
-// client goes away. A line that is not JSON is answered with a JSON-RPC
-// parse error and the session goes on (the SDK alone would end it).
+// Serve runs an MCP session on a stdio pair (ws's stdin and stdout): one
+// JSON-RPC message per line each way. A line that is not JSON is
+// answered with a parse error and the session goes on. Tool calls are
+// answered as they finish, so a long command holds up neither the
+// messages after it nor their cancellation; everything else is answered
+// in order. Serve returns when in ends, once every answer is written, or
+// when ctx is cancelled (with its error), once the calls it stops have
+// answered.
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
-	w := &lockedWriter{w: out}
-	return NewServer(ws, version).Run(ctx, &sdk.IOTransport{
-		Reader: &lineGuard{r: bufio.NewReaderSize(in, 64<<10), out: w},
-		Writer: w,
-	})
+	h := NewHandler(ws, version)
+	w := &lineWriter{w: out}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Reading has a goroutine of its own: a read of stdin cannot be
+	// interrupted, and a cancelled ctx must not wait for the next line.
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if msg := bytes.TrimSpace(line); len(msg) > 0 {
+				select {
+				case lines <- msg:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-readErr:
+			if err != io.EOF {
+				return err
+			}
+			wg.Wait()
+			return w.failed()
+		case msg := <-lines:
+			j := h.accept(ctx, msg)
+			if j.slow {
+				wg.Go(func() { w.write(j.answer()) })
+			} else {
+				w.write(j.answer())
+			}
+			if err := w.failed(); err != nil {
+				cancel() // nobody reads the answers: stop the calls
+				return err
+			}
+		}
+	}
 }
 
-// lockedWriter serialises whole frames from the SDK and from lineGuard.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// lineWriter writes whole messages, one per line, from any goroutine;
+// after a failed write it writes nothing more.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *lineWriter) write(msg []byte) {
+	if msg == nil {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if l.err == nil {
+		_, l.err = l.w.Write(append(msg, '\n'))
+	}
 }
 
-func (l *lockedWriter) Close() error { return nil }
-
-// parseError is JSON-RPC's answer to a message that is not JSON.
-const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not JSON"}}` + "\n"
-
-// lineGuard hands the SDK the lines of r that are JSON, and answers the
-// others itself.
-type lineGuard struct {
-	r       *bufio.Reader
-	out     io.Writer
-	pending []byte
-}
-
-func (g *lineGuard) Read(p []byte) (int, error) {
-	for len(g.pending) == 0 {
-		line, err := g.r.ReadBytes('\n')
-		if body := bytes.TrimSpace(line); len(body) > 0 {
-			if json.Valid(body) {
-				g.pending = append(body, '\n')
-			} else if _, werr := io.WriteString(g.out, parseError); werr != nil {
-				return 0, werr
-			}
-		}
-		if err != nil && len(g.pending) == 0 {
-			return 0, err
-		}
-		if err != nil {
-			break
-		}
-	}
-	n := copy(p, g.pending)
-	g.pending = g.pending[n:]
-	return n, nil
-}
-
-func (g *lineGuard) Close() error { return nil }
-
-// toResult turns a tool outcome into MCP content: the text, a media part
-// for media, and the data as structured content.
-func toResult(res workspace.Result, err error) *sdk.CallToolResult {
-	if err != nil {
-		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
-	}
-	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Text()}}}
-	if r, ok := res.(*workspace.ReadResult); ok && r.IsMedia() {
-		data, derr := base64.StdEncoding.DecodeString(r.Data)
-		if derr == nil {
-			if strings.HasPrefix(r.MediaType, "image/") {
-				out.Content = append(out.Content, &sdk.ImageContent{Data: data, MIMEType: r.MediaType})
-			} else {
-				out.Content = append(out.Content, &sdk.EmbeddedResource{Resource: &sdk.ResourceContents{
-					URI: "file:///" + string(r.Path), MIMEType: r.MediaType, Blob: data}})
-			}
-		}
-		return out
-	}
-	if b, merr := json.Marshal(res); merr == nil && len(b) > 0 && b[0] == '{' {
-		out.StructuredContent = json.RawMessage(b)
-	}
-	return out
+func (l *lineWriter) failed() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }

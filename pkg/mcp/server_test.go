@@ -1,142 +1,244 @@
 package mcp
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/wstools/ws/pkg/workspace"
+	"time"
 )
 
-// TestServeEndToEnd drives the server with the SDK's own client over an
-// in-memory transport: initialize, tools/list, and calls of read, write,
-// edit, grep and exec, failures included.
+// TestServeEndToEnd drives a session over stdio: initialize, tools/list,
+// and calls of read, write, edit, grep and exec, failures included.
 func TestServeEndToEnd(t *testing.T) {
-	root := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\nworld\n"), 0o644))
+	ws, root := newTestWorkspace(t)
 	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUg==")
 	must(t, os.WriteFile(filepath.Join(root, "img.png"), png, 0o644))
-	ws, err := workspace.New(workspace.Options{Root: root, StateDir: t.TempDir(), HostEnv: []string{"PATH=" + os.Getenv("PATH")}})
-	must(t, err)
-	defer ws.Close()
 
-	ctx := context.Background()
-	serverT, clientT := sdk.NewInMemoryTransports()
-	srv := NewServer(ws, "test")
-	ss, err := srv.Connect(ctx, serverT, nil)
-	must(t, err)
-	defer ss.Close()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientT, nil)
-	must(t, err)
-	defer cs.Close()
+	// Each call waits for the one before (a pipe, not a file), since
+	// tool calls are answered concurrently.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), ws, "test", inR, outW); outW.Close() }()
+	lines := json.NewDecoder(outR)
+	id := 0
+	send := func(method string, params any) (json.RawMessage, *rpcError) {
+		t.Helper()
+		id++
+		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		if _, err := inW.Write(append(msg, '\n')); err != nil {
+			t.Fatal(err)
+		}
+		var resp struct {
+			ID     int
+			Result json.RawMessage
+			Error  *rpcError
+		}
+		must(t, lines.Decode(&resp))
+		if resp.ID != id {
+			t.Fatalf("answer to %d, want %d", resp.ID, id)
+		}
+		return resp.Result, resp.Error
+	}
 
-	if got := cs.InitializeResult().ServerInfo.Name; got != "ws" {
-		t.Errorf("server name %q", got)
+	var init struct {
+		ProtocolVersion string
+		ServerInfo      implementation
+		Instructions    string
 	}
-	if !strings.Contains(cs.InitializeResult().Instructions, "Local filesystem at") {
-		t.Errorf("instructions %q", cs.InitializeResult().Instructions)
+	res, rerr := send("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": implementation{Name: "test", Version: "1"}})
+	if rerr != nil {
+		t.Fatal(rerr)
 	}
-	list, err := cs.ListTools(ctx, nil)
-	must(t, err)
+	must(t, json.Unmarshal(res, &init))
+	if init.ServerInfo.Name != "ws" || init.ProtocolVersion != "2025-06-18" || !strings.Contains(init.Instructions, "Local filesystem at") {
+		t.Errorf("initialize: %s", res)
+	}
+	inW.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+
+	res, _ = send("tools/list", nil)
+	var list struct {
+		Tools []struct {
+			Name        string
+			InputSchema map[string]any
+		}
+	}
+	must(t, json.Unmarshal(res, &list))
 	var names []string
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
-		schema, _ := tool.InputSchema.(map[string]any)
-		if schema["type"] != "object" {
+		if tool.InputSchema["type"] != "object" {
 			t.Errorf("%s: schema %v", tool.Name, tool.InputSchema)
 		}
 	}
-	sort.Strings(names)
+	if !sort.StringsAreSorted(names) {
+		t.Errorf("tools not sorted by name: %v", names)
+	}
 	for _, want := range []string{"mastra_workspace_read_file", "mastra_workspace_write_file", "mastra_workspace_edit_file",
 		"mastra_workspace_grep", "mastra_workspace_execute_command", "mastra_workspace_list_files"} {
-		if sort.SearchStrings(names, want) == len(names) || names[sort.SearchStrings(names, want)] != want {
+		if i := sort.SearchStrings(names, want); i == len(names) || names[i] != want {
 			t.Errorf("tools/list lacks %s (has %v)", want, names)
 		}
 	}
 
-	call := func(name string, args map[string]any) *sdk.CallToolResult {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		must(t, err)
-		return res
+	type content struct {
+		Type, Text, MIMEType, Data string
 	}
-	text := func(r *sdk.CallToolResult) string {
+	call := func(name string, args map[string]any) (texts []content, isError bool) {
 		t.Helper()
-		if len(r.Content) == 0 {
-			t.Fatal("no content")
+		res, rerr := send("tools/call", map[string]any{"name": name, "arguments": args})
+		if rerr != nil {
+			t.Fatalf("%s: %v", name, rerr.Message)
 		}
-		tc, ok := r.Content[0].(*sdk.TextContent)
-		if !ok {
-			t.Fatalf("first content is %T", r.Content[0])
+		var r struct {
+			Content []content
+			IsError bool
 		}
-		return tc.Text
+		must(t, json.Unmarshal(res, &r))
+		if len(r.Content) == 0 || r.Content[0].Type != "text" {
+			t.Fatalf("%s: content %s", name, res)
+		}
+		return r.Content, r.IsError
+	}
+	text := func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		c, isError := call(name, args)
+		return c[0].Text, isError
 	}
 
-	if r := call("mastra_workspace_read_file", map[string]any{"path": "a.txt"}); r.IsError || text(r) != "a.txt (12 bytes)\n     1→hello\n     2→world" {
-		t.Errorf("read: %q (error %v)", text(r), r.IsError)
+	if s, e := text("mastra_workspace_read_file", map[string]any{"path": "a.txt"}); e || s != "a.txt (12 bytes)\n     1→hello\n     2→world" {
+		t.Errorf("read: %q (error %v)", s, e)
 	}
-	if r := call("mastra_workspace_write_file", map[string]any{"path": "b/new.txt", "content": "one\ntwo\n"}); r.IsError || text(r) != "Wrote 8 bytes to b/new.txt" {
-		t.Errorf("write: %q", text(r))
+	if s, e := text("mastra_workspace_write_file", map[string]any{"path": "b/new.txt", "content": "one\ntwo\n"}); e || s != "Wrote 8 bytes to b/new.txt" {
+		t.Errorf("write: %q", s)
 	}
-	if r := call("mastra_workspace_edit_file", map[string]any{"path": "b/new.txt", "old_string": "two", "new_string": "2"}); r.IsError || text(r) != "Replaced 1 occurrence in b/new.txt (lines 2)" {
-		t.Errorf("edit: %q", text(r))
+	if s, e := text("mastra_workspace_edit_file", map[string]any{"path": "b/new.txt", "old_string": "two", "new_string": "2"}); e || s != "Replaced 1 occurrence in b/new.txt (lines 2)\n\n--- a/b/new.txt\n+++ b/b/new.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2" {
+		t.Errorf("edit: %q", s)
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, "b/new.txt")); string(data) != "one\n2\n" {
 		t.Errorf("file after edit: %q", data)
 	}
-	if r := call("mastra_workspace_grep", map[string]any{"pattern": "wor"}); r.IsError || text(r) != "1 match across 1 file (1 binary file skipped)\n---\na.txt:2:1: world" {
-		t.Errorf("grep: %q", text(r))
+	if s, e := text("mastra_workspace_grep", map[string]any{"pattern": "wor"}); e || s != "1 match across 1 file (1 binary file skipped)\n---\na.txt:2:1: world" {
+		t.Errorf("grep: %q", s)
 	}
-	if r := call("mastra_workspace_execute_command", map[string]any{"command": "echo out; exit 3"}); r.IsError || text(r) != "out\n\nExit code: 3" {
-		t.Errorf("exec: %q", text(r))
+	if s, e := text("mastra_workspace_execute_command", map[string]any{"command": "echo out; exit 3"}); e || s != "out\n\nExit code: 3" {
+		t.Errorf("exec: %q", s)
 	}
 	// Failures are isError results with the message.
-	if r := call("mastra_workspace_read_file", map[string]any{"path": "nope.txt"}); !r.IsError || text(r) != "File not found: nope.txt" {
-		t.Errorf("missing file: %q (error %v)", text(r), r.IsError)
+	if s, e := text("mastra_workspace_read_file", map[string]any{"path": "nope.txt"}); !e || s != "File not found: nope.txt" {
+		t.Errorf("missing file: %q (error %v)", s, e)
 	}
-	if r := call("mastra_workspace_edit_file", map[string]any{"path": "a.txt", "old_string": "zzz", "new_string": "y"}); !r.IsError || !strings.HasPrefix(text(r), "The specified text was not found.") {
-		t.Errorf("edit not found: %q", text(r))
+	if s, e := text("mastra_workspace_edit_file", map[string]any{"path": "a.txt", "old_string": "zzz", "new_string": "y"}); !e || !strings.HasPrefix(s, "The specified text was not found.") {
+		t.Errorf("edit not found: %q", s)
 	}
-	if r := call("mastra_workspace_read_file", map[string]any{"path": "a.txt", "offset": 0}); !r.IsError || !strings.HasPrefix(text(r), "Tool input validation failed for mastra_workspace_read_file.") {
-		t.Errorf("validation: %q", text(r))
+	if s, e := text("mastra_workspace_read_file", map[string]any{"path": "a.txt", "offset": 0}); !e || !strings.HasPrefix(s, "Tool input validation failed for mastra_workspace_read_file.") {
+		t.Errorf("validation: %q", s)
 	}
 	// Media comes back as image content after the header.
-	r := call("mastra_workspace_read_file", map[string]any{"path": "img.png"})
-	if r.IsError || len(r.Content) != 2 || text(r) != "img.png (16 bytes, image/png)" {
-		t.Fatalf("media: %+v", r)
+	c, e := call("mastra_workspace_read_file", map[string]any{"path": "img.png"})
+	if e || len(c) != 2 || c[0].Text != "img.png (16 bytes, image/png)" {
+		t.Fatalf("media: %+v", c)
 	}
-	if img, ok := r.Content[1].(*sdk.ImageContent); !ok || img.MIMEType != "image/png" || string(img.Data) != string(png) {
-		t.Errorf("media part: %#v", r.Content[1])
+	if c[1].Type != "image" || c[1].MIMEType != "image/png" || c[1].Data != base64.StdEncoding.EncodeToString(png) {
+		t.Errorf("media part: %+v", c[1])
+	}
+
+	inW.Close()
+	select {
+	case err := <-done:
+		must(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return at the end of its input")
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+// TestServeLines checks the stdio framing: blank lines are skipped, a
+// line that is not JSON is answered and the session goes on, the last
+// line needs no newline, and answers of calls still running when the
+// input ends are written before Serve returns.
+func TestServeLines(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	in := initialize + "\n\n   \r\ngarbage{\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.2; echo slow"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\r\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`
+	var out bytes.Buffer
+	must(t, Serve(context.Background(), ws, "test", strings.NewReader(in), &out))
+	lines := strings.Split(out.String(), "\n")
+	if len(lines) != 6 || lines[5] != "" {
+		t.Fatalf("want 5 lines, got %q", out.String())
+	}
+	// What is not a tool call is answered in order; the slow call last.
+	if !strings.HasPrefix(lines[0], `{"jsonrpc":"2.0","id":0,"result":{"capabilities"`) ||
+		lines[1] != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not JSON"}}` ||
+		lines[2] != `{"jsonrpc":"2.0","id":2,"result":{}}` || lines[3] != `{"jsonrpc":"2.0","id":3,"result":{}}` ||
+		!strings.HasPrefix(lines[4], `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"slow\n"}]`) {
+		t.Errorf("got\n%s", out.String())
 	}
 }
 
-func TestLineGuard(t *testing.T) {
-	var out strings.Builder
-	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\ngarbage{\n\n{\"a\":1}"
-	g := &lineGuard{r: bufio.NewReader(strings.NewReader(in)), out: &out}
-	got, err := io.ReadAll(g)
-	if err != nil {
-		t.Fatal(err)
+// TestServeCancel stops a session whose input is still open: Serve
+// returns ctx's error without waiting for another line, once the tool
+// call it stopped has answered.
+func TestServeCancel(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ws, "test", inR, &out) }()
+	io.WriteString(inW, initialize+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 10"}}}`+"\n")
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != context.Canceled {
+			t.Errorf("Serve: %v, want %v", err, context.Canceled)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve still runs after its context was cancelled")
 	}
-	if string(got) != "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"a\":1}\n" {
-		t.Errorf("passed on %q", got)
-	}
-	if out.String() != parseError {
-		t.Errorf("answered %q", out.String())
+	if got := out.String(); !strings.Contains(got, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Exit code: 143"}]`) {
+		t.Errorf("the stopped call's answer is missing:\n%s", got)
 	}
 }
+
+// lockedBuffer is a bytes.Buffer that can be read while Serve writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestServeWriteError ends the session when the answers cannot be written.
+func TestServeWriteError(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	in := strings.NewReader(initialize + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")
+	if err := Serve(context.Background(), ws, "test", in, failWriter{}); err != io.ErrClosedPipe {
+		t.Errorf("Serve: %v, want %v", err, io.ErrClosedPipe)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }

@@ -1,0 +1,368 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// protocolVersions are the MCP revisions this server speaks, newest first.
+// A client asking for one of them gets it; any other gets the newest.
+var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Handler answers the JSON-RPC messages of one MCP session, whatever
+// carries them: Serve hands it the lines of a stdio pair; an HTTP
+// transport would hand it request bodies. It is safe for concurrent use,
+// and requests are answered independently of each other (a cancellation
+// notification stops the request it names).
+type Handler struct {
+	ws     *workspace.Workspace
+	result initializeResult
+	tools  []tool // by name
+	known  map[string]bool
+
+	mu       sync.Mutex
+	version  string // the negotiated protocol version; "" before initialize
+	inflight map[string]*running
+}
+
+// running is a request being answered, for notifications/cancelled.
+type running struct {
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+// NewHandler builds the handler of a session offering ws's tools; version
+// is ws's own, reported as the server's.
+func NewHandler(ws *workspace.Workspace, version string) *Handler {
+	h := &Handler{
+		ws: ws,
+		result: initializeResult{
+			Capabilities: serverCapabilities{Logging: struct{}{}, Tools: toolsCapability{ListChanged: true}},
+			Instructions: ws.Instructions(),
+			ServerInfo:   implementation{Name: "ws", Title: "ws workspace", Version: version},
+		},
+		known:    map[string]bool{},
+		inflight: map[string]*running{},
+	}
+	for _, o := range ws.Offered() {
+		h.tools = append(h.tools, tool{
+			Annotations: toolAnnotations{ReadOnlyHint: !o.Spec.Writes && o.Spec.ReadOnly()},
+			Description: o.Spec.Description,
+			InputSchema: o.Spec.Schema(),
+			Name:        o.Name,
+		})
+		h.known[o.Name] = true
+	}
+	sort.Slice(h.tools, func(i, j int) bool { return h.tools[i].Name < h.tools[j].Name })
+	return h
+}
+
+// Handle answers one message: the response to a request, the array of
+// responses to a batch, or nil when there is nothing to send (a
+// notification, a response, a request cancelled by the client).
+func (h *Handler) Handle(ctx context.Context, msg []byte) []byte {
+	return h.accept(ctx, msg).answer()
+}
+
+// job is a received message made ready to answer: its requests are
+// already registered, so a cancellation read after it finds them.
+type job struct {
+	h     *Handler
+	batch bool
+	items []jobItem
+	// slow: the job runs a tool, and a transport should answer it
+	// without holding up the messages that follow.
+	slow bool
+}
+
+// jobItem is one message of a job: a call to run, or the response
+// already decided (an invalid message).
+type jobItem struct {
+	c    *call
+	ctx  context.Context
+	run  *running
+	resp *response
+}
+
+// accept decodes msg and registers its requests; answer runs them.
+func (h *Handler) accept(ctx context.Context, msg []byte) *job {
+	j := &job{h: h}
+	msg = bytes.TrimSpace(msg)
+	if !json.Valid(msg) {
+		j.items = []jobItem{{resp: errorResponse(nullID, errorf(codeParseError, "Parse error: the message is not JSON"))}}
+		return j
+	}
+	raws := []json.RawMessage{msg}
+	if msg[0] == '[' {
+		j.batch = true
+		raws = nil
+		_ = json.Unmarshal(msg, &raws)
+		if len(raws) == 0 {
+			j.batch = false
+			j.items = []jobItem{{resp: errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: empty batch"))}}
+			return j
+		}
+	}
+	for _, raw := range raws {
+		c, resp := decodeMessage(raw)
+		switch {
+		case resp != nil:
+			j.items = append(j.items, jobItem{resp: resp})
+		case c == nil:
+		case c.id == nil:
+			j.items = append(j.items, jobItem{c: c})
+		default:
+			j.items = append(j.items, h.register(ctx, c))
+			j.slow = j.slow || c.method == "tools/call"
+		}
+	}
+	return j
+}
+
+// register gives a request its own context, which notifications/cancelled
+// cancels.
+func (h *Handler) register(ctx context.Context, c *call) jobItem {
+	key := idKey(c.id)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, busy := h.inflight[key]; busy {
+		return jobItem{resp: errorResponse(c.id, errorf(codeInvalidRequest, "Invalid Request: request %s is already in progress", key))}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	r := &running{cancel: cancel}
+	h.inflight[key] = r
+	return jobItem{c: c, ctx: ctx, run: r}
+}
+
+// answer runs the job's calls and encodes the responses.
+func (j *job) answer() []byte {
+	var out []*response
+	for _, it := range j.items {
+		switch {
+		case it.resp != nil:
+			out = append(out, it.resp)
+		case it.c.id == nil:
+			j.h.notify(it.c)
+		default:
+			if r := j.h.respond(it); r != nil {
+				out = append(out, r)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	var b []byte
+	var err error
+	if j.batch {
+		b, err = marshal(out)
+	} else {
+		b, err = marshal(out[0])
+	}
+	if err != nil {
+		b, _ = marshal(errorResponse(nullID, errorf(codeInternalError, "Internal error: %v", err)))
+	}
+	return b
+}
+
+// respond runs one request; a request cancelled by the client gets no
+// response, as MCP asks.
+func (h *Handler) respond(it jobItem) *response {
+	result, rerr := h.dispatch(it.ctx, it.c)
+	h.mu.Lock()
+	delete(h.inflight, idKey(it.c.id))
+	cancelled := it.run.cancelled
+	h.mu.Unlock()
+	it.run.cancel()
+	if cancelled {
+		return nil
+	}
+	if rerr != nil {
+		return errorResponse(it.c.id, rerr)
+	}
+	b, err := marshal(result)
+	if err != nil {
+		return errorResponse(it.c.id, errorf(codeInternalError, "Internal error: %v", err))
+	}
+	return &response{JSONRPC: "2.0", ID: it.c.id, Result: json.RawMessage(b)}
+}
+
+// notify acts on a notification; unknown ones are ignored.
+func (h *Handler) notify(c *call) {
+	if c.method != "notifications/cancelled" || c.params == nil {
+		return
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(c.params, &p) != nil || !validID(p.RequestID) {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r := h.inflight[idKey(p.RequestID)]; r != nil {
+		r.cancelled = true
+		r.cancel()
+	}
+}
+
+// dispatch runs a request's method.
+func (h *Handler) dispatch(ctx context.Context, c *call) (any, *rpcError) {
+	switch c.method {
+	case "initialize":
+		return h.initialize(c.params)
+	case "ping":
+		return struct{}{}, nil
+	}
+	h.mu.Lock()
+	ready := h.version != ""
+	h.mu.Unlock()
+	if !ready {
+		return nil, errorf(codeInvalidRequest, "Invalid Request: method %q is invalid before initialize", c.method)
+	}
+	switch c.method {
+	case "tools/list":
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		if err := decodeParams(c.params, &p); err != nil {
+			return nil, err
+		}
+		if p.Cursor != "" {
+			return nil, errorf(codeInvalidParams, "Invalid params: unknown cursor %q", p.Cursor)
+		}
+		return struct {
+			Tools []tool `json:"tools"`
+		}{h.tools}, nil
+	case "tools/call":
+		return h.callTool(ctx, c.params)
+	case "logging/setLevel":
+		// ws sends no log messages; the level is checked and dropped.
+		var p struct {
+			Level string `json:"level"`
+		}
+		if err := decodeParams(c.params, &p); err != nil {
+			return nil, err
+		}
+		if !isLogLevel(p.Level) {
+			return nil, errorf(codeInvalidParams, "Invalid params: unknown logging level %q", p.Level)
+		}
+		return struct{}{}, nil
+	// ws offers no resources or prompts; some clients list them anyway.
+	case "resources/list":
+		return struct {
+			Resources []struct{} `json:"resources"`
+		}{[]struct{}{}}, nil
+	case "resources/templates/list":
+		return struct {
+			ResourceTemplates []struct{} `json:"resourceTemplates"`
+		}{[]struct{}{}}, nil
+	case "prompts/list":
+		return struct {
+			Prompts []struct{} `json:"prompts"`
+		}{[]struct{}{}}, nil
+	}
+	return nil, errorf(codeMethodNotFound, "method not found: %q", c.method)
+}
+
+func decodeParams(params json.RawMessage, v any) *rpcError {
+	if params == nil {
+		return nil
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return errorf(codeInvalidParams, "Invalid params: %v", err)
+	}
+	return nil
+}
+
+func isLogLevel(l string) bool {
+	switch l {
+	case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
+		return true
+	}
+	return false
+}
+
+// initialize negotiates the protocol version and describes the server.
+func (h *Handler) initialize(params json.RawMessage) (any, *rpcError) {
+	if params == nil {
+		return nil, errorf(codeInvalidParams, "Invalid params: initialize needs params")
+	}
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.version != "" {
+		return nil, errorf(codeInvalidRequest, "Invalid Request: initialize was already received")
+	}
+	h.version = protocolVersions[0]
+	for _, v := range protocolVersions {
+		if v == p.ProtocolVersion {
+			h.version = v
+		}
+	}
+	res := h.result
+	res.ProtocolVersion = h.version
+	return res, nil
+}
+
+// callTool runs a tool. Unknown tools are a protocol error; a tool that
+// fails gives an isError result carrying its message.
+func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *rpcError) {
+	if params == nil {
+		return nil, errorf(codeInvalidParams, "Invalid params: tools/call needs params")
+	}
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if !h.known[p.Name] {
+		return nil, errorf(codeInvalidParams, "unknown tool %q", p.Name)
+	}
+	args := []byte(p.Arguments)
+	if len(args) == 0 {
+		args = []byte("{}")
+	}
+	_, res, err := h.ws.Call(ctx, p.Name, args)
+	return toResult(res, err), nil
+}
+
+// toResult turns a tool outcome into MCP content: the text, a media part
+// for media, and the data as structured content.
+func toResult(res workspace.Result, err error) *callToolResult {
+	if err != nil {
+		return &callToolResult{IsError: true, Content: []any{textContent{Type: "text", Text: err.Error()}}}
+	}
+	out := &callToolResult{Content: []any{textContent{Type: "text", Text: res.Text()}}}
+	if r, ok := res.(*workspace.ReadResult); ok && r.IsMedia() {
+		data, derr := base64.StdEncoding.DecodeString(r.Data)
+		if derr == nil {
+			blob := base64.StdEncoding.EncodeToString(data)
+			if strings.HasPrefix(r.MediaType, "image/") {
+				out.Content = append(out.Content, imageContent{Type: "image", MIMEType: r.MediaType, Data: blob})
+			} else {
+				out.Content = append(out.Content, embeddedResource{Type: "resource", Resource: blobResource{
+					URI: "file:///" + string(r.Path), MIMEType: r.MediaType, Blob: blob}})
+			}
+		}
+		return out
+	}
+	if b, merr := marshal(res); merr == nil && len(b) > 0 && b[0] == '{' {
+		out.StructuredContent = json.RawMessage(b)
+	}
+	return out
+}

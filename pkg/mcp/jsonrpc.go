@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// JSON-RPC 2.0 error codes.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeInternalError  = -32603
+)
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func errorf(code int, format string, args ...any) *rpcError {
+	return &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// nullID answers a message whose id could not be read.
+var nullID = json.RawMessage("null")
+
+// response is a JSON-RPC response: Result or Error, never both.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+func errorResponse(id json.RawMessage, err *rpcError) *response {
+	return &response{JSONRPC: "2.0", ID: id, Error: err}
+}
+
+// call is one checked request (id set) or notification (id nil).
+type call struct {
+	id     json.RawMessage
+	method string
+	params json.RawMessage // nil when absent or null
+}
+
+// decodeMessage checks one JSON-RPC message (a JSON value, not a batch).
+// It returns the call, or the error response to send instead, or
+// neither for a message that needs no answer (a response to a request:
+// this server sends none, so it has nothing to match them with).
+func decodeMessage(raw json.RawMessage) (*call, *response) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: a message must be a JSON object"))
+	}
+	rawMethod, hasMethod := m["method"]
+	_, hasResult := m["result"]
+	_, hasError := m["error"]
+	if !hasMethod && (hasResult || hasError) {
+		return nil, nil
+	}
+	id, hasID := m["id"]
+	if hasID && !validID(id) {
+		return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: id must be a string or a number"))
+	}
+	answerID := id
+	if !hasID {
+		answerID = nullID
+	}
+	if v, ok := m["jsonrpc"]; !ok || string(v) != `"2.0"` {
+		return nil, errorResponse(answerID, errorf(codeInvalidRequest, `Invalid Request: jsonrpc must be "2.0"`))
+	}
+	if !hasMethod {
+		return nil, errorResponse(answerID, errorf(codeInvalidRequest, "Invalid Request: no method"))
+	}
+	var method string
+	if err := json.Unmarshal(rawMethod, &method); err != nil {
+		return nil, errorResponse(answerID, errorf(codeInvalidRequest, "Invalid Request: method must be a string"))
+	}
+	c := &call{id: id, method: method}
+	if p, ok := m["params"]; ok && string(p) != "null" {
+		if p[0] != '{' {
+			if !hasID {
+				return nil, nil // a notification is never answered
+			}
+			return nil, errorResponse(id, errorf(codeInvalidParams, "Invalid params: params must be an object"))
+		}
+		c.params = p
+	}
+	return c, nil
+}
+
+// validID reports whether a request id is a string or a number (MCP
+// forbids null; JSON-RPC allows nothing else).
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	switch c := id[0]; {
+	case c == '"':
+		return true
+	case c == '-' || c >= '0' && c <= '9':
+		return true
+	}
+	return false
+}
+
+// idKey is a request id as a map key: its compact JSON text, so that 1
+// and "1" are different requests.
+func idKey(id json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// marshal is json.Marshal without HTML escaping (ws writes JSON that way
+// everywhere; "<" stays "<").
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
