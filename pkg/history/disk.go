@@ -175,36 +175,51 @@ func (s *Store) recordIDs() ([]string, error) {
 // loadRecord reads one record: nil and no error when it is missing
 // (dropped meanwhile); ErrCorrupt when it cannot be decoded.
 func (s *Store) loadRecord(id string) (*record, error) {
-	data, err := os.ReadFile(s.path(entriesDir, id+".json"))
+	var r record
+	err := s.readStored(&r, entriesDir, "entry", id)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var r record
-	if err := json.Unmarshal(data, &r); err == nil && r.Version > version {
-		return nil, fmt.Errorf("%w: entry %s", errNewer, id)
-	}
-	if err := json.Unmarshal(data, &r); err != nil || !r.valid(id) {
-		return nil, fmt.Errorf("%w: entry %s", ErrCorrupt, id)
-	}
 	return &r, nil
 }
 
+// loadPending reads one pending change.
 func (s *Store) loadPending(txn string) (*pendingRecord, error) {
-	data, err := os.ReadFile(s.path(pendingDir, txn+".json"))
-	if err != nil {
+	var p pendingRecord
+	if err := s.readStored(&p, pendingDir, "pending change", txn); err != nil {
 		return nil, err
 	}
-	var p pendingRecord
-	if err := json.Unmarshal(data, &p); err == nil && p.Version > version {
-		return nil, fmt.Errorf("%w: pending change %s", errNewer, txn)
-	}
-	if err := json.Unmarshal(data, &p); err != nil || !p.valid(txn) {
-		return nil, fmt.Errorf("%w: pending change %s", ErrCorrupt, txn)
-	}
 	return &p, nil
+}
+
+// stored is a record or a pending change, as readStored reads it.
+type stored interface {
+	storedVersion() int
+	valid(name string) bool
+}
+
+func (r *record) storedVersion() int        { return r.Version }
+func (p *pendingRecord) storedVersion() int { return p.Version }
+
+// readStored reads dir/<name>.json into v: the read's error as it is;
+// errNewer when a newer ws wrote it; ErrCorrupt when it does not decode or
+// is not valid. what says in the error what kind of record it is.
+func (s *Store) readStored(v stored, dir, what, name string) error {
+	data, err := os.ReadFile(s.path(dir, name+".json"))
+	if err != nil {
+		return err
+	}
+	err = json.Unmarshal(data, v)
+	if err == nil && v.storedVersion() > version {
+		return fmt.Errorf("%w: %s %s", errNewer, what, name)
+	}
+	if err != nil || !v.valid(name) {
+		return fmt.Errorf("%w: %s %s", ErrCorrupt, what, name)
+	}
+	return nil
 }
 
 // pendingTxns lists the txns with a .json or a .lock in pending/.

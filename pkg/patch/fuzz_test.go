@@ -2,8 +2,6 @@ package patch
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,11 +10,8 @@ import (
 // (known operations, clean relative paths), and that Plan never panics on
 // it, whatever the files hold.
 func FuzzParse(f *testing.F) {
-	diffs, _ := filepath.Glob(filepath.Join("testdata", "git", "*", "patch.diff"))
-	for _, d := range diffs {
-		if b, err := os.ReadFile(d); err == nil {
-			f.Add(string(b), "line 1\nline 2\n", byte(0))
-		}
+	for _, c := range gitCases(f) {
+		f.Add(c.diff, "line 1\nline 2\n", byte(0))
 	}
 	f.Add(codexPatch("*** Add File: a", "+x", "*** Update File: b", "*** Move to: c", "@@ f", " x", "-y", "+z", "*** End of File", "*** Delete File: d"), "x\ny\n", byte(1))
 	f.Add(lines("<<'EOF'", "*** Begin Patch", "*** Update File: a", "@@ class A", "@@ def f", "", "-x", "+y", "EOF"), "class A\ndef f\n\nx\n", byte(1))

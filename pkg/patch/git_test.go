@@ -13,19 +13,10 @@ import (
 // testdata/git/gen.sh) to the files it was made from, and checks that the
 // result is the files git diffed against.
 func TestGitDiffs(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join("testdata", "git", "*", "patch.diff"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, d := range dirs {
-		dir := filepath.Dir(d)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			text, err := os.ReadFile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before, after := readTree(t, filepath.Join(dir, "before")), readTree(t, filepath.Join(dir, "after"))
-			p, err := Parse(string(text))
+	for _, c := range gitCases(t) {
+		t.Run(filepath.Base(c.dir), func(t *testing.T) {
+			before, after := readTree(t, filepath.Join(c.dir, "before")), readTree(t, filepath.Join(c.dir, "after"))
+			p, err := Parse(c.diff)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -42,6 +33,30 @@ func TestGitDiffs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gitCase is one case of testdata/git: git's patch.diff, and the
+// directory that holds it with before/ and after/.
+type gitCase struct {
+	dir, diff string
+}
+
+// gitCases reads the cases of testdata/git.
+func gitCases(tb testing.TB) []gitCase {
+	tb.Helper()
+	diffs, err := filepath.Glob(filepath.Join("testdata", "git", "*", "patch.diff"))
+	if err != nil || len(diffs) == 0 {
+		tb.Fatalf("no cases: %v", err)
+	}
+	cases := make([]gitCase, len(diffs))
+	for i, d := range diffs {
+		b, err := os.ReadFile(d)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cases[i] = gitCase{dir: filepath.Dir(d), diff: string(b)}
+	}
+	return cases
 }
 
 func readTree(t *testing.T, root string) map[string][]byte {

@@ -403,6 +403,12 @@ func unquote(s string) string {
 	return s
 }
 
+// cEscapes maps the letter after a backslash in a C-style quoted name
+// to the byte it stands for.
+var cEscapes = map[byte]byte{
+	'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
+}
+
 // cutQuoted reads the C-style quoted string at the start of s (as git
 // writes names with unusual bytes) and returns it with the rest of s.
 func cutQuoted(s string) (name, rest string, ok bool) {
@@ -420,22 +426,11 @@ func cutQuoted(s string) (name, rest string, ok bool) {
 			if i >= len(s) {
 				return "", s, false
 			}
-			switch e := s[i]; e {
-			case 'a':
-				b = append(b, '\a')
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'v':
-				b = append(b, '\v')
-			case '0', '1', '2', '3':
+			e := s[i]
+			switch r, named := cEscapes[e]; {
+			case named:
+				b = append(b, r)
+			case '0' <= e && e <= '3':
 				if i+2 >= len(s) {
 					return "", s, false
 				}

@@ -148,38 +148,40 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 	case "string":
 		js.Quote(sb, v.str)
 	case "array":
-		if len(v.arr) == 0 {
-			sb.WriteString("[]")
-			return
-		}
-		sb.WriteString("[\n")
-		for i, e := range v.arr {
-			sb.WriteString(indent + "  ")
-			e.write(sb, indent+"  ")
-			if i < len(v.arr)-1 {
-				sb.WriteByte(',')
-			}
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(indent + "]")
+		writeMembers(sb, indent, '[', ']', len(v.arr), func(i int, indent string) {
+			v.arr[i].write(sb, indent)
+		})
 	case "object":
-		if len(v.keys) == 0 {
-			sb.WriteString("{}")
-			return
-		}
-		sb.WriteString("{\n")
-		for i, k := range v.keys {
-			sb.WriteString(indent + "  ")
-			js.Quote(sb, k)
+		writeMembers(sb, indent, '{', '}', len(v.keys), func(i int, indent string) {
+			js.Quote(sb, v.keys[i])
 			sb.WriteString(": ")
-			v.obj[k].write(sb, indent+"  ")
-			if i < len(v.keys)-1 {
-				sb.WriteByte(',')
-			}
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(indent + "}")
+			v.obj[v.keys[i]].write(sb, indent)
+		})
 	}
+}
+
+// writeMembers prints the n members of an array or object between open
+// and close, one a line and indented two spaces more than indent, as
+// JSON.stringify(v, null, 2) does; member(i, indent) prints the i'th.
+// No members print as open and close alone.
+func writeMembers(sb *strings.Builder, indent string, open, close byte, n int, member func(i int, indent string)) {
+	sb.WriteByte(open)
+	if n == 0 {
+		sb.WriteByte(close)
+		return
+	}
+	sb.WriteByte('\n')
+	inner := indent + "  "
+	for i := 0; i < n; i++ {
+		sb.WriteString(inner)
+		member(i, inner)
+		if i < n-1 {
+			sb.WriteByte(',')
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(indent)
+	sb.WriteByte(close)
 }
 
 // truncateForLog cuts s after 200 UTF-16 code units, as Mastra does when it

@@ -131,39 +131,55 @@ const (
 
 var namePattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 
+// requiredString is a frontmatter field that must be a non-empty string,
+// with Mastra's checks on it in Mastra's order; each message follows
+// "<key>: " in the error.
+type requiredString struct {
+	key, empty string
+	checks     []stringCheck
+}
+
+// stringCheck is one check on a string: the message when fails says so.
+type stringCheck struct {
+	fails func(string) bool
+	msg   string
+}
+
+var requiredStrings = []requiredString{{
+	key:   "name",
+	empty: "Skill name cannot be empty",
+	checks: []stringCheck{
+		{func(s string) bool { return js.UTF16Len(s) > maxNameLen }, fmt.Sprintf("Skill name must be %d characters or less", maxNameLen)},
+		{func(s string) bool { return !namePattern.MatchString(s) }, "Skill name must contain only lowercase letters, numbers, and hyphens"},
+		{func(s string) bool { return strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") }, "Skill name must not start or end with a hyphen"},
+		{func(s string) bool { return strings.Contains(s, "--") }, "Skill name must not contain consecutive hyphens"},
+	},
+}, {
+	key:   "description",
+	empty: "Skill description cannot be empty",
+	checks: []stringCheck{
+		{func(s string) bool { return js.UTF16Len(s) > maxDescriptionLen }, fmt.Sprintf("Skill description must be %d characters or less", maxDescriptionLen)},
+		{func(s string) bool { return js.TrimSpace(s) == "" }, "Skill description cannot be only whitespace"},
+	},
+}}
+
 // validate applies Mastra's validateSkillMetadata: errors skip the skill,
 // warnings do not.
 func validate(data map[string]any, dirName, instructions string) (errs, warns []string) {
-	name, hasName := data["name"]
-	if s, ok := name.(string); !ok {
-		errs = append(errs, "name: Expected string, received "+typeOf(name, hasName))
-	} else if s == "" {
-		errs = append(errs, "name: Skill name cannot be empty")
-	} else {
-		if js.UTF16Len(s) > maxNameLen {
-			errs = append(errs, fmt.Sprintf("name: Skill name must be %d characters or less", maxNameLen))
-		}
-		if !namePattern.MatchString(s) {
-			errs = append(errs, "name: Skill name must contain only lowercase letters, numbers, and hyphens")
-		}
-		if strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") {
-			errs = append(errs, "name: Skill name must not start or end with a hyphen")
-		}
-		if strings.Contains(s, "--") {
-			errs = append(errs, "name: Skill name must not contain consecutive hyphens")
-		}
-	}
-	desc, hasDesc := data["description"]
-	if s, ok := desc.(string); !ok {
-		errs = append(errs, "description: Expected string, received "+typeOf(desc, hasDesc))
-	} else if s == "" {
-		errs = append(errs, "description: Skill description cannot be empty")
-	} else {
-		if js.UTF16Len(s) > maxDescriptionLen {
-			errs = append(errs, fmt.Sprintf("description: Skill description must be %d characters or less", maxDescriptionLen))
-		}
-		if js.TrimSpace(s) == "" {
-			errs = append(errs, "description: Skill description cannot be only whitespace")
+	for _, f := range requiredStrings {
+		v, present := data[f.key]
+		s, ok := v.(string)
+		switch {
+		case !ok:
+			errs = append(errs, f.key+": Expected string, received "+typeOf(v, present))
+		case s == "":
+			errs = append(errs, f.key+": "+f.empty)
+		default:
+			for _, c := range f.checks {
+				if c.fails(s) {
+					errs = append(errs, f.key+": "+c.msg)
+				}
+			}
 		}
 	}
 	if lic, ok := data["license"]; ok && lic != nil {
@@ -185,7 +201,7 @@ func validate(data map[string]any, dirName, instructions string) (errs, warns []
 			errs = append(errs, "metadata: Expected object, received "+jsType(md))
 		}
 	}
-	if s, ok := name.(string); ok && dirName != "" && s != dirName {
+	if s, ok := data["name"].(string); ok && dirName != "" && s != dirName {
 		errs = append(errs, fmt.Sprintf("Skill name \"%s\" must match directory name \"%s\"", s, dirName))
 	}
 	if instructions != "" {

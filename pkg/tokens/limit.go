@@ -25,16 +25,23 @@ const (
 // whether text was cut, and total is Estimate(text). Empty text and text
 // within the budget come back unchanged.
 func LimitHead(text string, limit int) (out string, truncated bool, total int) {
-	if text == "" {
-		return text, false, 0
-	}
-	total = Estimate(text)
-	if total <= limit {
+	total, over := overBudget(text, limit)
+	if !over {
 		return text, false, total
 	}
 	kept := slice(text, 0, limit, total)
 	return kept + "\n[output truncated: showing first ~" + strconv.Itoa(limit) +
 		" of ~" + strconv.Itoa(total) + " tokens]", true, total
+}
+
+// overBudget reports whether text is estimated at more than limit tokens,
+// and the estimate; empty text is estimated at 0 and never over.
+func overBudget(text string, limit int) (total int, over bool) {
+	if text == "" {
+		return 0, false
+	}
+	total = Estimate(text)
+	return total, total > limit
 }
 
 // LimitTail is the keep-tail counterpart of LimitHead (applyTokenLimit with
@@ -46,11 +53,8 @@ func LimitHead(text string, limit int) (out string, truncated bool, total int) {
 // Like the original, a limit of 0 on non-empty text keeps the whole text
 // after the notice (JavaScript's slice(-0) is slice(0)).
 func LimitTail(text string, limit int) (out string, truncated bool, total int) {
-	if text == "" {
-		return text, false, 0
-	}
-	total = Estimate(text)
-	if total <= limit {
+	total, over := overBudget(text, limit)
+	if !over {
 		return text, false, total
 	}
 	start := -limit
@@ -72,11 +76,8 @@ func LimitTail(text string, limit int) (out string, truncated bool, total int) {
 // newlines, an empty head or tail being left out. Empty text and text within
 // the budget come back unchanged.
 func Sandwich(text string, limit int) string {
-	if text == "" {
-		return text
-	}
-	total := Estimate(text)
-	if total <= limit {
+	total, over := overBudget(text, limit)
+	if !over {
 		return text
 	}
 	headBudget := int(math.Floor(float64(limit) * 0.1))

@@ -51,11 +51,11 @@ func TestLimitHead(t *testing.T) {
 }
 
 func TestLimitTail(t *testing.T) {
-	tests := []struct {
-		in    string
-		limit int
-		want  string
-	}{
+	limitTail := func(text string, limit int) string {
+		out, _, _ := LimitTail(text, limit)
+		return out
+	}
+	checkTextCases(t, "LimitTail", limitTail, []textCase{
 		{"", 5, ""},
 		{"alpha beta gamma", 3, "alpha beta gamma"},
 		{"alpha beta gamma", 2, "[output truncated: showing last ~2 of ~3 tokens]\n beta gamma"},
@@ -63,10 +63,23 @@ func TestLimitTail(t *testing.T) {
 		{"alpha beta gamma", 0, "[output truncated: showing last ~0 of ~3 tokens]\nalpha beta gamma"},
 		{"alpha beta gamma", -1, "[output truncated: showing last ~-1 of ~3 tokens]\n beta gamma"},
 		{"alpha beta gamma", math.MinInt, "[output truncated: showing last ~" + strconv.Itoa(math.MinInt) + " of ~3 tokens]\n"},
-	}
-	for _, tt := range tests {
-		if out, _, _ := LimitTail(tt.in, tt.limit); out != tt.want {
-			t.Errorf("LimitTail(%q, %d) = %q, want %q", tt.in, tt.limit, out, tt.want)
+	})
+}
+
+// textCase is a case of a function of a text and a number.
+type textCase struct {
+	in   string
+	n    int
+	want string
+}
+
+// checkTextCases checks that f, called name in errors, gives each case
+// its want.
+func checkTextCases(t *testing.T, name string, f func(string, int) string, cases []textCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := f(tc.in, tc.n); got != tc.want {
+			t.Errorf("%s(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
 		}
 	}
 }
@@ -100,11 +113,7 @@ func TestSandwichSpecExample(t *testing.T) {
 
 func TestSandwich(t *testing.T) {
 	const text = "alpha beta gamma delta"
-	tests := []struct {
-		in    string
-		limit int
-		want  string
-	}{
+	checkTextCases(t, "Sandwich", Sandwich, []textCase{
 		{"", 0, ""},
 		{text, 4, text},
 		{text, 100, text},
@@ -113,12 +122,7 @@ func TestSandwich(t *testing.T) {
 		{text, 0, "[...output truncated \u2014 showing first ~0 + last ~0 of ~4 tokens...]"},
 		{text, -5, "[...output truncated \u2014 showing first ~-1 + last ~-4 of ~4 tokens...]"},
 		{seqWords(30), 10, "1\n[...output truncated \u2014 showing first ~1 + last ~9 of ~30 tokens...]\n 22 23 24 25 26 27 28 29 30 "},
-	}
-	for _, tt := range tests {
-		if got := Sandwich(tt.in, tt.limit); got != tt.want {
-			t.Errorf("Sandwich(%q, %d) = %q, want %q", tt.in, tt.limit, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestTailLinesSpecExample(t *testing.T) {
@@ -133,11 +137,7 @@ func TestTailLinesSpecExample(t *testing.T) {
 }
 
 func TestTailLines(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
+	checkTextCases(t, "TailLines", TailLines, []textCase{
 		{"", 3, ""},
 		{"a\nb\nc\n", 0, "a\nb\nc\n"},
 		{"a\nb\nc\n", 3, "a\nb\nc\n"},
@@ -149,10 +149,5 @@ func TestTailLines(t *testing.T) {
 		{"\n\n\n", 1, "[showing last 1 of 3 lines]\n\n"},
 		{"\n", 1, "\n"},
 		{"a\r\nb\r\n", 1, "[showing last 1 of 2 lines]\nb\r\n"},
-	}
-	for _, tt := range tests {
-		if got := TailLines(tt.in, tt.n); got != tt.want {
-			t.Errorf("TailLines(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
+	})
 }

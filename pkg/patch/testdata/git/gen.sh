@@ -31,12 +31,22 @@ copy() {
 	done
 }
 snap() { git add -A && git commit -qm before --allow-empty; }
+# finish [OPTION...] stages the change and saves the case: the diff, with
+# git diff's OPTIONs (-M when none are given), and the files.
 finish() {
+	[ $# -gt 0 ] || set -- -M
 	git add -A
 	rm -rf "$out/$name" && mkdir -p "$out/$name"
-	git diff --cached -M > "$out/$name/patch.diff"
+	git diff --cached "$@" > "$out/$name/patch.diff"
 	copy before HEAD
 	copy after "$(git write-tree)"
+}
+# rewrite NAME FILE BEFORE AFTER is case NAME where the one file FILE
+# changes from BEFORE to AFTER (each a printf format, so \n and \ooo work).
+rewrite() {
+	start "$1"
+	printf "$3" > "$2"; snap
+	printf "$4" > "$2"; finish
 }
 
 start modify
@@ -63,21 +73,10 @@ start delete
 lines 4 > gone.txt; echo keep > keep.txt; snap
 git rm -q gone.txt; finish
 
-start noeol_append
-printf 'a\nb' > f.txt; snap
-printf 'a\nb\nc\n' > f.txt; finish
-
-start noeol_drop
-printf 'a\nb\n' > f.txt; snap
-printf 'a\nB' > f.txt; finish
-
-start noeol_both
-printf 'a\nb\nc' > f.txt; snap
-printf 'a\nb\nC' > f.txt; finish
-
-start crlf
-printf 'one\r\ntwo\r\nthree\r\nfour\r\n' > w.txt; snap
-printf 'one\r\n2\r\nthree\r\nfour\r\nfive\r\n' > w.txt; finish
+rewrite noeol_append f.txt 'a\nb' 'a\nb\nc\n'
+rewrite noeol_drop f.txt 'a\nb\n' 'a\nB'
+rewrite noeol_both f.txt 'a\nb\nc' 'a\nb\nC'
+rewrite crlf w.txt 'one\r\ntwo\r\nthree\r\nfour\r\n' 'one\r\n2\r\nthree\r\nfour\r\nfive\r\n'
 
 start multi
 lines 10 > m.txt; lines 3 > del.txt; snap
@@ -87,23 +86,14 @@ start space_name
 mkdir -p 'my dir'; lines 3 > 'my dir/a file.txt'; snap
 sed -i 's/^line 2$/line two/' 'my dir/a file.txt'; finish
 
-start quoted_name
-cafe=$(printf 'caf\303\251.txt')
-printf 'x\n' > "$cafe"; snap
-printf 'y\n' > "$cafe"; finish
+rewrite quoted_name "$(printf 'caf\303\251.txt')" 'x\n' 'y\n'
 
 start mode_and_content
 printf '#!/bin/sh\necho hi\n' > run.sh; printf 'only mode\n' > m.sh; snap
 chmod +x run.sh m.sh; printf '#!/bin/sh\necho hello\n' > run.sh; finish
 
-start bom
-printf '\357\273\277first\nsecond\n' > b.txt; snap
-printf '\357\273\277first\nsecond!\n' > b.txt; finish
+rewrite bom b.txt '\357\273\277first\nsecond\n' '\357\273\277first\nsecond!\n'
 
 start zero_context
 lines 12 > z.txt; snap
-sed -i -e 's/^line 2$/line two/' -e 's/^line 11$/line eleven/' z.txt; git add -A
-rm -rf "$out/$name" && mkdir -p "$out/$name"
-git diff --cached -U0 > "$out/$name/patch.diff"
-copy before HEAD
-copy after "$(git write-tree)"
+sed -i -e 's/^line 2$/line two/' -e 's/^line 11$/line eleven/' z.txt; finish -U0
