@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
@@ -57,8 +58,8 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	changes, err := p.Plan(func(path string) ([]byte, bool, error) {
 		data, err := w.readLoc(targets[path].g.loc)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return nil, false, nil // nothing there (a file where a directory should be fails later)
 		}
 		return data, err == nil, err
 	})

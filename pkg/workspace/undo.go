@@ -90,15 +90,11 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		}
 		return group, nil
 	}
-	t, err := w.fs.Resolve(path)
+	key, err := w.historyKey(path)
 	if err != nil {
 		return nil, err
 	}
-	l := t.Loc()
-	if dest, err := w.fs.FollowFinalLink(l); err == nil {
-		l = dest
-	}
-	e, err := h.Last(w.fs.RealPath(l))
+	e, err := h.Last(key)
 	if err != nil {
 		return nil, errs.State(err)
 	}
@@ -110,6 +106,20 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		return nil, errs.State(err)
 	}
 	return group, nil
+}
+
+// historyKey is the key the history keeps a path's changes under: its
+// real path, a final symlink followed (as writes follow it).
+func (w *Workspace) historyKey(path string) (string, error) {
+	t, err := w.fs.Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	l := t.Loc()
+	if dest, err := w.fs.FollowFinalLink(l); err == nil {
+		l = dest
+	}
+	return w.fs.RealPath(l), nil
 }
 
 // holdGroup takes the write lock of every file of the group (in key
@@ -290,15 +300,11 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	if _, err := h.Recover(w.fingerprintAt); err != nil {
 		w.warn("history: " + err.Error())
 	}
-	t, err := w.fs.Resolve(req.Path)
+	key, err := w.historyKey(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	l := t.Loc()
-	if dest, err := w.fs.FollowFinalLink(l); err == nil {
-		l = dest
-	}
-	list, err := h.List(w.fs.RealPath(l))
+	list, err := h.List(key)
 	if err != nil {
 		return nil, errs.State(err)
 	}

@@ -603,29 +603,31 @@ func (fsys *FS) Remove(l Loc, recursive bool) error {
 	return nil
 }
 
-// Symlink creates a symlink at l (whose parent must exist) holding target.
-func (fsys *FS) Symlink(l Loc, target string) error {
+// inParent opens the directory holding l and calls fn with it and l's
+// name there: an operation on a final component that follows no link.
+func (fsys *FS) inParent(l Loc, fn func(dirfd int, name string) error) error {
 	p, name := l.Parent()
 	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(pfd)
-	return unix.Symlinkat(target, pfd, name)
+	return fn(pfd, name)
+}
+
+// Symlink creates a symlink at l (whose parent must exist) holding target.
+func (fsys *FS) Symlink(l Loc, target string) error {
+	return fsys.inParent(l, func(dirfd int, name string) error { return unix.Symlinkat(target, dirfd, name) })
 }
 
 // Readlink is the text of the symlink at l.
-func (fsys *FS) Readlink(l Loc) (string, error) {
-	p, name := l.Parent()
-	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return "", err
-	}
-	defer unix.Close(pfd)
-	buf := make([]byte, 4096)
-	n, err := unix.Readlinkat(pfd, name, buf)
-	if err != nil {
-		return "", err
-	}
-	return string(buf[:n]), nil
+func (fsys *FS) Readlink(l Loc) (target string, err error) {
+	err = fsys.inParent(l, func(dirfd int, name string) error {
+		target = readlinkAt(dirfd, name)
+		if target == "" {
+			return unix.EINVAL
+		}
+		return nil
+	})
+	return target, err
 }
