@@ -180,3 +180,31 @@ func TestToolCommandsMatchTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRootFor checks that a command line gets the command it names (and
+// only that), and the whole tree when it names none.
+func TestRootFor(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the commands made, sorted
+	}{
+		{[]string{"read", "a.txt"}, "read"},
+		{[]string{"--root", "read", "stat", "x"}, "stat"},
+		{[]string{"--json", "skill", "search", "q"}, "skill"},
+		{[]string{"rm", "-r", "d"}, "delete"},
+		{[]string{"--version"}, ""},
+		{[]string{"mcp"}, "mcp"},
+	}
+	for _, tt := range tests {
+		var names []string
+		for _, c := range newRootFor(newApp(nil), tt.args).Commands() {
+			names = append(names, c.Name())
+		}
+		if got := strings.Join(names, " "); got != tt.want {
+			t.Errorf("%v: commands %q, want %q", tt.args, got, tt.want)
+		}
+	}
+	if n := len(newRootFor(newApp(nil), []string{"bogus"}).Commands()); n < 20 {
+		t.Errorf("an unknown command gets %d commands, want the whole tree", n)
+	}
+}

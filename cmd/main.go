@@ -82,7 +82,7 @@ func Main() int {
 // run executes one command line and returns the exit status: the one place
 // that tells usage from failure and maps errors to statuses.
 func (a *App) run(ctx context.Context, args []string) int {
-	root := newRootCmd(a)
+	root := newRootFor(a, args)
 	// The first SIGINT/SIGTERM cancels the running tool (exec stops its
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends

@@ -45,7 +45,64 @@ func modeOf(command string) (cmd, flag string, ok bool) {
 	return cmd, flag, ok
 }
 
-func newRootCmd(app *App) *cobra.Command {
+// otherCommands are ws's commands that run no tool of the table.
+var otherCommands = map[string]func(*App) *cobra.Command{
+	"history":      newHistoryCmd,
+	"ps":           newPSCmd,
+	"__supervise":  func(*App) *cobra.Command { return newSuperviseCmd() },
+	"call":         newCallCmd,
+	"tools":        newToolsCmd,
+	"upload":       newUploadCmd,
+	"instructions": newInstructionsCmd,
+	"mcp":          newMCPCmd,
+}
+
+// newRootCmd makes ws's whole command tree.
+func newRootCmd(app *App) *cobra.Command { return newRoot(app, "") }
+
+// newRootFor makes the tree a command line needs: the root and the one
+// command it names, when it names one (a process runs one command: making
+// the others is start-up time wasted); the whole tree for help, for
+// completion and for anything it does not know.
+func newRootFor(app *App, args []string) *cobra.Command {
+	name, version := commandName(args)
+	switch {
+	case name == "" && version:
+		return newRoot(app, "--version")
+	case name == "rm":
+		return newRoot(app, "delete")
+	case toolCommands[name] != nil || otherCommands[name] != nil:
+		return newRoot(app, name)
+	}
+	return newRoot(app, "")
+}
+
+// commandName is the first argument that is not a flag (skipping the
+// values of the global flags), and whether --version was asked.
+func commandName(args []string) (name string, version bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", version
+		case a == "--version" || a == "-v":
+			version = true
+		case a == "--root" || a == "--config" || a == "--state-dir" || a == "--thread":
+			i++ // its value
+		case !strings.HasPrefix(a, "-"):
+			return a, version
+		}
+	}
+	return "", version
+}
+
+// newRoot makes the root with the command only (its first word), or with
+// every command when only is "", or with none for "--version".
+func newRoot(app *App, only string) *cobra.Command {
+	want := func(command string) bool {
+		first, _, _ := strings.Cut(command, " ")
+		return only == "" || first == only
+	}
 	root := &cobra.Command{
 		Use:   "ws",
 		Short: "A workspace for agents and scripts: files, search, shell commands",
@@ -73,8 +130,8 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 	// The subcommands of the tool table, in its order, then ws's own.
 	byPath := map[string]*cobra.Command{}
 	for _, t := range workspace.Tools() {
-		if _, _, ok := modeOf(t.Command); ok {
-			continue // a flag of a command made here
+		if _, _, ok := modeOf(t.Command); ok || !want(t.Command) {
+			continue // a flag of a command made here, or not asked for
 		}
 		c := toolCommands[t.Command](app)
 		c.Annotations = map[string]string{"tool": t.ID}
@@ -85,16 +142,11 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(c)
 		}
 	}
-	root.AddCommand(
-		newHistoryCmd(app),
-		newPSCmd(app),
-		newSuperviseCmd(),
-		newCallCmd(app),
-		newToolsCmd(app),
-		newUploadCmd(app),
-		newInstructionsCmd(app),
-		newMCPCmd(app),
-	)
+	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp"} {
+		if want(name) {
+			root.AddCommand(otherCommands[name](app))
+		}
+	}
 	for _, c := range allCommands(root) {
 		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
 		if run := c.RunE; run != nil && c != root {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // What a not-found error tells the model: an elision in old_string, an
@@ -14,14 +15,16 @@ import (
 // elisionLine matches a line that stands for omitted text: "...", "…",
 // "// ... existing code ...", "# ...", "/* ... */", "<!-- ... -->",
 // "{ ... }" and the like. A spread such as "...rest" is not one.
-var elisionLine = regexp.MustCompile(`^\s*(?:(?://+|#+|--|;+|/\*+|\*|<!--|\{|\(|\[)\s*)?(?:\.\.\.|…)(?:\s+[\pL\pN(][^\n]*?)?\s*(?:\.\.\.|…)?\s*(?:\*/|-->|\}|\)|\])?\s*$`)
+var elisionLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?://+|#+|--|;+|/\*+|\*|<!--|\{|\(|\[)\s*)?(?:\.\.\.|…)(?:\s+[\pL\pN(][^\n]*?)?\s*(?:\.\.\.|…)?\s*(?:\*/|-->|\}|\)|\])?\s*$`)
+})
 
 // elision returns the first line of old that is an elision marker and
 // that the file does not hold, or "".
 func elision(c []byte, old string) string {
 	for _, l := range strings.Split(old, "\n") {
 		l = strings.TrimRight(l, "\r")
-		if elisionLine.MatchString(l) && !bytes.Contains(c, []byte(strings.TrimSpace(l))) {
+		if elisionLine().MatchString(l) && !bytes.Contains(c, []byte(strings.TrimSpace(l))) {
 			return l
 		}
 	}

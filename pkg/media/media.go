@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/gabriel-vasile/mimetype"
 	"github.com/wstools/ws/pkg/js"
 )
 
-// extMIME maps a lower-case extension to the MIME type Mastra gives it.
-var extMIME = map[string]string{}
-
-func init() {
+// extMIME maps a lower-case extension to the MIME type Mastra gives it; it
+// is built on first use.
+var extMIME = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, group := range []struct{ mime, exts string }{
 		{"text/plain", "txt ini env sas log"}, {"text/html", "html htm"}, {"text/css", "css"},
 		{"text/csv", "csv"}, {"text/markdown", "md mdx"}, {"application/javascript", "js mjs jsx"},
@@ -46,10 +47,11 @@ func init() {
 		{"application/wasm", "wasm"}, {"application/java-vm", "class"}, {"application/x-python-code", "pyc"},
 	} {
 		for _, e := range strings.Fields(group.exts) {
-			extMIME[e] = group.mime
+			m[e] = group.mime
 		}
 	}
-}
+	return m
+})
 
 // ByName returns the MIME type of a file name by its last extension, as
 // Mastra's table has it, or "" when the extension is unknown.
@@ -58,7 +60,7 @@ func ByName(name string) string {
 	if ext == "" {
 		return ""
 	}
-	return extMIME[ext[1:]]
+	return extMIME()[ext[1:]]
 }
 
 // IsText reports whether a MIME type denotes text.

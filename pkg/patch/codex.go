@@ -249,7 +249,7 @@ func isHunkLine(l string) bool {
 // anchor.
 func codexAnchor(l string) (string, bool) {
 	rest := l[len("@@"):]
-	if strings.TrimSpace(rest) == "" || unifiedRange.MatchString(l) {
+	if strings.TrimSpace(rest) == "" || unifiedRange().MatchString(l) {
 		return "", false
 	}
 	return strings.TrimPrefix(rest, " "), true

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Op is what a file section of a patch does to its file.
@@ -214,7 +215,9 @@ func splitLines(text string) []string {
 	return lines
 }
 
-var heredocOpener = regexp.MustCompile(`^(?:(?:apply_patch|applypatch)\s+)?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))$`)
+var heredocOpener = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:apply_patch|applypatch)\s+)?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))$`)
+})
 
 // unwrap returns the bounds of the patch inside a Markdown code fence or a
 // heredoc (in either order), or of the whole text when there is neither.
@@ -233,7 +236,7 @@ func unwrap(lines []string) (start, end int) {
 		var closer string
 		if strings.HasPrefix(first, "```") {
 			closer = "```"
-		} else if m := heredocOpener.FindStringSubmatch(first); m != nil {
+		} else if m := heredocOpener().FindStringSubmatch(first); m != nil {
 			closer = m[1] + m[2] + m[3]
 		} else {
 			break

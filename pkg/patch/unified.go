@@ -5,10 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 var (
-	unifiedRange = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+	unifiedRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`) })
 )
 
 const devNull = "/dev/null"
@@ -192,7 +193,7 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 func (u *unifiedParser) hunk(i int) (Hunk, int, error) {
 	header := u.lines[i]
 	h := Hunk{PatchLine: u.num(i)}
-	if m := unifiedRange.FindStringSubmatch(header); m != nil {
+	if m := unifiedRange().FindStringSubmatch(header); m != nil {
 		h.HasRange = true
 		h.OldStart, h.OldCount = atoi(m[1]), countOf(m[2])
 		h.NewStart, h.NewCount = atoi(m[3]), countOf(m[4])

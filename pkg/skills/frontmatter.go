@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/wstools/ws/pkg/js"
 	"go.yaml.in/yaml/v3"
@@ -25,7 +26,7 @@ func frontMatter(s string) (data any, body string, err error) {
 	}
 	str := s[3:]
 	lang := "yaml"
-	if nl := lineBreak.FindStringIndex(str); nl != nil {
+	if nl := lineBreak().FindStringIndex(str); nl != nil {
 		raw := str[:nl[0]]
 		if name := strings.TrimSpace(raw); name != "" {
 			lang = name
@@ -51,7 +52,7 @@ func frontMatter(s string) (data any, body string, err error) {
 		body = strings.TrimPrefix(body, "\r")
 		body = strings.TrimPrefix(body, "\n")
 	}
-	if strings.TrimSpace(commentLine.ReplaceAllString(matter, "")) == "" {
+	if strings.TrimSpace(commentLine().ReplaceAllString(matter, "")) == "" {
 		return map[string]any{}, body, nil
 	}
 	switch strings.ToLower(lang) {
@@ -68,8 +69,8 @@ func frontMatter(s string) (data any, body string, err error) {
 }
 
 var (
-	lineBreak   = regexp.MustCompile(`\r?\n`)
-	commentLine = regexp.MustCompile(`(?m)^\s*#[^\n]+`)
+	lineBreak   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\r?\n`) })
+	commentLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*#[^\n]+`) })
 )
 
 func parseYAML(src string) (any, error) {
@@ -129,7 +130,7 @@ const (
 	maxTokens         = 5000
 )
 
-var namePattern = regexp.MustCompile(`^[a-z0-9-]+$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9-]+$`) })
 
 // requiredString is a frontmatter field that must be a non-empty string,
 // with Mastra's checks on it in Mastra's order; each message follows
@@ -150,7 +151,7 @@ var requiredStrings = []requiredString{{
 	empty: "Skill name cannot be empty",
 	checks: []stringCheck{
 		{func(s string) bool { return js.UTF16Len(s) > maxNameLen }, fmt.Sprintf("Skill name must be %d characters or less", maxNameLen)},
-		{func(s string) bool { return !namePattern.MatchString(s) }, "Skill name must contain only lowercase letters, numbers, and hyphens"},
+		{func(s string) bool { return !namePattern().MatchString(s) }, "Skill name must contain only lowercase letters, numbers, and hyphens"},
 		{func(s string) bool { return strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") }, "Skill name must not start or end with a hyphen"},
 		{func(s string) bool { return strings.Contains(s, "--") }, "Skill name must not contain consecutive hyphens"},
 	},

@@ -38,7 +38,7 @@ func TestValidate(t *testing.T) {
 		{write, `{"path":"w.txt"}`, "", "- content: Invalid input: expected string, received undefined\n\nProvided arguments: {\n  \"path\": \"w.txt\"\n}"},
 	}
 	for _, tt := range tests {
-		clean, err := tt.spec.params.Validate(tt.spec.ID, []byte(tt.in))
+		clean, err := tt.spec.params().Validate(tt.spec.ID, []byte(tt.in))
 		if tt.err == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tt.in, err)
@@ -69,7 +69,7 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: code %s", tt.in, errs.CodeOf(err))
 		}
 	}
-	if _, err := read.params.Validate(read.ID, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {
+	if _, err := read.params().Validate(read.ID, []byte(`{"path":`)); err == nil || !strings.HasPrefix(err.Error(), "invalid JSON arguments for mastra_workspace_read_file: ") {
 		t.Errorf("bad JSON: %v", err)
 	}
 }

@@ -78,14 +78,14 @@ type ToolSpec struct {
 	// maxMediaBytes settings.
 	MediaOptions bool
 
-	params schema.Params
+	params func() schema.Params // read from the request struct on first use
 	decode func(args []byte) (any, error)
 	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
 
 // tool completes a table entry with its request type and run function.
 func tool[Req any, Res Result](s ToolSpec, run func(*Workspace, context.Context, Req) (Res, error)) *ToolSpec {
-	s.params = schema.For[Req]()
+	s.params = sync.OnceValue(schema.For[Req])
 	s.decode = func(args []byte) (any, error) {
 		var req Req
 		if err := json.Unmarshal(args, &req); err != nil {
@@ -108,8 +108,9 @@ func tool[Req any, Res Result](s ToolSpec, run func(*Workspace, context.Context,
 }
 
 // Tools is the tool table: every tool ws implements, in Mastra's
-// registration order. It is built on first use: reading the request
-// structs costs start-up time that most commands need not pay.
+// registration order (then ws's own). It is built on first use, and each
+// entry reads its request struct only when its parameters are needed, so
+// a command pays for the one tool it runs.
 var Tools = sync.OnceValue(func() []*ToolSpec {
 	return []*ToolSpec{
 		tool(ToolSpec{ID: ReadFile, Command: "read", MediaOptions: true,
@@ -173,17 +174,17 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 })
 
 // Schema is the tool's parameters as a draft-07 JSON Schema.
-func (s *ToolSpec) Schema() json.Marshaler { return s.params.JSON() }
+func (s *ToolSpec) Schema() json.Marshaler { return s.params().JSON() }
 
 // ReadOnly reports whether the tool leaves the workspace alone: it writes
 // no file and runs no command.
 func (s *ToolSpec) ReadOnly() bool { return !s.Writes && s.Needs&NeedSandbox == 0 }
 
 // Constraint is what the parameter name accepts beyond its type.
-func (s *ToolSpec) Constraint(name string) schema.Constraint { return s.params.Constraint(name) }
+func (s *ToolSpec) Constraint(name string) schema.Constraint { return s.params().Constraint(name) }
 
 // Params lists the tool's parameter names in declaration order.
-func (s *ToolSpec) Params() []string { return s.params.Names() }
+func (s *ToolSpec) Params() []string { return s.params().Names() }
 
 // Spec returns the table entry of a tool id.
 func Spec(id string) (*ToolSpec, bool) {
@@ -290,7 +291,7 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 	if err != nil {
 		return nil, nil, err
 	}
-	clean, err := spec.params.Validate(name, args)
+	clean, err := spec.params().Validate(name, args)
 	if err != nil {
 		return spec, nil, err
 	}
@@ -320,7 +321,7 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 		return nil, errs.Wrap(err)
 	}
 	name := w.exposedName(id)
-	clean, err := spec.params.Validate(name, args)
+	clean, err := spec.params().Validate(name, args)
 	if err != nil {
 		return nil, err
 	}
