@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/wstools/ws/pkg/history"
@@ -43,7 +44,7 @@ func (w *Workspace) stateAt(l fsroot.Loc, max int64) (history.State, error) {
 		return history.State{Kind: history.KindFile, Mode: st.Mode, Size: st.Size, MtimeNS: st.MtimeNS}, nil
 	}
 	data, err := w.readLoc(l)
-	return history.FileState(data, st.Mode, st.MtimeNS), err
+	return w.keptState(data, st), err
 }
 
 // readLoc reads the regular file at l, not following a final symlink.
@@ -53,7 +54,30 @@ func (w *Workspace) readLoc(l fsroot.Loc) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return readAll(f)
+}
+
+// readAll reads an open file to its end in one allocation of its size
+// (io.ReadAll grows its buffer by copying, which a big file pays for).
+func readAll(f *os.File) ([]byte, error) {
+	st, err := fsroot.Fstat(int(f.Fd()))
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, st.Size+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // it grew: make room
+		}
+	}
 }
 
 // treeState keeps a directory with everything in it (hidden and ignored
@@ -130,6 +154,26 @@ func (r *recording) done(err error, after ...history.Fingerprint) {
 			r.w.warn("the change is not kept for undo: the history could not record it")
 		}
 	}
+}
+
+// keptState is a regular file's state for the history: its bytes when
+// they are within the cap, else its size only (and nothing is hashed: a
+// big file costs no more than its write).
+func (w *Workspace) keptState(data []byte, st fsroot.FileStat) history.State {
+	if int64(len(data)) > w.keepLimit() {
+		return history.State{Kind: history.KindFile, Mode: st.Mode, Size: int64(len(data)), MtimeNS: st.MtimeNS}
+	}
+	return history.FileState(data, st.Mode, st.MtimeNS)
+}
+
+// writtenPrint is the fingerprint of bytes just written: their hash
+// within the cap, else size and mtime (which the history compares when
+// there is no hash).
+func (w *Workspace) writtenPrint(data []byte, st fsroot.FileStat) history.Fingerprint {
+	if int64(len(data)) > w.keepLimit() {
+		return history.Fingerprint{Kind: history.KindFile, Size: int64(len(data)), MtimeNS: st.MtimeNS}
+	}
+	return history.FileFingerprint(data, st.MtimeNS)
 }
 
 // keepLimit is the most bytes of one file's previous state the history

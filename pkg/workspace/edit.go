@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -73,7 +72,7 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	if err != nil {
 		return nil, err
 	}
-	content, err := io.ReadAll(f)
+	content, err := readAll(f)
 	f.Close()
 	if err != nil {
 		return nil, errs.FromOS("read", path, err, false)
@@ -102,9 +101,9 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	}
 	res.Diff = udiff.Unified("a/"+string(t.Rel()), "b/"+string(t.Rel()), content, out, 3)
 	if !dryRun {
-		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: history.FileState(content, st.Mode, st.MtimeNS)})
+		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
 		nst, err := w.writeFile(t, g, out, false)
-		rec.done(err, history.FileFingerprint(out, nst.MtimeNS))
+		rec.done(err, w.writtenPrint(out, nst))
 		if err != nil {
 			return nil, err
 		}

@@ -135,7 +135,7 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 			tg := targets[n]
 			before := history.AbsentState()
 			if n == c.Path && c.Old != nil {
-				before = history.FileState(c.Old, tg.mode, 0)
+				before = w.keptState(c.Old, fsroot.FileStat{Mode: tg.mode})
 			}
 			hc = append(hc, history.Change{Key: tg.g.real, Path: string(tg.t.Rel()), Before: before})
 			slots = append(slots, n)
@@ -163,7 +163,7 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 	for i, n := range slots {
 		if st, ok := written[n]; ok {
 			data, _ := w.readLoc(targets[n].g.loc)
-			after[i] = history.FileFingerprint(data, st.MtimeNS)
+			after[i] = w.writtenPrint(data, st)
 		} else {
 			after[i] = history.AbsentFingerprint()
 		}

@@ -48,7 +48,7 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	}
 	rec := w.record(history.OpWrite, changes...)
 	st, err := w.writeFile(t, g, data, noReplace)
-	rec.done(err, history.FileFingerprint(data, st.MtimeNS))
+	rec.done(err, w.writtenPrint(data, st))
 	if err != nil {
 		return nil, err
 	}
