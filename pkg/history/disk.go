@@ -145,14 +145,6 @@ func (p *pendingRecord) valid(txn string) bool {
 	return true
 }
 
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return statefile.Write(path, append(data, '\n'))
-}
-
 // recordIDs lists the ids in entries/, oldest first.
 func (s *Store) recordIDs() ([]string, error) {
 	des, err := os.ReadDir(s.path(entriesDir))

@@ -100,7 +100,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 		}
 	}
 	if err == nil {
-		err = writeJSON(s.path(pendingDir, p.rec.Txn+".json"), &p.rec)
+		err = statefile.WriteJSON(s.path(pendingDir, p.rec.Txn+".json"), &p.rec)
 	}
 	if err != nil {
 		s.removePending(p.rec.Txn)
@@ -248,7 +248,7 @@ func (s *Store) commit(p *pendingRecord, files []fileRecord, recovered bool) (*r
 	}
 	r := &record{Version: version, ID: id, Time: s.opts.Now().UTC(), Op: p.Op, Txn: p.Txn,
 		Recovered: recovered, Files: files}
-	if err := writeJSON(s.path(entriesDir, id+".json"), r); err != nil {
+	if err := statefile.WriteJSON(s.path(entriesDir, id+".json"), r); err != nil {
 		return nil, err
 	}
 	return r, nil

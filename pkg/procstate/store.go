@@ -64,7 +64,7 @@ func (s *Store) NewDir() (string, error) {
 // Commit moves a NewDir directory to the record's id and writes the record.
 func (s *Store) Commit(tmpDir string, rec *Record) error {
 	rec.ID = fmt.Sprintf("%d-%d", rec.PID, rec.StartTime)
-	if err := WriteJSON(filepath.Join(tmpDir, "record.json"), rec); err != nil {
+	if err := statefile.WriteJSON(filepath.Join(tmpDir, "record.json"), rec); err != nil {
 		return err
 	}
 	return os.Rename(tmpDir, s.Dir(rec.ID))
@@ -158,20 +158,11 @@ func (s *Store) WriteExit(id string, x *Exit) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
-	return WriteJSON(path, x)
+	return statefile.WriteJSON(path, x)
 }
 
 // Remove deletes a record and its logs.
 func (s *Store) Remove(id string) error { return os.RemoveAll(s.Dir(id)) }
-
-// WriteJSON writes v to path atomically (see pkg/statefile).
-func WriteJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return statefile.Write(path, append(data, '\n'))
-}
 
 func readJSON(path string, v any) error {
 	data, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 )
@@ -36,4 +37,14 @@ func Write(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// WriteJSON writes v as indented JSON, one trailing newline, atomically:
+// the form of ws's records, easy to read for people and for ws.
+func WriteJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return Write(path, append(data, '\n'))
 }

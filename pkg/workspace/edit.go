@@ -59,11 +59,7 @@ func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditR
 }
 
 func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
-	t, err := w.fs.Resolve(path)
-	if err != nil {
-		return nil, err
-	}
-	g, err := w.guardWrite(t, tool)
+	t, g, err := w.resolveGuarded(path, tool)
 	if err != nil {
 		return nil, err
 	}

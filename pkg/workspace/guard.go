@@ -34,6 +34,17 @@ type writeGuard struct {
 
 func (g *writeGuard) release() { g.lock.Release() }
 
+// resolveGuarded resolves path and takes its write guard (guardWrite):
+// where every tool that writes one file starts.
+func (w *Workspace) resolveGuarded(path, toolID string) (*fsroot.Target, *writeGuard, error) {
+	t, err := w.fs.Resolve(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := w.guardWrite(t, toolID)
+	return t, g, err
+}
+
 // guardWrite takes the write lock of t and applies the read tracker's one
 // rule: a write is refused when this thread read the file and its size or
 // mtime (in nanoseconds) has changed since; with requireReadBeforeWrite, an

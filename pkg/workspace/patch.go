@@ -105,11 +105,7 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 		}
 	}
 	for _, n := range names {
-		t, err := w.fs.Resolve(n)
-		if err != nil {
-			return targets, release, err
-		}
-		g, err := w.guardWrite(t, ApplyPatch)
+		t, g, err := w.resolveGuarded(n, ApplyPatch)
 		if err != nil {
 			return targets, release, err
 		}

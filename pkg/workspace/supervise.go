@@ -8,6 +8,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // startBackground starts the command under a supervisor (ws re-executing
@@ -35,7 +36,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
 		spec.LogCap = n
 	}
-	if err := procstate.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
+	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
 		os.RemoveAll(dir)
 		return nil, stateError(err)
 	}

@@ -46,13 +46,9 @@ type heldFile struct {
 // together). It is refused when a file changed since that change, unless
 // forced. The undo is itself a change: undoing again redoes.
 func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
-	h := w.history()
-	if h == nil {
-		return nil, errs.NoHistory()
-	}
-	// Changes of processes that died mid-write are settled first.
-	if _, err := h.Recover(w.fingerprintAt); err != nil {
-		w.warn("history: " + err.Error())
+	h, err := w.settledHistory()
+	if err != nil {
+		return nil, err
 	}
 	group, err := w.undoGroup(h, req.Path)
 	if err != nil {
@@ -75,6 +71,19 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	return undoResult(group, files, force), nil
+}
+
+// settledHistory is the history with the changes of processes that died
+// mid-write settled (committed if the write happened, dropped if not).
+func (w *Workspace) settledHistory() (*history.Store, error) {
+	h := w.history()
+	if h == nil {
+		return nil, errs.NoHistory()
+	}
+	if _, err := h.Recover(w.fingerprintAt); err != nil {
+		w.warn("history: " + err.Error())
+	}
+	return h, nil
 }
 
 // undoGroup finds the change to take back: the last of the file, or of
@@ -293,12 +302,9 @@ type HistoryResult struct {
 // History lists the changes ws made to a file, newest first, with what
 // each replaced (which undo would put back).
 func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
-	h := w.history()
-	if h == nil {
-		return nil, errs.NoHistory()
-	}
-	if _, err := h.Recover(w.fingerprintAt); err != nil {
-		w.warn("history: " + err.Error())
+	h, err := w.settledHistory()
+	if err != nil {
+		return nil, err
 	}
 	key, err := w.historyKey(req.Path)
 	if err != nil {

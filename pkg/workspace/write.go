@@ -26,11 +26,7 @@ type WriteResult struct {
 // Write replaces (or creates) a file atomically. The version it replaces
 // is kept for undo.
 func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
-	t, err := w.fs.Resolve(req.Path)
-	if err != nil {
-		return nil, err
-	}
-	g, err := w.guardWrite(t, WriteFile)
+	t, g, err := w.resolveGuarded(req.Path, WriteFile)
 	if err != nil {
 		return nil, err
 	}
