@@ -42,7 +42,7 @@ func TestCommandRequests(t *testing.T) {
 	ls := func(a *App, g *string) *cobra.Command { return newLsCmd(a, capture[workspace.ListRequest](g)) }
 	grep := func(a *App, g *string) *cobra.Command { return newGrepCmd(a, capture[workspace.GrepRequest](g)) }
 	search := func(a *App, g *string) *cobra.Command { return newSearchCmd(a, capture[workspace.SearchRequest](g)) }
-	index := func(a *App, g *string) *cobra.Command { return newIndexCmd(a, capture[indexOptions](g)) }
+	index := func(a *App, g *string) *cobra.Command { return newIndexCmd(a, capture[workspace.IndexRequest](g)) }
 	exec := func(a *App, g *string) *cobra.Command { return newExecCmd(a, capture[workspace.ExecRequest](g)) }
 	psOut := func(a *App, g *string) *cobra.Command {
 		return newPSOutputCmd(a, capture[workspace.ProcessOutputRequest](g))
@@ -103,9 +103,9 @@ func TestCommandRequests(t *testing.T) {
 		{"search", search, []string{"q", "--top-k", "3", "--min-score", "0.5", "--mode", "bm25"}, "",
 			`{"query":"q","topK":3,"mode":"bm25","minScore":0.5}`},
 		{"index", index, []string{"doc", "--content", "text", "--metadata", `{"a":1}`}, "",
-			`{"path":"doc","content":"text","metadata":{"a":1},"auto":false}`},
-		{"index stdin", index, []string{"doc"}, "body", `{"path":"doc","content":"body","auto":false}`},
-		{"index auto", index, []string{"--auto"}, "", `{"path":"","content":"","auto":true}`},
+			`{"path":"doc","content":"text","metadata":{"a":1}}`},
+		{"index stdin", index, []string{"doc"}, "body", `{"path":"doc","content":"body"}`},
+		{"index auto", index, []string{"--auto"}, "", `{"path":"","content":""}`},
 		{"index auto with path", index, []string{"--auto", "x"}, "", "usage: --auto takes no PATH"},
 		{"exec", exec, []string{"--timeout", "1.5", "--cwd", "sub", "--tail", "0", "--env", "A=1", "--", "echo", "hi"}, "",
 			`{"command":"echo hi","timeout":1.5,"cwd":"sub","tail":0,"env":["A=1"]}`},
@@ -206,5 +206,32 @@ func TestRootFor(t *testing.T) {
 	}
 	if n := len(newRootFor(newApp(nil), []string{"bogus"}).Commands()); n < 20 {
 		t.Errorf("an unknown command gets %d commands, want the whole tree", n)
+	}
+}
+
+// TestCLIOnlyFields checks the flags that fill request fields no JSON
+// parameter has (json:"-"): --auto, --dry-run.
+func TestCLIOnlyFields(t *testing.T) {
+	run := func(c *cobra.Command, args ...string) {
+		t.Helper()
+		c.SetArgs(args)
+		c.SilenceErrors, c.SilenceUsage = true, true
+		if err := c.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	app := newApp(&render.IO{In: strings.NewReader("x"), Out: &strings.Builder{}, Err: &strings.Builder{}})
+	var index workspace.IndexRequest
+	run(newIndexCmd(app, func(_ context.Context, r *workspace.IndexRequest) error { index = *r; return nil }), "--auto")
+	var write workspace.WriteRequest
+	run(newWriteCmd(app, func(_ context.Context, r *workspace.WriteRequest) error { write = *r; return nil }), "a", "--dry-run")
+	var edit editOptions
+	run(newEditCmd(app, func(_ context.Context, r *editOptions) error { edit = *r; return nil }), "a", "--old", "x", "--new", "y", "--dry-run")
+	var del workspace.DeleteRequest
+	run(newDeleteCmd(app, func(_ context.Context, r *workspace.DeleteRequest) error { del = *r; return nil }), "a", "--dry-run")
+	var patch workspace.PatchRequest
+	run(newPatchCmd(app, func(_ context.Context, r *workspace.PatchRequest) error { patch = *r; return nil }), "--dry-run")
+	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun {
+		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun)
 	}
 }

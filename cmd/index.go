@@ -8,22 +8,8 @@ import (
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-// indexOptions are index's: the tool's request, or --auto.
-type indexOptions struct {
-	workspace.IndexRequest
-	Auto bool `json:"auto"` // walk the autoIndexPaths again instead
-}
-
-func newIndexCmd(app *App, runF func(context.Context, *indexOptions) error) *cobra.Command {
+func newIndexCmd(app *App, runF func(context.Context, *workspace.IndexRequest) error) *cobra.Command {
 	var metadata string
-	if runF == nil {
-		runF = func(ctx context.Context, o *indexOptions) error {
-			if o.Auto {
-				return app.refreshIndex(ctx)
-			}
-			return app.runTool(ctx, workspace.Index, o.IndexRequest)
-		}
-	}
 	return toolCmd(app, workspace.Index, runF, &cobra.Command{
 		Use:   "index PATH | --auto",
 		Short: "Add a document to the search index, or refresh the autoIndexPaths",
@@ -34,11 +20,11 @@ read again, and files that are gone dropped.`,
 		Example: `  ws index docs/faq.md --content 'Password reset: go to settings.'
   curl -s https://example.com/page | ws index pages/example --metadata '{"source":"web"}'
   ws index --auto`,
-	}, func(b *binder, o *indexOptions) {
+	}, func(b *binder, o *workspace.IndexRequest) {
 		stringVar(b.f, &o.Content, "content", "the document's text (default: read stdin to EOF)")
 		stringVar(b.f, &metadata, "metadata", "facts to keep with the document, a JSON object")
 		b.f.BoolVar(&o.Auto, "auto", false, "walk the config's autoIndexPaths again instead")
-	}, func(cmd *cobra.Command, args []string, o *indexOptions) (err error) {
+	}, func(cmd *cobra.Command, args []string, o *workspace.IndexRequest) (err error) {
 		f := cmd.Flags()
 		if o.Auto {
 			switch {
@@ -62,14 +48,4 @@ read again, and files that are gone dropped.`,
 		o.Content, err = stdinOr(app, changed(f, "content"), o.Content, "content")
 		return err
 	})
-}
-
-// refreshIndex runs `ws index --auto`, refused where the index tool is.
-func (a *App) refreshIndex(ctx context.Context) error {
-	ws, err := a.Workspace()
-	if err != nil {
-		return a.fail(workspace.Index, err)
-	}
-	res, err := ws.RefreshIndex(ctx, workspace.RefreshIndexRequest{})
-	return a.print(workspace.Index, res, err)
 }

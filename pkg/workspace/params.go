@@ -93,6 +93,7 @@ type IndexRequest struct {
 	Path     string          `json:"path" desc:"Name of the document, shown as its id in search results; indexing the same name again replaces it."`
 	Content  string          `json:"content" desc:"The text to make searchable."`
 	Metadata json.RawMessage `json:"metadata,omitempty" desc:"Any facts to keep with the document (a JSON object); search results carry them in their data."`
+	Auto     bool            `json:"-"` // ws index --auto: walk the autoIndexPaths again instead
 }
 
 // ExecRequest is the input of exec (mastra_workspace_execute_command).

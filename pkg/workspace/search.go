@@ -123,7 +123,11 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 
 // Index adds a document to the index, or replaces the one with the same
 // id. The index lives in the state directory, so later calls see it.
-func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, error) {
+// With Auto (ws index --auto) it walks the autoIndexPaths again instead.
+func (w *Workspace) Index(ctx context.Context, req IndexRequest) (Result, error) {
+	if req.Auto {
+		return w.RefreshIndex(ctx, RefreshIndexRequest{})
+	}
 	var n int
 	err := w.changeIndex(ctx, func(x *search.Index) error {
 		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: req.Metadata})
@@ -139,9 +143,6 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (*IndexResult, 
 // RefreshIndex walks the autoIndexPaths again: new files are indexed,
 // changed ones read again, files that are gone or no longer match dropped.
 func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*RefreshIndexResult, error) {
-	if err := w.unavailable(Index); err != nil {
-		return nil, err
-	}
 	res := &RefreshIndexResult{Added: []string{}, Changed: []string{}, Removed: []string{}}
 	var data []byte
 	err := w.changeIndexData(ctx, true, func(x *search.Index) error {

@@ -234,13 +234,6 @@ func (w *Workspace) lacks(needs Feature) error {
 	return nil
 }
 
-// unavailable is Unavailable for a tool id, for the paths that use a
-// tool's machinery outside a call (index --auto).
-func (w *Workspace) unavailable(id string) error {
-	s, _ := Spec(id)
-	return w.Unavailable(s)
-}
-
 // Offered is a tool as this workspace exposes it: under its configured
 // name, if renamed.
 type Offered struct {
