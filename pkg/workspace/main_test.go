@@ -2,9 +2,11 @@ package workspace
 
 import (
 	"os"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
@@ -34,6 +36,15 @@ func withSupervisor(t *testing.T, w *Workspace) {
 	})
 }
 
+// newSupervisedWorkspace is newTestWorkspace (cfg may be nil, no files) for
+// a test that starts background processes.
+func newSupervisedWorkspace(t *testing.T, cfg *config.Config) *Workspace {
+	t.Helper()
+	w, _ := newTestWorkspace(t, cfg)
+	withSupervisor(t, w)
+	return w
+}
+
 // reopen opens the workspace of w0 again, as another ws process would (it
 // may be called from other goroutines: a failure is reported, and nil
 // returned). It is closed when the test ends.
@@ -45,4 +56,18 @@ func reopen(t *testing.T, w0 *Workspace) *Workspace {
 	}
 	t.Cleanup(func() { w.Close() })
 	return w
+}
+
+// inReopened calls f from n goroutines at once, each with its number i and
+// the workspace of w0 opened again (see reopen), and waits for them all.
+func inReopened(t *testing.T, w0 *Workspace, n int, f func(i int, w *Workspace)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if w := reopen(t, w0); w != nil {
+				f(i, w)
+			}
+		})
+	}
+	wg.Wait()
 }
