@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +19,35 @@ func TestMain(m *testing.M) {
 		os.Exit(procstate.Supervise(os.Args[2], os.NewFile(3, "ready")))
 	}
 	os.Exit(m.Run())
+}
+
+// must stops the test at an error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newTestWorkspace makes a workspace in a temporary directory holding the
+// given files ("dir/" entries are directories).
+func newTestWorkspace(t *testing.T, cfg *config.Config, files ...string) (*Workspace, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "root")
+	for _, f := range append([]string{""}, files...) {
+		p := filepath.Join(root, f)
+		if f == "" || strings.HasSuffix(f, "/") {
+			must(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte("content of "+f+"\n"), 0o644))
+	}
+	w, err := New(Options{Root: root, Home: filepath.Join(tmp, "home"), Config: cfg, StateDir: filepath.Join(tmp, "state")})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+	return w, root
 }
 
 // withSupervisor makes a workspace able to start background processes by
