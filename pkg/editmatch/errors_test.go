@@ -8,14 +8,32 @@ import (
 	"testing"
 )
 
+// checkRefusal checks that err is an *E (a *NotFoundError or an
+// *AmbiguousError) whose fields are want's and, when text is set, whose
+// whole text is text.
+func checkRefusal[E any, P interface {
+	*E
+	error
+}](t *testing.T, err error, want E, text string) {
+	t.Helper()
+	var e P
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v, want %T", err, e)
+	}
+	if !reflect.DeepEqual(*e, want) {
+		t.Errorf("fields\n got %+v\nwant %+v", *e, want)
+	}
+	if text != "" && err.Error() != text {
+		t.Errorf("text\n got %q\nwant %q", err.Error(), text)
+	}
+}
+
 func TestNotFoundFields(t *testing.T) {
 	tests := []struct {
-		name    string
-		content string
-		old     string
-		new     string
-		want    NotFoundError
-		text    string // the whole Error() text
+		name              string
+		content, old, new string
+		want              NotFoundError
+		text              string // the whole Error() text
 	}{
 		{"first differing line", "def f():\n    x = 1\n    y = 2\n", "def f():\n    x = 1\n    y = 3", "z",
 			NotFoundError{CandidateStart: 1, CandidateEnd: 3, DiffLine: 3, FileLine: "    y = 2", OldLine: "    y = 3"},
@@ -40,16 +58,7 @@ func TestNotFoundFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Apply([]byte(tt.content), tt.old, tt.new, false)
-			var nf *NotFoundError
-			if !errors.As(err, &nf) {
-				t.Fatalf("error %v, want *NotFoundError", err)
-			}
-			if !reflect.DeepEqual(*nf, tt.want) {
-				t.Errorf("fields\n got %+v\nwant %+v", *nf, tt.want)
-			}
-			if tt.text != "" && err.Error() != tt.text {
-				t.Errorf("text\n got %q\nwant %q", err.Error(), tt.text)
-			}
+			checkRefusal(t, err, tt.want, tt.text)
 		})
 	}
 }
@@ -71,12 +80,10 @@ func TestNotFoundText(t *testing.T) {
 
 func TestAmbiguousFields(t *testing.T) {
 	tests := []struct {
-		name    string
-		content string
-		old     string
-		all     bool
-		want    AmbiguousError
-		text    string
+		name, content, old string
+		all                bool
+		want               AmbiguousError
+		text               string // the whole Error() text
 	}{
 		{"exact", "x\ny\nx\nx\n", "x", false,
 			AmbiguousError{Count: 3, Lines: []Range{{1, 1}, {3, 3}, {4, 4}}},
@@ -95,16 +102,7 @@ func TestAmbiguousFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Apply([]byte(tt.content), tt.old, "z", tt.all)
-			var am *AmbiguousError
-			if !errors.As(err, &am) {
-				t.Fatalf("error %v, want *AmbiguousError", err)
-			}
-			if !reflect.DeepEqual(*am, tt.want) {
-				t.Errorf("fields\n got %+v\nwant %+v", *am, tt.want)
-			}
-			if tt.text != "" && err.Error() != tt.text {
-				t.Errorf("text\n got %q\nwant %q", err.Error(), tt.text)
-			}
+			checkRefusal(t, err, tt.want, tt.text)
 		})
 	}
 }
@@ -185,24 +183,18 @@ func TestEdgeCases(t *testing.T) {
 		content, old, new string
 		all               bool
 	}{
-		{"", "x", "y", false},
-		{"", "\n", "y", true},
-		{"\uFEFF", "\uFEFF", "", false},
-		{"\uFEFF", "x", "", false},
-		{"a", "a\nb\nc", "y", false},
-		{"\n\n\n", "\n\n", "x", true},
-		{"\r\n\r\n", "\n", "x", false},
-		{"x\r", "x\n", "y", false},
-		{"a\rb\n", "a\rb", "c", false},
-		{"\xff\xfe\n", "\xff\xfe\r\n", "x", false},
-		{"abc", "\xff", "x", false},
-		{"  \n\t\n", "  \n\t", "x", false},
-		{"     1→a\n", "     1→a", "b", false},
-		{"a\n", `a\n`, `b\n`, false},
-		{"é\n", "e\u0301\n", "x", false},
-		{"e\u0301\n", "\u0301", "x", false},
-		{"x", "x\n\n\n\n", "y", false},
-		{"a\n\n\n\n\n\n\n\nb\n", "a\nb", "c", false},
+		// An empty file, a byte-order mark alone.
+		{"", "x", "y", false}, {"", "\n", "y", true}, {"\uFEFF", "\uFEFF", "", false}, {"\uFEFF", "x", "", false},
+		// Line breaks only, carriage returns alone.
+		{"\n\n\n", "\n\n", "x", true}, {"\r\n\r\n", "\n", "x", false}, {"x\r", "x\n", "y", false}, {"a\rb\n", "a\rb", "c", false},
+		// Bytes that are not UTF-8, white space only.
+		{"\xff\xfe\n", "\xff\xfe\r\n", "x", false}, {"abc", "\xff", "x", false}, {"  \n\t\n", "  \n\t", "x", false},
+		// A gutter or escapes that are the file's own text.
+		{"     1→a\n", "     1→a", "b", false}, {"a\n", `a\n`, `b\n`, false},
+		// Combining marks.
+		{"é\n", "e\u0301\n", "x", false}, {"e\u0301\n", "\u0301", "x", false},
+		// old_string longer than the file, or with blank lines the file lacks or has more of.
+		{"a", "a\nb\nc", "y", false}, {"x", "x\n\n\n\n", "y", false}, {"a\n\n\n\n\n\n\n\nb\n", "a\nb", "c", false},
 	}
 	for _, tt := range tests {
 		content := []byte(tt.content)

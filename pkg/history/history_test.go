@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -103,12 +103,12 @@ func TestRecordListLast(t *testing.T) {
 		after  []byte
 	}
 	tests := []struct {
-		name     string
-		steps    []step
-		key      string
-		wantList string   // ops of List(key), newest first
-		wantData []string // previous content of each listed entry ("-" absent)
-		wantLast string   // LastGroup, as ops
+		name  string
+		steps []step
+		// wantList is List("a.txt"), newest first: each entry's op and
+		// path, and the content it replaced ("-" absent).
+		wantList []string
+		wantLast string // LastGroup, as ops
 	}{
 		{
 			name: "create then edits",
@@ -117,9 +117,7 @@ func TestRecordListLast(t *testing.T) {
 				{OpEdit, "a.txt", FileState([]byte("v1"), 0o644, 10), []byte("v2")},
 				{OpEdit, "a.txt", FileState([]byte("v2"), 0o644, 11), []byte("v3")},
 			},
-			key:      "a.txt",
-			wantList: "edit:a.txt edit:a.txt write:a.txt",
-			wantData: []string{"v2", "v1", "-"},
+			wantList: []string{"edit:a.txt v2", "edit:a.txt v1", "write:a.txt -"},
 			wantLast: "edit:a.txt",
 		},
 		{
@@ -130,9 +128,7 @@ func TestRecordListLast(t *testing.T) {
 				{OpDelete, "a.txt", FileState([]byte("a1"), 0o600, 2), nil},
 				{OpEdit, "b.txt", FileState([]byte("b1"), 0o644, 2), []byte("b2")},
 			},
-			key:      "a.txt",
-			wantList: "delete:a.txt write:a.txt",
-			wantData: []string{"a1", "a0"},
+			wantList: []string{"delete:a.txt a1", "write:a.txt a0"},
 			wantLast: "edit:b.txt",
 		},
 		{
@@ -142,15 +138,11 @@ func TestRecordListLast(t *testing.T) {
 				{OpWrite, "a.txt", FileState([]byte("x"), 0o644, 2), []byte("same")},
 				{OpWrite, "a.txt", FileState([]byte("same"), 0o644, 3), []byte("y")},
 			},
-			key:      "a.txt",
-			wantList: "write:a.txt write:a.txt write:a.txt",
-			wantData: []string{"same", "x", "same"},
+			wantList: []string{"write:a.txt same", "write:a.txt x", "write:a.txt same"},
 			wantLast: "write:a.txt",
 		},
 		{
-			name:     "nothing recorded",
-			key:      "a.txt",
-			wantList: "",
+			name: "nothing recorded",
 		},
 	}
 	for _, tt := range tests {
@@ -160,27 +152,26 @@ func TestRecordListLast(t *testing.T) {
 			for _, st := range tt.steps {
 				ids = append(ids, rec(t, s, st.op, st.name, st.before, st.after).ID)
 			}
-			if !sort.StringsAreSorted(ids) {
+			if !slices.IsSorted(ids) {
 				t.Errorf("ids not in order: %v", ids)
 			}
-			list, err := s.List(key(tt.key))
+			list, err := s.List(key("a.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := ops(list); got != tt.wantList {
+			var got []string
+			for _, e := range list {
+				st := content(t, s, e)
+				before := string(st.Data)
+				if st.Kind == KindAbsent {
+					before = "-"
+				}
+				got = append(got, fmt.Sprintf("%s:%s %s", e.Op, e.Path, before))
+			}
+			if !slices.Equal(got, tt.wantList) {
 				t.Errorf("List = %q, want %q", got, tt.wantList)
 			}
-			for i, e := range list {
-				st := content(t, s, e)
-				got := string(st.Data)
-				if st.Kind == KindAbsent {
-					got = "-"
-				}
-				if got != tt.wantData[i] {
-					t.Errorf("entry %d content %q, want %q", i, got, tt.wantData[i])
-				}
-			}
-			last, err := s.Last(key(tt.key))
+			last, err := s.Last(key("a.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,7 +25,6 @@ type parseCase struct {
 }
 
 func runParseCases(t *testing.T, cases []parseCase) {
-	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse(tc.text)

@@ -16,10 +16,7 @@ func TestGitDiffs(t *testing.T) {
 	for _, c := range gitCases(t) {
 		t.Run(filepath.Base(c.dir), func(t *testing.T) {
 			before, after := readTree(t, filepath.Join(c.dir, "before")), readTree(t, filepath.Join(c.dir, "after"))
-			p, err := Parse(c.diff)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
+			p := mustParse(t, c.diff)
 			if p.Format != FormatUnified {
 				t.Errorf("Format = %q", p.Format)
 			}

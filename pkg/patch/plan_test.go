@@ -36,14 +36,9 @@ type planCase struct {
 }
 
 func runPlanCases(t *testing.T, cases []planCase) {
-	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Parse(tc.patch)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			changes, err := p.Plan(mapReader(tc.files))
+			changes, err := mustParse(t, tc.patch).Plan(mapReader(tc.files))
 			if tc.kind != "" {
 				if err == nil {
 					t.Fatalf("Plan succeeded, want a %s error; result:\n%s", tc.kind, dumpTree(applyChanges(tc.files, changes)))
@@ -290,14 +285,11 @@ func TestPlanOperations(t *testing.T) {
 }
 
 func TestPlanAllOrNothing(t *testing.T) {
-	p, err := Parse(codexPatch(
+	p := mustParse(t, codexPatch(
 		"*** Update File: good", "@@", "-a", "+b",
 		"*** Update File: bad", "@@", "-missing", "+x",
 		"*** Delete File: absent",
 		"*** Update File: bad2", "@@", "-a", "+b", "@@", "-nope", "+y"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	changes, err := p.Plan(mapReader(tree("good", "a\n", "bad", "a\n", "bad2", "a\n")))
 	if changes != nil {
 		t.Errorf("changes returned with an error: %v", changes)
@@ -322,28 +314,22 @@ func TestPlanAllOrNothing(t *testing.T) {
 }
 
 func TestPlanReadError(t *testing.T) {
-	p, err := Parse(codexPatch("*** Delete File: a"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustParse(t, codexPatch("*** Delete File: a"))
 	boom := errors.New("permission denied")
-	_, err = p.Plan(func(string) ([]byte, bool, error) { return nil, false, boom })
+	_, err := p.Plan(func(string) ([]byte, bool, error) { return nil, false, boom })
 	if !errors.Is(err, boom) || KindOf(err) != KindRead || err.Error() != "read a: permission denied" {
 		t.Errorf("error %v (kind %q)", err, KindOf(err))
 	}
 }
 
 func TestPlanResults(t *testing.T) {
-	p, err := Parse(codexPatch(
+	p := mustParse(t, codexPatch(
 		"*** Update File: f",
 		"@@", " l2", "-l3", "+L3a", "+L3b",
 		"@@", "-l6", "-l7",
 		"@@", "+end",
 		"*** Add File: n", "+x",
 		"*** Delete File: d"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	old := "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n"
 	changes, err := p.Plan(mapReader(tree("f", old, "d", "gone\n")))
 	if err != nil {
@@ -387,10 +373,7 @@ func BenchmarkPlanLargeFile(b *testing.B) {
 	for i := 1000; i < 200000; i += 2000 {
 		body = append(body, "@@", fmt.Sprintf(" line %d", i), fmt.Sprintf("-line %d", i+1), fmt.Sprintf("+LINE %d", i+1), fmt.Sprintf(" line %d", i+2))
 	}
-	p, err := Parse(codexPatch(body...))
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := mustParse(b, codexPatch(body...))
 	files := tree("f", file.String())
 	b.ResetTimer()
 	for range b.N {
@@ -402,10 +385,7 @@ func BenchmarkPlanLargeFile(b *testing.B) {
 
 // BenchmarkPlanAmbiguous refuses a one-line hunk that fits 100,000 places.
 func BenchmarkPlanAmbiguous(b *testing.B) {
-	p, err := Parse(codexPatch("*** Update File: f", "@@", "-}", "+};"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := mustParse(b, codexPatch("*** Update File: f", "@@", "-}", "+};"))
 	files := tree("f", strings.Repeat("}\nx\n", 100000))
 	b.ResetTimer()
 	for range b.N {

@@ -9,23 +9,16 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want Kind
-	}{
-		{"aGVsbG8=", KindInline},
-		{"data:text/plain;base64,aGk=", KindInline},
-		{"data:,hi", KindInline},
-		{"file-abc123", KindProviderFileID},
-		{"https://example.com/a.png", KindURL},
-		{"s3://bucket/key", KindURL},
-		{"gs:x", KindURL},
-		{"//cdn.example.com/a.png", KindURL},
-		{"/api/images/a.png", KindInline}, // not base64: refused when decoded
-		{"", KindInline},
+	for want, ins := range map[Kind][]string{
+		KindInline: {"aGVsbG8=", "data:text/plain;base64,aGk=", "data:,hi", "",
+			"/api/images/a.png"}, // not base64: refused when decoded
+		KindProviderFileID: {"file-abc123"},
+		KindURL:            {"https://example.com/a.png", "s3://bucket/key", "gs:x", "//cdn.example.com/a.png"},
 	} {
-		if got := Classify(tc.in); got != tc.want {
-			t.Errorf("Classify(%q) = %v, want %v", tc.in, got, tc.want)
+		for _, in := range ins {
+			if got := Classify(in); got != want {
+				t.Errorf("Classify(%q) = %v, want %v", in, got, want)
+			}
 		}
 	}
 }

@@ -9,22 +9,17 @@ import (
 
 func TestDirectory(t *testing.T) {
 	for _, tc := range []struct{ thread, resource, want string }{
-		{"", "", "shared"},
-		{"t1", "r1", "t1"},
-		{"", "r1", "r1"},
-		{"../../etc", "", "etc"},
-		{"support ticket #42", "", "support_ticket_42"},
-		{"..", "", "shared"},
-		{"日本語", "", "shared"},
-		{strings.Repeat("x", 300), "", strings.Repeat("x", 100)},
-		{"../../outside; rm -rf ~", "", "outside_rm_-rf"},
-		{"Crème Brûlée", "", "Creme_Brulee"},
-		{"ﬁle①", "", "file1"}, // NFKD: compatibility forms
-		{"a👍b", "", "a_b"},    // two UTF-16 code units, one "_" after collapsing
-		{"a...b..c.d", "", "a_b_c.d"},
-		{"-._x_.-", "", "x"},
-		{"/", "", "shared"},
-		{strings.Repeat("y", 99) + "_z", "", strings.Repeat("y", 99) + "_"}, // cut after stripping, as Mastra does
+		// The thread id, else the resource id, else "shared".
+		{"", "", "shared"}, {"t1", "r1", "t1"}, {"", "r1", "r1"},
+		// Path syntax does not survive; an id with nothing left is "shared".
+		{"../../etc", "", "etc"}, {"../../outside; rm -rf ~", "", "outside_rm_-rf"}, {"..", "", "shared"}, {"/", "", "shared"},
+		// Other characters and runs of dots become "_", runs of "_" one; the ends are stripped.
+		{"support ticket #42", "", "support_ticket_42"}, {"a...b..c.d", "", "a_b_c.d"}, {"-._x_.-", "", "x"},
+		// NFKD first: accents go, compatibility forms become letters and digits.
+		{"Crème Brûlée", "", "Creme_Brulee"}, {"ﬁle①", "", "file1"}, {"日本語", "", "shared"},
+		{"a👍b", "", "a_b"}, // two UTF-16 code units, one "_" after collapsing
+		// At most 100 characters, cut after stripping, as Mastra does.
+		{strings.Repeat("x", 300), "", strings.Repeat("x", 100)}, {strings.Repeat("y", 99) + "_z", "", strings.Repeat("y", 99) + "_"},
 	} {
 		if got := Directory(tc.thread, tc.resource); got != tc.want {
 			t.Errorf("Directory(%q, %q) = %q, want %q", tc.thread, tc.resource, got, tc.want)
@@ -34,23 +29,16 @@ func TestDirectory(t *testing.T) {
 
 func TestSafeExtension(t *testing.T) {
 	for _, tc := range []struct{ name, mime, want string }{
-		{"notes.txt", "", "txt"},
-		{"résumé été.PDF", "", "pdf"},
-		{"../../etc/passwd", "", ""},
-		{`..\..\windows\system32\config.sys`, "", "sys"},
-		{"; rm -rf ~ #.sh", "", "sh"},
-		{".env", "", ""},
-		{"archive.tar.gz", "", "gz"},
-		{"Makefile", "", ""},
-		{"notes.t$x t", "", "txt"},
-		{"...", "", ""},
-		{"", "image/png", "png"},
-		{"", "TEXT/PLAIN; charset=utf-8", "txt"},
-		{"", "application/x-unknown", ""},
-		{"\x1b[31m\x07", "application/pdf", "pdf"}, // nothing printable: no name
-		{"x.ABCDEFGHIJKLMNOPQRSTUVWXYZ", "", "abcdefghijklmnop"},
-		{"photo.png", "image/jpeg", "png"}, // the name wins
-		{"noext", "image/png", ""},
+		// The name's last extension, lower-cased.
+		{"notes.txt", "", "txt"}, {"résumé été.PDF", "", "pdf"}, {"archive.tar.gz", "", "gz"}, {`..\..\windows\system32\config.sys`, "", "sys"},
+		// Only its letters and digits, at most 16.
+		{"notes.t$x t", "", "txt"}, {"; rm -rf ~ #.sh", "", "sh"}, {"x.ABCDEFGHIJKLMNOPQRSTUVWXYZ", "", "abcdefghijklmnop"},
+		// Names without one.
+		{"../../etc/passwd", "", ""}, {".env", "", ""}, {"Makefile", "", ""}, {"...", "", ""},
+		// Without a name (nothing printable is none), the MIME type's.
+		{"", "image/png", "png"}, {"", "TEXT/PLAIN; charset=utf-8", "txt"}, {"", "application/x-unknown", ""}, {"\x1b[31m\x07", "application/pdf", "pdf"},
+		// With one, the name wins, even without an extension.
+		{"photo.png", "image/jpeg", "png"}, {"noext", "image/png", ""},
 	} {
 		if got := SafeExtension(tc.name, tc.mime); got != tc.want {
 			t.Errorf("SafeExtension(%q, %q) = %q, want %q", tc.name, tc.mime, got, tc.want)

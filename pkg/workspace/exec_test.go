@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +20,23 @@ import (
 )
 
 func f64(f float64) *float64 { return &f }
+
+// startBackground starts req's command as a background process of w.
+func startBackground(t *testing.T, w *Workspace, req ExecRequest) *ExecResult {
+	t.Helper()
+	req.Background = boolp(true)
+	res, err := w.Exec(context.Background(), req)
+	must(t, err)
+	return res
+}
+
+// pidIn is the pid a test command wrote to the file name in w's root, 0
+// while there is none.
+func pidIn(w *Workspace, name string) int {
+	data, _ := os.ReadFile(filepath.Join(w.base, name))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
 
 func TestExecText(t *testing.T) {
 	tests := []struct {
@@ -117,9 +133,7 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 	res, err = w.Exec(context.Background(), ExecRequest{
 		Command: "sh -c 'trap \"\" TERM; : > ready; exec sleep 30' >/dev/null 2>&1 & echo $! > pid; while [ ! -e ready ]; do :; done; echo ok"})
 	must(t, err)
-	data, _ := os.ReadFile(filepath.Join(w.base, "pid"))
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if pid > 0 && !gone(pid, 2*time.Second) {
+	if pid := pidIn(w, "pid"); pid > 0 && !gone(pid, 2*time.Second) {
 		t.Errorf("child %d that ignores TERM survived exec", pid)
 	}
 }
@@ -141,8 +155,7 @@ func TestExecTimeoutLeavesNoSurvivor(t *testing.T) {
 		t.Fatalf("took %v", d)
 	}
 	for _, f := range []string{"shell", "child"} {
-		data, _ := os.ReadFile(filepath.Join(w.base, f))
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		pid := pidIn(w, f)
 		if pid <= 0 {
 			t.Fatalf("no pid in %s", f)
 		}
@@ -153,11 +166,9 @@ func TestExecTimeoutLeavesNoSurvivor(t *testing.T) {
 }
 
 func TestBackgroundLifecycle(t *testing.T) {
-	w, _ := newTestWorkspace(t, nil)
-	withSupervisor(t, w)
+	w := newSupervisedWorkspace(t, nil)
 	ctx := context.Background()
-	res, err := w.Exec(ctx, ExecRequest{Command: "echo bgstart; sleep 0.3; echo bgend; exit 7", Background: boolp(true)})
-	must(t, err)
+	res := startBackground(t, w, ExecRequest{Command: "echo bgstart; sleep 0.3; echo bgend; exit 7"})
 	if res.Text() != fmt.Sprintf("Started background process (PID: %d)", res.PID) {
 		t.Fatalf("start text %q", res.Text())
 	}
@@ -177,16 +188,14 @@ func TestBackgroundLifecycle(t *testing.T) {
 		t.Fatalf("kill of an exited process: %v", err)
 	}
 	// A silent process that exited shows its exit code (Mastra: "(no output yet)").
-	res, err = w.Exec(ctx, ExecRequest{Command: "true", Background: boolp(true)})
-	must(t, err)
+	res = startBackground(t, w, ExecRequest{Command: "true"})
 	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
 	must(t, err)
 	if out.Text() != "(no output)\n\nExit code: 0" {
 		t.Fatalf("silent: %q", out.Text())
 	}
 	// Wait with a timeout on a long process.
-	res, err = w.Exec(ctx, ExecRequest{Command: "echo s1; echo e1 1>&2; sleep 30", Background: boolp(true)})
-	must(t, err)
+	res = startBackground(t, w, ExecRequest{Command: "echo s1; echo e1 1>&2; sleep 30"})
 	pid = strconv.Itoa(res.PID)
 	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true), WaitTimeout: f64(0.2)})
 	must(t, err)
@@ -215,19 +224,16 @@ func TestBackgroundLifecycle(t *testing.T) {
 func TestBackgroundTimeoutAndCap(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sandbox.BackgroundOutputBytes = 1000
-	w, _ := newTestWorkspace(t, cfg)
-	withSupervisor(t, w)
+	w := newSupervisedWorkspace(t, cfg)
 	ctx := context.Background()
-	res, err := w.Exec(ctx, ExecRequest{Command: "seq 1 2000", Background: boolp(true)})
-	must(t, err)
+	res := startBackground(t, w, ExecRequest{Command: "seq 1 2000"})
 	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true), Tail: intp(0)})
 	must(t, err)
 	if !strings.HasPrefix(out.Text(), "[") || !strings.Contains(out.Text(), "bytes of earlier output were dropped") ||
 		!strings.HasSuffix(out.Text(), "\n1999\n2000\n\n\nExit code: 0") || len(out.Stdout) > 1000 {
 		t.Fatalf("capped output (%d bytes kept): %q", len(out.Stdout), out.Text())
 	}
-	res, err = w.Exec(ctx, ExecRequest{Command: "echo x; sleep 30", Background: boolp(true), Timeout: f64(0.3)})
-	must(t, err)
+	res = startBackground(t, w, ExecRequest{Command: "echo x; sleep 30", Timeout: f64(0.3)})
 	out, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
 	must(t, err)
 	if out.Text() != "stdout:\nx\n\n\nstderr:\n\nProcess timed out after 300ms\n\nExit code: 124" || out.State != "timed_out" {
@@ -238,26 +244,16 @@ func TestBackgroundTimeoutAndCap(t *testing.T) {
 // Twenty background starts at once are all recorded.
 func TestBackgroundConcurrentStarts(t *testing.T) {
 	w0, _ := newTestWorkspace(t, nil)
-	var wg sync.WaitGroup
 	pids := make(chan int, 20)
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := reopen(t, w0)
-			if w == nil {
-				return
-			}
-			withSupervisor(t, w)
-			res, err := w.Exec(context.Background(), ExecRequest{Command: "sleep 0.5", Background: boolp(true)})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			pids <- res.PID
-		}()
-	}
-	wg.Wait()
+	inReopened(t, w0, 20, func(_ int, w *Workspace) {
+		withSupervisor(t, w)
+		res, err := w.Exec(context.Background(), ExecRequest{Command: "sleep 0.5", Background: boolp(true)})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		pids <- res.PID
+	})
 	close(pids)
 	ps, err := w0.PS(context.Background(), PSRequest{})
 	must(t, err)
@@ -280,8 +276,7 @@ func TestBackgroundConcurrentStarts(t *testing.T) {
 // kill refuses a recorded pid whose start time no longer matches: the pid
 // now belongs to another process, which must not be signalled.
 func TestKillRefusesReusedPID(t *testing.T) {
-	w, _ := newTestWorkspace(t, nil)
-	withSupervisor(t, w)
+	w := newSupervisedWorkspace(t, nil)
 	victim := exec.Command("sleep", "30")
 	must(t, victim.Start())
 	defer victim.Process.Kill()
@@ -365,15 +360,12 @@ func TestBwrapIsolation(t *testing.T) {
 // kill reaches descendants that left the process group (setsid): the
 // supervisor is their subreaper and stops its whole tree.
 func TestKillReachesEscapedDescendants(t *testing.T) {
-	w, _ := newTestWorkspace(t, nil)
-	withSupervisor(t, w)
+	w := newSupervisedWorkspace(t, nil)
 	ctx := context.Background()
-	res, err := w.Exec(ctx, ExecRequest{Command: "setsid sleep 30 & echo $! > escaped; sleep 30", Background: boolp(true)})
-	must(t, err)
+	res := startBackground(t, w, ExecRequest{Command: "setsid sleep 30 & echo $! > escaped; sleep 30"})
 	var pid int
 	for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		data, _ := os.ReadFile(filepath.Join(w.base, "escaped"))
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		pid = pidIn(w, "escaped")
 	}
 	if pid == 0 {
 		t.Fatal("the escaped child never wrote its pid")
@@ -408,19 +400,16 @@ func gone(pid int, within time.Duration) bool {
 // A command that exited but left a process running (which keeps its
 // supervisor around): kill stops the leftovers and says so.
 func TestKillLeftovers(t *testing.T) {
-	w, _ := newTestWorkspace(t, nil)
-	withSupervisor(t, w)
+	w := newSupervisedWorkspace(t, nil)
 	ctx := context.Background()
-	res, err := w.Exec(ctx, ExecRequest{Command: "setsid sleep 30 > /dev/null 2>&1 & echo $! > left; exit 3", Background: boolp(true)})
-	must(t, err)
+	res := startBackground(t, w, ExecRequest{Command: "setsid sleep 30 > /dev/null 2>&1 & echo $! > left; exit 3"})
 	pid := strconv.Itoa(res.PID)
 	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
 	must(t, err)
 	if !strings.HasSuffix(out.Text(), "Exit code: 3") {
 		t.Fatalf("wait: %q", out.Text())
 	}
-	data, _ := os.ReadFile(filepath.Join(w.base, "left"))
-	left, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	left := pidIn(w, "left")
 	if left == 0 || gone(left, 0) {
 		t.Fatalf("the leftover process %d is not running", left)
 	}
@@ -463,18 +452,14 @@ func TestBwrapMissing(t *testing.T) {
 // The timeout of a background command also stops what it left running
 // after its shell ended.
 func TestBackgroundTimeoutStopsLeftovers(t *testing.T) {
-	w, _ := newTestWorkspace(t, nil)
-	withSupervisor(t, w)
-	res, err := w.Exec(context.Background(), ExecRequest{
-		Command: "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi", Background: boolp(true), Timeout: f64(0.5)})
-	must(t, err)
+	w := newSupervisedWorkspace(t, nil)
+	res := startBackground(t, w, ExecRequest{Command: "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi", Timeout: f64(0.5)})
 	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true)})
 	must(t, err)
 	if out.Text() != "hi\n\n\nExit code: 0" {
 		t.Fatalf("output %q", out.Text())
 	}
-	data, _ := os.ReadFile(filepath.Join(w.base, "left"))
-	left, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	left := pidIn(w, "left")
 	if left == 0 {
 		t.Fatal("no pid of the leftover")
 	}

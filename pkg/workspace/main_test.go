@@ -2,9 +2,13 @@ package workspace
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
@@ -15,6 +19,35 @@ func TestMain(m *testing.M) {
 		os.Exit(procstate.Supervise(os.Args[2], os.NewFile(3, "ready")))
 	}
 	os.Exit(m.Run())
+}
+
+// must stops the test at an error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newTestWorkspace makes a workspace in a temporary directory holding the
+// given files ("dir/" entries are directories).
+func newTestWorkspace(t *testing.T, cfg *config.Config, files ...string) (*Workspace, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "root")
+	for _, f := range append([]string{""}, files...) {
+		p := filepath.Join(root, f)
+		if f == "" || strings.HasSuffix(f, "/") {
+			must(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte("content of "+f+"\n"), 0o644))
+	}
+	w, err := New(Options{Root: root, Home: filepath.Join(tmp, "home"), Config: cfg, StateDir: filepath.Join(tmp, "state")})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+	return w, root
 }
 
 // withSupervisor makes a workspace able to start background processes by
@@ -34,6 +67,15 @@ func withSupervisor(t *testing.T, w *Workspace) {
 	})
 }
 
+// newSupervisedWorkspace is newTestWorkspace (cfg may be nil, no files) for
+// a test that starts background processes.
+func newSupervisedWorkspace(t *testing.T, cfg *config.Config) *Workspace {
+	t.Helper()
+	w, _ := newTestWorkspace(t, cfg)
+	withSupervisor(t, w)
+	return w
+}
+
 // reopen opens the workspace of w0 again, as another ws process would (it
 // may be called from other goroutines: a failure is reported, and nil
 // returned). It is closed when the test ends.
@@ -45,4 +87,18 @@ func reopen(t *testing.T, w0 *Workspace) *Workspace {
 	}
 	t.Cleanup(func() { w.Close() })
 	return w
+}
+
+// inReopened calls f from n goroutines at once, each with its number i and
+// the workspace of w0 opened again (see reopen), and waits for them all.
+func inReopened(t *testing.T, w0 *Workspace, n int, f func(i int, w *Workspace)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if w := reopen(t, w0); w != nil {
+				f(i, w)
+			}
+		})
+	}
+	wg.Wait()
 }

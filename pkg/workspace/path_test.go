@@ -14,34 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// newTestWorkspace makes a workspace in a temporary directory holding the
-// given files ("dir/" entries are directories).
-func newTestWorkspace(t *testing.T, cfg *config.Config, files ...string) (*Workspace, string) {
-	t.Helper()
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "root")
-	for _, f := range append([]string{""}, files...) {
-		p := filepath.Join(root, f)
-		if f == "" || strings.HasSuffix(f, "/") {
-			must(t, os.MkdirAll(p, 0o755))
-			continue
-		}
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, []byte("content of "+f+"\n"), 0o644))
-	}
-	w, err := New(Options{Root: root, Home: filepath.Join(tmp, "home"), Config: cfg, StateDir: filepath.Join(tmp, "state")})
-	must(t, err)
-	t.Cleanup(func() { w.Close() })
-	return w, root
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // bothModes runs f with openat2 and with the realpath-check fallback.
 func bothModes(t *testing.T, f func(t *testing.T)) {
 	t.Run("openat2", func(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -64,21 +63,11 @@ func TestSearchAutoIndexAndStale(t *testing.T) {
 
 func TestIndexConcurrent(t *testing.T) {
 	w0, _ := newTestWorkspace(t, searchConfig())
-	var wg sync.WaitGroup
-	for i := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := reopen(t, w0)
-			if w == nil {
-				return
-			}
-			if _, err := w.Index(context.Background(), IndexRequest{Path: fmt.Sprint("d", i), Content: "shared term"}); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
+	inReopened(t, w0, 8, func(i int, w *Workspace) {
+		if _, err := w.Index(context.Background(), IndexRequest{Path: fmt.Sprint("d", i), Content: "shared term"}); err != nil {
+			t.Error(err)
+		}
+	})
 	if got := len(searchIDs(t, w0, "shared")); got != 8 {
 		t.Fatalf("%d documents after 8 concurrent index calls", got)
 	}
