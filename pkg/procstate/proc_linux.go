@@ -46,15 +46,15 @@ func readStat(pid string) (statFields, error) {
 	}
 	// The command name (field 2) is in parentheses and may hold spaces or
 	// parentheses itself: the fields after it start after the last ')'.
-	bad := errors.New("unexpected /proc/" + pid + "/stat")
+	bad := func() error { return errors.New("unexpected /proc/" + pid + "/stat") }
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return statFields{}, bad
+		return statFields{}, bad()
 	}
 	// f[0] is field 3 (state), f[1] the ppid, f[2] the pgrp, f[19] field 22.
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 20 || len(f[0]) != 1 {
-		return statFields{}, bad
+		return statFields{}, bad()
 	}
 	var st statFields
 	st.state = f[0][0]
