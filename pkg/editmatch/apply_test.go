@@ -161,6 +161,11 @@ var applyTests = []applyTest{
 	{name: "blank lines and indentation", content: "def f():\n    a()\n\n    b()\n", old: "def f():\n  a()\n  b()", new: "def f():\n  a()\n  c()",
 		want: "def f():\n    a()\n\n    c()\n", fallback: FallbackBlankLines},
 
+	{name: "many more blank lines in the file: refused", content: "a\n\n\n\n\n\n\nb\n", old: "a\nb", new: "c",
+		refuse: refNotFound, text: "more than 4 blank lines old_string does not have"},
+	{name: "a block with many more blank lines still counts as a place", content: "a\n\n\n\n\n\n\nb\nx\na \nb\n", old: "a\nb", new: "c",
+		refuse: refAmbiguous, text: "lines 1-8 (blank-lines), lines 10-11 (trailing-whitespace)"},
+
 	// unicode
 	{name: "curly quotes inside a line", content: "say \u201chi\u201d now\n", old: `say "hi"`, new: `say "bye"`,
 		want: "say \"bye\" now\n", fallback: FallbackUnicode},
@@ -254,5 +259,16 @@ func TestApply(t *testing.T) {
 			}
 			checkMatch(t, []byte(tt.content), tt.old, tt.new, tt.all, m)
 		})
+	}
+}
+
+func TestBudget(t *testing.T) {
+	defer func(n int) { maxVisits = n }(maxVisits)
+	maxVisits = 1000
+	content := strings.Repeat("}\n", 2000)
+	_, err := Apply([]byte(content), strings.Repeat(" }\n", 50), "x", false)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(nf.Reason, "too repetitive") {
+		t.Fatalf("got %v", err)
 	}
 }

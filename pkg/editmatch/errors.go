@@ -28,8 +28,10 @@ type NotFoundError struct {
 	// the file ended first.
 	DiffLine          int
 	FileLine, OldLine string
-	// Reason, when set, says why the place old_string matches loosely was
-	// not edited (its indentation does not map onto the file's).
+	// Reason, when set, is a sentence saying why nothing was edited
+	// although old_string matched loosely (its indentation does not map
+	// onto the file's, the file has many more blank lines in the block, or
+	// old_string is too repetitive to search), or that old_string is empty.
 	Reason string
 	// Elided is set when old_string holds an elision marker such as
 	// "// ... existing code ..."; Marker is that line.

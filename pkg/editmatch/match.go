@@ -66,8 +66,9 @@ type matcher struct {
 }
 
 // maxVisits bounds the lines all walks of one Apply visit together, which
-// only a very repetitive old_string in a very repetitive file reaches.
-const maxVisits = 20_000_000
+// only a very repetitive old_string in a very repetitive file reaches. A
+// variable for tests.
+var maxVisits = 20_000_000
 
 // exhausted reports whether the search ran out of budget: its result is
 // then incomplete and must not be used.
