@@ -146,11 +146,14 @@ func (m *matcher) prepare(p *place) {
 	}
 }
 
-// out is one line of a replacement: its text, and the line ending of the
-// file line it was kept from (nil for a written line).
+// out is one line of a replacement: its text, and, for a line kept from
+// the file, its line ending, its index in the region and old_string's
+// text for it (nil for a blank line old_string lacks).
 type out struct {
-	text []byte
-	term []byte
+	text  []byte
+	term  []byte
+	line  int // -1 for a written line
+	agent []byte
 }
 
 // build makes p's replacement: new_string, with the lines that new_string
@@ -163,13 +166,26 @@ func (m *matcher) build(p *place) {
 	v := p.v
 	ops := lineDiff(v.old.lines, v.new.lines)
 	var outs []out
-	kept := func(i int) {
+	// Blank file lines old_string has no line for (blank-line drift) are
+	// kept where they are when lines are written on both sides of them.
+	var pending []int
+	emit := func(o out) {
+		if len(outs) > 0 {
+			for _, i := range pending {
+				rl := p.lines[i]
+				outs = append(outs, out{text: c[rl.s:rl.e], term: c[rl.end:rl.next], line: i})
+			}
+		}
+		pending = pending[:0]
+		outs = append(outs, o)
+	}
+	kept := func(i int, agent []byte) {
 		rl := p.lines[i]
-		o := out{text: c[rl.s:rl.e]}
+		o := out{text: c[rl.s:rl.e], line: i, agent: agent}
 		if rl.term {
 			o.term = c[rl.end:rl.next]
 		}
-		outs = append(outs, o)
+		emit(o)
 	}
 	form := byte(0)
 	if p.bits&bitNFD != 0 {
@@ -179,8 +195,7 @@ func (m *matcher) build(p *place) {
 		}
 		form = nfcForm(all)
 	}
-	fpos := 0            // next region line not yet consumed
-	prevDeleted := false // the last consumed region line was deleted
+	fpos := 0 // next region line not yet consumed
 	startsLine := p.start == p.lines[0].start
 	for _, op := range ops {
 		switch op.kind {
@@ -189,18 +204,13 @@ func (m *matcher) build(p *place) {
 			if i < 0 {
 				continue
 			}
-			del := op.kind == opDelete
 			for ; fpos < i; fpos++ {
-				// File lines old_string has no line for (blank-line drift):
-				// kept, unless they sit between deleted lines.
-				if !(del && prevDeleted) {
-					kept(fpos)
-				}
+				pending = append(pending, fpos)
 			}
-			if !del {
-				kept(i)
+			if op.kind == opEqual {
+				kept(i, v.old.lines[op.a])
 			}
-			fpos, prevDeleted = i+1, del
+			fpos = i + 1
 		case opInsert:
 			t := v.new.lines[op.b]
 			if p.imap != nil && (len(outs) > 0 || startsLine) {
@@ -217,11 +227,20 @@ func (m *matcher) build(p *place) {
 			case 'D':
 				t = norm.NFD.Bytes(t)
 			}
-			outs = append(outs, out{text: t})
+			emit(out{text: t, line: -1})
 		}
 	}
-	for ; fpos < len(p.lines); fpos++ {
-		kept(fpos)
+	// A kept line that lands next to a cut line (the old lines between
+	// were deleted) continues that line: it is written as old_string has
+	// it, without the file's indentation or trailing whitespace.
+	if n := len(outs); n > 0 {
+		if o := &outs[0]; !startsLine && o.line > 0 && o.agent != nil {
+			o.text = o.agent
+		}
+		last := len(p.lines) - 1
+		if o, rl := &outs[n-1], p.lines[last]; rl.e < rl.end && o.line >= 0 && o.line != last && o.agent != nil {
+			o.text = o.agent
+		}
 	}
 	var b bytes.Buffer
 	for i, o := range outs {
