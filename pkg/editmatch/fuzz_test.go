@@ -208,6 +208,12 @@ func FuzzSlip(f *testing.F) {
 	for i, tt := range applyTests {
 		f.Add([]byte(tt.content), uint16(i), uint16(len(tt.old)), uint16(i*7919), tt.new, tt.all)
 	}
+	for i, cf := range corpusFiles {
+		for j, e := range cf.edits {
+			at := strings.Index(cf.content, e[0])
+			f.Add([]byte(cf.content), uint16(at), uint16(len(e[0])-1), uint16(1<<((i+j)%16)), e[1], false)
+		}
+	}
 	f.Fuzz(func(t *testing.T, content []byte, at, n, slips uint16, new string, all bool) {
 		if len(content) == 0 {
 			return

@@ -164,7 +164,7 @@ type out struct {
 func (m *matcher) build(p *place) {
 	c := m.f.c
 	v := p.v
-	ops := lineDiff(v.old.lines, v.new.lines)
+	ops := editScript(v)
 	var outs []out
 	// Blank file lines old_string has no line for (blank-line drift) are
 	// kept where they are when lines are written on both sides of them.
@@ -230,16 +230,21 @@ func (m *matcher) build(p *place) {
 			emit(out{text: t, line: -1})
 		}
 	}
-	// A kept line that lands next to a cut line (the old lines between
-	// were deleted) continues that line: it is written as old_string has
-	// it, without the file's indentation or trailing whitespace.
+	// A kept line that continues a line of the file (after the start of a
+	// cut first line, or before what follows the region when new_string
+	// has no final line ending) takes old_string's whitespace on that
+	// side: the file's indentation or trailing whitespace would otherwise
+	// land mid-line.
 	if n := len(outs); n > 0 {
 		if o := &outs[0]; !startsLine && o.line > 0 && o.agent != nil {
-			o.text = o.agent
+			o.text = append(bytes.Clone(leadingSpace(o.agent)), trimSpace(o.text, trimLeft)...)
 		}
 		last := len(p.lines) - 1
-		if o, rl := &outs[n-1], p.lines[last]; rl.e < rl.end && o.line >= 0 && o.line != last && o.agent != nil {
-			o.text = o.agent
+		rl := p.lines[last]
+		cut := rl.e < rl.end
+		if o := &outs[n-1]; !v.new.endsNL && (cut || rl.term) && o.agent != nil && !(o.line == last && cut) {
+			core := trimSpace(o.text, trimRight)
+			o.text = append(bytes.Clone(core), o.agent[len(trimSpace(o.agent, trimRight)):]...)
 		}
 	}
 	var b bytes.Buffer
@@ -317,15 +322,52 @@ type op struct {
 // taken as replaced whole.
 const maxDiffCells = 4 << 20
 
+// editScript returns the edit script from old_string's lines to
+// new_string's. A blank first line of old_string is the end of the line
+// before the block, and a blank unterminated last line the start of the
+// line after it: each pairs only with the same kind of line in new_string.
+func editScript(v *variant) []op {
+	a, b := v.old.lines, v.new.lines
+	var buf [64]byte
+	var head, tail []op
+	lo, hi, nlo, nhi := 0, len(a), 0, len(b)
+	if v.leadTail() {
+		if len(b) > 1 && isBlank(buf[:], b[0]) {
+			head, nlo = []op{{opEqual, 0, 0}}, 1
+		} else {
+			head = []op{{opDelete, 0, 0}}
+		}
+		lo = 1
+	}
+	if v.trailHead() {
+		hi--
+		if !v.new.endsNL && nhi-1 > nlo && isBlank(buf[:], b[nhi-1]) {
+			nhi--
+			tail = []op{{opEqual, hi, nhi}}
+		} else {
+			tail = []op{{opDelete, hi, nhi}}
+		}
+	}
+	ops := head
+	for _, o := range lineDiff(a[lo:hi], b[nlo:nhi]) {
+		ops = append(ops, op{o.kind, o.a + lo, o.b + nlo})
+	}
+	return append(ops, tail...)
+}
+
+// lineDiff returns the edit script from a to b. Two blank lines are equal
+// whatever whitespace they hold.
 func lineDiff(a, b [][]byte) []op {
+	var buf [64]byte
+	same := func(x, y []byte) bool { return bytes.Equal(x, y) || isBlank(buf[:], x) && isBlank(buf[:], y) }
 	var ops []op
 	p := 0
-	for p < len(a) && p < len(b) && bytes.Equal(a[p], b[p]) {
+	for p < len(a) && p < len(b) && same(a[p], b[p]) {
 		ops = append(ops, op{opEqual, p, p})
 		p++
 	}
 	s := 0
-	for s < len(a)-p && s < len(b)-p && bytes.Equal(a[len(a)-1-s], b[len(b)-1-s]) {
+	for s < len(a)-p && s < len(b)-p && same(a[len(a)-1-s], b[len(b)-1-s]) {
 		s++
 	}
 	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
@@ -335,7 +377,7 @@ func lineDiff(a, b [][]byte) []op {
 		t := make([]int32, (len(ma)+1)*w)
 		for i := len(ma) - 1; i >= 0; i-- {
 			for j := len(mb) - 1; j >= 0; j-- {
-				if bytes.Equal(ma[i], mb[j]) {
+				if same(ma[i], mb[j]) {
 					t[i*w+j] = t[(i+1)*w+j+1] + 1
 				} else {
 					t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
@@ -345,7 +387,7 @@ func lineDiff(a, b [][]byte) []op {
 		i, j := 0, 0
 		for i < len(ma) || j < len(mb) {
 			switch {
-			case i < len(ma) && j < len(mb) && bytes.Equal(ma[i], mb[j]):
+			case i < len(ma) && j < len(mb) && same(ma[i], mb[j]):
 				ops = append(ops, op{opEqual, p + i, p + j})
 				i, j = i+1, j+1
 			case i < len(ma) && (j == len(mb) || t[(i+1)*w+j] >= t[i*w+j+1]):

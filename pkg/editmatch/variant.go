@@ -76,6 +76,20 @@ func newVariant(f *file, old, new string, bits int) *variant {
 // usable reports whether the variant has anything to look for.
 func (v *variant) usable() bool { return len(v.nb) > 0 }
 
+// leadTail reports whether old_string starts with a blank line followed by
+// others: that line is the end of the line before the block.
+func (v *variant) leadTail() bool {
+	return len(v.old.lines) > 1 && len(v.keys[0]) == 0
+}
+
+// trailHead reports whether old_string ends, without a line ending, with a
+// blank line after others: that line is the start of the line after the
+// block.
+func (v *variant) trailHead() bool {
+	n := len(v.old.lines)
+	return n > 1 && !v.old.endsNL && len(v.keys[n-1]) == 0
+}
+
 // anchorByte reports whether c is kept verbatim by every normalisation:
 // printable ASCII other than whitespace and the ASCII forms of folded
 // punctuation.
