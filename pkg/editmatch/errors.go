@@ -92,7 +92,8 @@ func (e *NotFoundError) Error() string {
 // and replace_all is not set, or when replace_all would mix places that
 // match at different fallback steps or that overlap.
 type AmbiguousError struct {
-	// Count is the number of places.
+	// Count is the number of places (without replace_all, counting stops
+	// at 1000 places found through fallbacks).
 	Count int
 	// Lines are the lines of each place (1-based, inclusive), at most 20.
 	Lines []Range
