@@ -197,11 +197,22 @@ func (m *matcher) build(p *place) {
 	}
 	fpos := 0 // next region line not yet consumed
 	startsLine := p.start == p.lines[0].start
+	lastRL := p.lines[len(p.lines)-1]
+	cutEnd := lastRL.e < lastRL.end
+	// gluedEnd: what follows the region continues new_string's last line.
+	gluedEnd := !v.new.endsNL && (cutEnd || lastRL.term)
 	for _, op := range ops {
 		switch op.kind {
 		case opEqual, opDelete:
 			i := p.omap[op.a]
 			if i < 0 {
+				// A blank line old_string has and the file lacks: nothing to
+				// keep, unless new_string's line continues a line of the
+				// file, where dropping it would join two lines.
+				if op.kind == opEqual && (op.b == 0 && !startsLine && len(outs) == 0 ||
+					op.b == len(v.new.lines)-1 && gluedEnd) {
+					emit(out{text: v.new.lines[op.b], line: -1})
+				}
 				continue
 			}
 			for ; fpos < i; fpos++ {
@@ -240,9 +251,7 @@ func (m *matcher) build(p *place) {
 			o.text = append(bytes.Clone(leadingSpace(o.agent)), trimSpace(o.text, trimLeft)...)
 		}
 		last := len(p.lines) - 1
-		rl := p.lines[last]
-		cut := rl.e < rl.end
-		if o := &outs[n-1]; !v.new.endsNL && (cut || rl.term) && o.agent != nil && !(o.line == last && cut) {
+		if o := &outs[n-1]; gluedEnd && o.agent != nil && !(o.line == last && cutEnd) {
 			core := trimSpace(o.text, trimRight)
 			o.text = append(bytes.Clone(core), o.agent[len(trimSpace(o.agent, trimRight)):]...)
 		}
