@@ -206,14 +206,7 @@ func (m *matcher) build(p *place) {
 		case opEqual, opDelete:
 			i := p.omap[op.a]
 			if i < 0 {
-				// A blank line old_string has and the file lacks: nothing to
-				// keep, unless new_string's line continues a line of the
-				// file, where dropping it would join two lines.
-				if op.kind == opEqual && (op.b == 0 && !startsLine && len(outs) == 0 ||
-					op.b == len(v.new.lines)-1 && gluedEnd) {
-					emit(out{text: v.new.lines[op.b], line: -1})
-				}
-				continue
+				continue // a blank line old_string has and the file lacks
 			}
 			for ; fpos < i; fpos++ {
 				pending = append(pending, fpos)
@@ -332,30 +325,36 @@ type op struct {
 const maxDiffCells = 4 << 20
 
 // editScript returns the edit script from old_string's lines to
-// new_string's. A blank first line of old_string is the end of the line
-// before the block, and a blank unterminated last line the start of the
-// line after it: each pairs only with the same kind of line in new_string.
+// new_string's. A blank first line (followed by others) is the end of the
+// line before the block, and a blank unterminated last line the start of
+// the line after it: such a line of old_string pairs only with the same
+// kind of line in new_string, and is deleted otherwise; such a line of
+// new_string is inserted otherwise.
 func editScript(v *variant) []op {
 	a, b := v.old.lines, v.new.lines
 	var buf [64]byte
 	var head, tail []op
 	lo, hi, nlo, nhi := 0, len(a), 0, len(b)
-	if v.leadTail() {
-		if len(b) > 1 && isBlank(buf[:], b[0]) {
-			head, nlo = []op{{opEqual, 0, 0}}, 1
-		} else {
-			head = []op{{opDelete, 0, 0}}
-		}
-		lo = 1
+	newLead := len(b) > 1 && isBlank(buf[:], b[0])
+	switch {
+	case v.leadTail() && newLead:
+		head, lo, nlo = []op{{opEqual, 0, 0}}, 1, 1
+	case v.leadTail():
+		head, lo = []op{{opDelete, 0, 0}}, 1
+	case newLead:
+		head, nlo = []op{{opInsert, 0, 0}}, 1
 	}
-	if v.trailHead() {
+	newTrail := !v.new.endsNL && nhi-1 > nlo && isBlank(buf[:], b[nhi-1])
+	switch {
+	case v.trailHead() && newTrail:
+		hi, nhi = hi-1, nhi-1
+		tail = []op{{opEqual, hi, nhi}}
+	case v.trailHead():
 		hi--
-		if !v.new.endsNL && nhi-1 > nlo && isBlank(buf[:], b[nhi-1]) {
-			nhi--
-			tail = []op{{opEqual, hi, nhi}}
-		} else {
-			tail = []op{{opDelete, hi, nhi}}
-		}
+		tail = []op{{opDelete, hi, nhi}}
+	case newTrail:
+		nhi--
+		tail = []op{{opInsert, hi, nhi}}
 	}
 	ops := head
 	for _, o := range lineDiff(a[lo:hi], b[nlo:nhi]) {
