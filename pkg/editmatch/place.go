@@ -206,7 +206,15 @@ func (m *matcher) build(p *place) {
 		case opEqual, opDelete:
 			i := p.omap[op.a]
 			if i < 0 {
-				continue // a blank line old_string has and the file lacks
+				// A blank line old_string has and the file lacks: nothing to
+				// keep, unless new_string's line continues a line of the
+				// file (after a cut first line, or before what follows the
+				// region), where dropping it would join two lines.
+				if op.kind == opEqual && (len(outs) == 0 && !startsLine ||
+					op.b == len(v.new.lines)-1 && gluedEnd) {
+					emit(out{text: v.new.lines[op.b], line: -1})
+				}
+				continue
 			}
 			for ; fpos < i; fpos++ {
 				pending = append(pending, fpos)
