@@ -141,6 +141,8 @@ var applyTests = []applyTest{
 		want: "hi\nworld\n", fallback: FallbackGutter},
 	{name: "gutter with a blank line that lost its arrow", content: "a\n\nb\n", old: "    10→a\n    11\n    12→b", new: "a\nb",
 		want: "a\nb\n", fallback: FallbackGutter},
+	{name: "a new_string of numbers keeps them", content: "a\nb\n", old: "     1→a\n     2→b", new: "1\n2",
+		want: "1\n2\n", fallback: FallbackGutter},
 	{name: "gutter numbers not consecutive", content: "x\ny\n", old: "     5→x\n     7→y", new: "z", refuse: refNotFound},
 
 	// escapes
