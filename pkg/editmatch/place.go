@@ -147,7 +147,7 @@ func (m *matcher) prepare(p *place) {
 }
 
 // out is one line of a replacement: its text, and, for a line kept from
-// the file, its line ending, its index in the region and old_string's
+// the file, its line ending, its index in the region and new_string's
 // text for it (nil for a blank line old_string lacks).
 type out struct {
 	text  []byte
@@ -220,7 +220,7 @@ func (m *matcher) build(p *place) {
 				pending = append(pending, fpos)
 			}
 			if op.kind == opEqual {
-				kept(i, v.old.lines[op.a])
+				kept(i, v.new.lines[op.b])
 			}
 			fpos = i + 1
 		case opInsert:
@@ -244,7 +244,7 @@ func (m *matcher) build(p *place) {
 	}
 	// A kept line that continues a line of the file (after the start of a
 	// cut first line, or before what follows the region when new_string
-	// has no final line ending) takes old_string's whitespace on that
+	// has no final line ending) takes new_string's whitespace on that
 	// side: the file's indentation or trailing whitespace would otherwise
 	// land mid-line.
 	if n := len(outs); n > 0 {
