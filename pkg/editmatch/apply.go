@@ -209,7 +209,10 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 	mixed, overlap := false, false
 	for i, p := range places {
 		mixed = mixed || p.level() != places[0].level()
-		overlap = overlap || i > 0 && p.start < places[i-1].end
+		// Places that touch overlap too when new_string, lacking the line
+		// ending old_string ends with, would join them into one line.
+		overlap = overlap || i > 0 && (p.start < places[i-1].end ||
+			p.start == places[i-1].end && !places[i-1].v.new.endsNL)
 	}
 	if len(places) > 1 && (!all || mixed || overlap) {
 		e := &AmbiguousError{Count: len(places), ReplaceAll: all, Overlap: overlap}

@@ -103,7 +103,8 @@ type AmbiguousError struct {
 	// ReplaceAll is set when the request had replace_all (so the places
 	// were refused for matching at different steps, or for overlapping).
 	ReplaceAll bool
-	// Overlap is set when some places overlap.
+	// Overlap is set when some places overlap (or touch, and the edit
+	// would join them into one line).
 	Overlap bool
 }
 
@@ -133,7 +134,7 @@ func (e *AmbiguousError) Error() string {
 	}
 	switch {
 	case e.Overlap:
-		sb.WriteString(" Some of these places overlap.")
+		sb.WriteString(" Some of these places overlap or would run together.")
 	case e.ReplaceAll && mixed:
 		sb.WriteString(" replace_all was not applied because these places differ from old_string in different ways; edit them one at a time, or copy old_string exactly from the file.")
 	case !e.ReplaceAll && !mixed:
