@@ -179,6 +179,8 @@ var applyTests = []applyTest{
 		want: "go\n", fallback: FallbackUnicode},
 	{name: "thin space", content: "n = 1\u2009000\n", old: "n = 1 000", new: "n = 1000",
 		want: "n = 1000\n", fallback: FallbackUnicode},
+	{name: "no-break spaces as indentation", content: "if a:\n    b()\n", old: "if a:\n\u00a0\u00a0b()", new: "if a:\n\u00a0\u00a0c()",
+		want: "if a:\n    c()\n", fallback: FallbackUnicode},
 	{name: "unchanged line keeps its quotes", content: "// \u201cdoc\u201d\nx = 1\n", old: "// \"doc\"\nx = 1", new: "// \"doc\"\nx = 2",
 		want: "// \u201cdoc\u201d\nx = 2\n", fallback: FallbackUnicode},
 

@@ -234,6 +234,27 @@ func FuzzSlip(f *testing.F) {
 	})
 }
 
+// FuzzTwin puts a block and a damaged copy of it in one file and edits
+// with another damaged copy: the oracle in checkMatch catches an edit of
+// one copy while the other also matches.
+func FuzzTwin(f *testing.F) {
+	for i, cf := range corpusFiles {
+		for j, e := range cf.edits {
+			f.Add(e[0], "\n\nx\n", uint16(1<<((i+j)%16)), uint16(1<<((i+2*j+3)%16)), e[1], false)
+		}
+	}
+	f.Fuzz(func(t *testing.T, block, sep string, s1, s2 uint16, new string, all bool) {
+		content := []byte(block + sep + slip(block, s2))
+		old := slip(block, s1)
+		m, err := Apply(content, old, new, all)
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		checkMatch(t, content, old, new, all, m)
+	})
+}
+
 // slip damages s: each bit of slips applies one kind of slip.
 func slip(s string, slips uint16) string {
 	r := strings.NewReplacer

@@ -36,19 +36,23 @@ func (m *matcher) classify(p *place) {
 			}
 			continue
 		}
-		if rl.s > rl.start && len(leadingSpace(c[rl.start:rl.s])) == rl.s-rl.start {
+		if _, n := indentOf(c[rl.start:rl.s]); rl.s > rl.start && n == rl.s-rl.start {
 			// The first line matched after the file's indentation: old_string
 			// starts where the text does. That is its indentation only when
 			// other lines show old_string's indentation is not the file's.
 			soft = &indentPair{k: k, line: i, file: c[rl.start:rl.s]}
 		}
 		if rl.s == rl.start {
-			oi, fi := leadingSpace(ot), leadingSpace(ft)
+			oi, on := indentOf(ot)
+			fi, fn := indentOf(ft)
 			if !bytes.Equal(oi, fi) {
 				p.bits |= bitIndent
 			}
+			if (len(oi) != on || len(fi) != fn) && !bytes.Equal(ot[:on], ft[:fn]) {
+				p.bits |= bitUnicode // typographic spaces in the indentation
+			}
 			p.pairs = append(p.pairs, indentPair{k: k, line: i, old: oi, file: fi})
-			ot, ft = ot[len(oi):], ft[len(fi):]
+			ot, ft = ot[on:], ft[fn:]
 		}
 		if rl.e == rl.end {
 			ot2, ft2 := trimSpace(ot, trimRight), trimSpace(ft, trimRight)
@@ -229,8 +233,9 @@ func (m *matcher) build(p *place) {
 				if len(trimSpace(t, trimBoth)) == 0 {
 					t = nil
 				} else {
-					ind, _ := p.imap.apply(leadingSpace(t))
-					t = append(ind, t[len(leadingSpace(t)):]...)
+					ti, n := indentOf(t)
+					ind, _ := p.imap.apply(ti)
+					t = append(ind, t[n:]...)
 				}
 			}
 			switch form {
@@ -249,7 +254,9 @@ func (m *matcher) build(p *place) {
 	// land mid-line.
 	if n := len(outs); n > 0 {
 		if o := &outs[0]; !startsLine && o.line > 0 && o.agent != nil {
-			o.text = append(bytes.Clone(leadingSpace(o.agent)), trimSpace(o.text, trimLeft)...)
+			_, an := indentOf(o.agent)
+			_, fn := indentOf(o.text)
+			o.text = append(bytes.Clone(o.agent[:an]), o.text[fn:]...)
 		}
 		last := len(p.lines) - 1
 		if o := &outs[n-1]; gluedEnd && o.agent != nil && !(o.line == last && cutEnd) {
