@@ -69,8 +69,9 @@ type Match struct {
 	Note string
 	// Ranges are the "(lines …)" ranges of the edit, 1-based and inclusive,
 	// one per place, computed on the original content as Mastra does: from
-	// the line of the place's first byte, over max(lines of the text
-	// written, lines of the place).
+	// the line of the place's first byte, over max(lines of new_string,
+	// lines of the place), not shifted for earlier places. For a fallback
+	// the place is the region matched and new_string the text written.
 	Ranges []Range
 	// Edits are the replaced regions, in order, as byte offsets in the
 	// original content and in Content. Bytes outside them are unchanged.
@@ -208,7 +209,10 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 	mixed, overlap := false, false
 	for i, p := range places {
 		mixed = mixed || p.level() != places[0].level()
-		overlap = overlap || i > 0 && p.start < places[i-1].end
+		// Places that touch overlap too when new_string, lacking the line
+		// ending old_string ends with, would join them into one line.
+		overlap = overlap || i > 0 && (p.start < places[i-1].end ||
+			p.start == places[i-1].end && !places[i-1].v.new.endsNL)
 	}
 	if len(places) > 1 && (!all || mixed || overlap) {
 		e := &AmbiguousError{Count: len(places), ReplaceAll: all, Overlap: overlap}

@@ -141,6 +141,8 @@ var applyTests = []applyTest{
 		want: "hi\nworld\n", fallback: FallbackGutter},
 	{name: "gutter with a blank line that lost its arrow", content: "a\n\nb\n", old: "    10→a\n    11\n    12→b", new: "a\nb",
 		want: "a\nb\n", fallback: FallbackGutter},
+	{name: "a new_string of numbers keeps them", content: "a\nb\n", old: "     1→a\n     2→b", new: "1\n2",
+		want: "1\n2\n", fallback: FallbackGutter},
 	{name: "gutter numbers not consecutive", content: "x\ny\n", old: "     5→x\n     7→y", new: "z", refuse: refNotFound},
 
 	// escapes
@@ -161,6 +163,11 @@ var applyTests = []applyTest{
 	{name: "blank lines and indentation", content: "def f():\n    a()\n\n    b()\n", old: "def f():\n  a()\n  b()", new: "def f():\n  a()\n  c()",
 		want: "def f():\n    a()\n\n    c()\n", fallback: FallbackBlankLines},
 
+	{name: "many more blank lines in the file: refused", content: "a\n\n\n\n\n\n\nb\n", old: "a\nb", new: "c",
+		refuse: refNotFound, text: "more than 4 blank lines old_string does not have"},
+	{name: "a block with many more blank lines still counts as a place", content: "a\n\n\n\n\n\n\nb\nx\na \nb\n", old: "a\nb", new: "c",
+		refuse: refAmbiguous, text: "lines 1-8 (blank-lines), lines 10-11 (trailing-whitespace)"},
+
 	// unicode
 	{name: "curly quotes inside a line", content: "say \u201chi\u201d now\n", old: `say "hi"`, new: `say "bye"`,
 		want: "say \"bye\" now\n", fallback: FallbackUnicode},
@@ -172,6 +179,8 @@ var applyTests = []applyTest{
 		want: "go\n", fallback: FallbackUnicode},
 	{name: "thin space", content: "n = 1\u2009000\n", old: "n = 1 000", new: "n = 1000",
 		want: "n = 1000\n", fallback: FallbackUnicode},
+	{name: "no-break spaces as indentation", content: "if a:\n    b()\n", old: "if a:\n\u00a0\u00a0b()", new: "if a:\n\u00a0\u00a0c()",
+		want: "if a:\n    c()\n", fallback: FallbackUnicode},
 	{name: "unchanged line keeps its quotes", content: "// \u201cdoc\u201d\nx = 1\n", old: "// \"doc\"\nx = 1", new: "// \"doc\"\nx = 2",
 		want: "// \u201cdoc\u201d\nx = 2\n", fallback: FallbackUnicode},
 
@@ -254,5 +263,16 @@ func TestApply(t *testing.T) {
 			}
 			checkMatch(t, []byte(tt.content), tt.old, tt.new, tt.all, m)
 		})
+	}
+}
+
+func TestBudget(t *testing.T) {
+	defer func(n int) { maxVisits = n }(maxVisits)
+	maxVisits = 1000
+	content := strings.Repeat("}\n", 2000)
+	_, err := Apply([]byte(content), strings.Repeat(" }\n", 50), "x", false)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(nf.Reason, "too repetitive") {
+		t.Fatalf("got %v", err)
 	}
 }

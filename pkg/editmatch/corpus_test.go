@@ -30,6 +30,14 @@ var corpusFiles = []corpusFile{
 			{"        self.name = name\n\n    def greet(self):", "        self.name = name\n        self.count = 0\n\n    def greet(self):"},
 			{"def add(a, b):\n    \"\"\"Add two numbers.\"\"\"\n    if a:", "def add(a, b, c=0):\n    \"\"\"Add two numbers.\"\"\"\n    if a:\n        a += c"},
 		}},
+	{name: "greet.py", style: "4", content: "# -*- coding: utf-8 -*-\nGREETING = \"Hello, world\"\nNAME = 'Jos\u00e9'\nMESSAGE = f\"{GREETING}, {NAME}!\"\n\n\ndef show(x):\n    print(\"value:\", x)\n    return x\n",
+		edits: [][2]string{
+			{"NAME = 'Jos\u00e9'\nMESSAGE = f\"{GREETING}, {NAME}!\"", "NAME = 'Jos\u00e9'\nMESSAGE = f\"{GREETING} {NAME}!\""},
+			{"def show(x):\n    print(\"value:\", x)\n    return x", "def show(x):\n    print(\"value:\", x)\n    return x * 2"},
+			{"GREETING = \"Hello, world\"\nNAME = 'Jos\u00e9'", "GREETING = \"Hi, world\"\nNAME = 'Jos\u00e9'"},
+			{"MESSAGE = f\"{GREETING}, {NAME}!\"\n\n\ndef show(x):", "MESSAGE = f\"{GREETING}, {NAME}!\"\nDEBUG = False\n\n\ndef show(x):"},
+			{"    print(\"value:\", x)\n    return x\n", "    print(\"value:\", x)\n\n    return x\n"},
+		}},
 	{name: "main.go", style: "tab", content: "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tif i%2 == 0 {\n\t\t\tfmt.Println(\"even\", i)\n\t\t}\n\t}\n}\n\n// helper returns twice x.\nfunc helper(x int) int {\n\treturn x * 2\n}\n",
 		edits: [][2]string{
 			{"\t\tif i%2 == 0 {\n\t\t\tfmt.Println(\"even\", i)\n\t\t}", "\t\tif i%2 == 0 {\n\t\t\tfmt.Println(\"even\", i)\n\t\t} else {\n\t\t\tfmt.Println(\"odd\", i)\n\t\t}"},
@@ -468,24 +476,41 @@ var corpusTraps = []struct {
 func TestCorpus(t *testing.T) {
 	type result struct{ applied, refused, miss, wrong int }
 	var r result
+	bySlip := map[string]*result{}
+	var kinds []string
 	total := 0
 	run := func(name, file, old, new string, all bool, want string) {
 		total++
+		kind := name[strings.LastIndex(name, "/")+1:]
+		if strings.HasPrefix(name, "trap/") {
+			kind = "trap"
+		}
+		k := bySlip[kind]
+		if k == nil {
+			k = &result{}
+			bySlip[kind] = k
+			kinds = append(kinds, kind)
+		}
 		m, err := Apply([]byte(file), old, new, all)
 		switch {
 		case want == "" && err != nil:
 			r.refused++
+			k.refused++
 		case want == "":
 			r.wrong++
+			k.wrong++
 			t.Errorf("WRONG %s: applied (%s) %q, want a refusal\nold %q", name, m.Fallback, m.Content, old)
 		case err != nil:
 			r.miss++
+			k.miss++
 			t.Logf("miss %s: %v\nold %q", name, strings.SplitN(err.Error(), "\n", 3), old)
 		case string(m.Content) != want:
 			r.wrong++
+			k.wrong++
 			t.Errorf("WRONG %s (%s):\n got %q\nwant %q\nold %q new %q", name, m.Fallback, m.Content, want, old, new)
 		default:
 			r.applied++
+			k.applied++
 		}
 		if err == nil {
 			checkMatch(t, []byte(file), old, new, all, m)
@@ -514,6 +539,10 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, tr := range corpusTraps {
 		run("trap/"+tr.name, tr.content, tr.old, tr.new, tr.all, tr.want)
+	}
+	for _, k := range kinds {
+		x := bySlip[k]
+		t.Logf("  %-28s applied %3d  refused %3d  missed %2d  wrong %d", k, x.applied, x.refused, x.miss, x.wrong)
 	}
 	t.Logf("corpus: %d cases: %d correct applies, %d correct refusals, %d misses, %d WRONG applies",
 		total, r.applied, r.refused, r.miss, r.wrong)

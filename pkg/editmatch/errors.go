@@ -28,8 +28,10 @@ type NotFoundError struct {
 	// the file ended first.
 	DiffLine          int
 	FileLine, OldLine string
-	// Reason, when set, says why the place old_string matches loosely was
-	// not edited (its indentation does not map onto the file's).
+	// Reason, when set, is a sentence saying why nothing was edited
+	// although old_string matched loosely (its indentation does not map
+	// onto the file's, the file has many more blank lines in the block, or
+	// old_string is too repetitive to search), or that old_string is empty.
 	Reason string
 	// Elided is set when old_string holds an elision marker such as
 	// "// ... existing code ..."; Marker is that line.
@@ -90,7 +92,8 @@ func (e *NotFoundError) Error() string {
 // and replace_all is not set, or when replace_all would mix places that
 // match at different fallback steps or that overlap.
 type AmbiguousError struct {
-	// Count is the number of places.
+	// Count is the number of places (without replace_all, counting stops
+	// at 1000 places found through fallbacks).
 	Count int
 	// Lines are the lines of each place (1-based, inclusive), at most 20.
 	Lines []Range
@@ -100,7 +103,8 @@ type AmbiguousError struct {
 	// ReplaceAll is set when the request had replace_all (so the places
 	// were refused for matching at different steps, or for overlapping).
 	ReplaceAll bool
-	// Overlap is set when some places overlap.
+	// Overlap is set when some places overlap (or touch, and the edit
+	// would join them into one line).
 	Overlap bool
 }
 
@@ -130,7 +134,7 @@ func (e *AmbiguousError) Error() string {
 	}
 	switch {
 	case e.Overlap:
-		sb.WriteString(" Some of these places overlap.")
+		sb.WriteString(" Some of these places overlap or would run together.")
 	case e.ReplaceAll && mixed:
 		sb.WriteString(" replace_all was not applied because these places differ from old_string in different ways; edit them one at a time, or copy old_string exactly from the file.")
 	case !e.ReplaceAll && !mixed:

@@ -208,6 +208,12 @@ func FuzzSlip(f *testing.F) {
 	for i, tt := range applyTests {
 		f.Add([]byte(tt.content), uint16(i), uint16(len(tt.old)), uint16(i*7919), tt.new, tt.all)
 	}
+	for i, cf := range corpusFiles {
+		for j, e := range cf.edits {
+			at := strings.Index(cf.content, e[0])
+			f.Add([]byte(cf.content), uint16(at), uint16(len(e[0])-1), uint16(1<<((i+j)%16)), e[1], false)
+		}
+	}
 	f.Fuzz(func(t *testing.T, content []byte, at, n, slips uint16, new string, all bool) {
 		if len(content) == 0 {
 			return
@@ -220,6 +226,27 @@ func FuzzSlip(f *testing.F) {
 		if d := time.Since(t0); d > 2*time.Second {
 			t.Fatalf("SLOW %v", d)
 		}
+		if err != nil {
+			checkErr(t, err)
+			return
+		}
+		checkMatch(t, content, old, new, all, m)
+	})
+}
+
+// FuzzTwin puts a block and a damaged copy of it in one file and edits
+// with another damaged copy: the oracle in checkMatch catches an edit of
+// one copy while the other also matches.
+func FuzzTwin(f *testing.F) {
+	for i, cf := range corpusFiles {
+		for j, e := range cf.edits {
+			f.Add(e[0], "\n\nx\n", uint16(1<<((i+j)%16)), uint16(1<<((i+2*j+3)%16)), e[1], false)
+		}
+	}
+	f.Fuzz(func(t *testing.T, block, sep string, s1, s2 uint16, new string, all bool) {
+		content := []byte(block + sep + slip(block, s2))
+		old := slip(block, s1)
+		m, err := Apply(content, old, new, all)
 		if err != nil {
 			checkErr(t, err)
 			return

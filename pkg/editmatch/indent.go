@@ -101,7 +101,7 @@ func detectStyle(lines [][]byte) detected {
 		if len(trimSpace(l, trimBoth)) == 0 {
 			continue
 		}
-		ind := leadingSpace(l)
+		ind, _ := indentOf(l)
 		w := -1
 		switch {
 		case len(ind) == 0:
@@ -130,7 +130,7 @@ func detectStyle(lines [][]byte) detected {
 	if d.unit == 0 {
 		// No steps: the smallest indentation, if any.
 		for _, l := range lines {
-			ind := leadingSpace(l)
+			ind, _ := indentOf(l)
 			if len(ind) >= 2 && bytes.IndexByte(ind, '\t') < 0 && len(trimSpace(l, trimBoth)) > 0 && (d.unit == 0 || len(ind) < d.unit) {
 				d.unit = len(ind)
 			}
@@ -181,7 +181,7 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 			if len(trimSpace(l, trimBoth)) == 0 {
 				continue
 			}
-			if _, ok := m.apply(leadingSpace(l)); !ok {
+			if ind, _ := indentOf(l); !okApply(m, ind) {
 				if misfit < 0 {
 					misfit = i
 				}
@@ -275,6 +275,11 @@ func inconsistency(pairs []indentPair, first int) string {
 		}
 	}
 	return "its indentation does not map onto the file's by one consistent shift"
+}
+
+func okApply(m *indentMap, ind []byte) bool {
+	_, ok := m.apply(ind)
+	return ok
 }
 
 func containsInt(s []int, x int) bool {

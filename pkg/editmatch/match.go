@@ -66,8 +66,9 @@ type matcher struct {
 }
 
 // maxVisits bounds the lines all walks of one Apply visit together, which
-// only a very repetitive old_string in a very repetitive file reaches.
-const maxVisits = 20_000_000
+// only a very repetitive old_string in a very repetitive file reaches. A
+// variable for tests.
+var maxVisits = 20_000_000
 
 // exhausted reports whether the search ran out of budget: its result is
 // then incomplete and must not be used.
@@ -360,9 +361,8 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	// A blank first line is the end of the line before the block (old_string
 	// starting with "\n"); a blank unterminated last line is the start of
 	// the line after it.
-	leadTail := len(o.lines[0]) == 0 || len(v.keys[0]) == 0
+	leadTail, trailHead := v.leadTail(), v.trailHead()
 	last := nb[len(nb)-1]
-	trailHead := !o.endsNL && last < n-1
 	lb := nb[0]
 	if leadTail {
 		lb--

@@ -188,8 +188,33 @@ func startsWithMark(b []byte) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc)
 }
 
-// leadingSpace returns the indentation of a line: its leading spaces and
-// tabs.
+// indentOf returns the indentation of a line as spaces and tabs, a
+// typographic space (NBSP, thin space…) counting as a space, and its
+// length in bytes.
+func indentOf(b []byte) ([]byte, int) {
+	n := len(leadingSpace(b))
+	if n == len(b) || b[n] < utf8.RuneSelf {
+		return b[:n], n
+	}
+	ind := append([]byte(nil), b[:n]...)
+	for n < len(b) {
+		c := b[n]
+		if c == ' ' || c == '\t' {
+			ind = append(ind, c)
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[n:])
+		if c < utf8.RuneSelf || fold(r) != " " {
+			break
+		}
+		ind = append(ind, ' ')
+		n += size
+	}
+	return ind, n
+}
+
+// leadingSpace returns the leading spaces and tabs of a line.
 func leadingSpace(b []byte) []byte {
 	i := 0
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {

@@ -36,19 +36,23 @@ func (m *matcher) classify(p *place) {
 			}
 			continue
 		}
-		if rl.s > rl.start && len(leadingSpace(c[rl.start:rl.s])) == rl.s-rl.start {
+		if _, n := indentOf(c[rl.start:rl.s]); rl.s > rl.start && n == rl.s-rl.start {
 			// The first line matched after the file's indentation: old_string
 			// starts where the text does. That is its indentation only when
 			// other lines show old_string's indentation is not the file's.
 			soft = &indentPair{k: k, line: i, file: c[rl.start:rl.s]}
 		}
 		if rl.s == rl.start {
-			oi, fi := leadingSpace(ot), leadingSpace(ft)
+			oi, on := indentOf(ot)
+			fi, fn := indentOf(ft)
 			if !bytes.Equal(oi, fi) {
 				p.bits |= bitIndent
 			}
+			if (len(oi) != on || len(fi) != fn) && !bytes.Equal(ot[:on], ft[:fn]) {
+				p.bits |= bitUnicode // typographic spaces in the indentation
+			}
 			p.pairs = append(p.pairs, indentPair{k: k, line: i, old: oi, file: fi})
-			ot, ft = ot[len(oi):], ft[len(fi):]
+			ot, ft = ot[on:], ft[fn:]
 		}
 		if rl.e == rl.end {
 			ot2, ft2 := trimSpace(ot, trimRight), trimSpace(ft, trimRight)
@@ -146,11 +150,14 @@ func (m *matcher) prepare(p *place) {
 	}
 }
 
-// out is one line of a replacement: its text, and the line ending of the
-// file line it was kept from (nil for a written line).
+// out is one line of a replacement: its text, and, for a line kept from
+// the file, its line ending, its index in the region and new_string's
+// text for it (nil for a blank line old_string lacks).
 type out struct {
-	text []byte
-	term []byte
+	text  []byte
+	term  []byte
+	line  int // -1 for a written line
+	agent []byte
 }
 
 // build makes p's replacement: new_string, with the lines that new_string
@@ -161,15 +168,28 @@ type out struct {
 func (m *matcher) build(p *place) {
 	c := m.f.c
 	v := p.v
-	ops := lineDiff(v.old.lines, v.new.lines)
+	ops := editScript(v)
 	var outs []out
-	kept := func(i int) {
+	// Blank file lines old_string has no line for (blank-line drift) are
+	// kept where they are when lines are written on both sides of them.
+	var pending []int
+	emit := func(o out) {
+		if len(outs) > 0 {
+			for _, i := range pending {
+				rl := p.lines[i]
+				outs = append(outs, out{text: c[rl.s:rl.e], term: c[rl.end:rl.next], line: i})
+			}
+		}
+		pending = pending[:0]
+		outs = append(outs, o)
+	}
+	kept := func(i int, agent []byte) {
 		rl := p.lines[i]
-		o := out{text: c[rl.s:rl.e]}
+		o := out{text: c[rl.s:rl.e], line: i, agent: agent}
 		if rl.term {
 			o.term = c[rl.end:rl.next]
 		}
-		outs = append(outs, o)
+		emit(o)
 	}
 	form := byte(0)
 	if p.bits&bitNFD != 0 {
@@ -179,36 +199,43 @@ func (m *matcher) build(p *place) {
 		}
 		form = nfcForm(all)
 	}
-	fpos := 0            // next region line not yet consumed
-	prevDeleted := false // the last consumed region line was deleted
+	fpos := 0 // next region line not yet consumed
 	startsLine := p.start == p.lines[0].start
+	lastRL := p.lines[len(p.lines)-1]
+	cutEnd := lastRL.e < lastRL.end
+	// gluedEnd: what follows the region continues new_string's last line.
+	gluedEnd := !v.new.endsNL && (cutEnd || lastRL.term)
 	for _, op := range ops {
 		switch op.kind {
 		case opEqual, opDelete:
 			i := p.omap[op.a]
 			if i < 0 {
+				// A blank line old_string has and the file lacks: nothing to
+				// keep, unless new_string's line continues a line of the
+				// file (after a cut first line, or before what follows the
+				// region), where dropping it would join two lines.
+				if op.kind == opEqual && (len(outs) == 0 && !startsLine ||
+					op.b == len(v.new.lines)-1 && gluedEnd) {
+					emit(out{text: v.new.lines[op.b], line: -1})
+				}
 				continue
 			}
-			del := op.kind == opDelete
 			for ; fpos < i; fpos++ {
-				// File lines old_string has no line for (blank-line drift):
-				// kept, unless they sit between deleted lines.
-				if !(del && prevDeleted) {
-					kept(fpos)
-				}
+				pending = append(pending, fpos)
 			}
-			if !del {
-				kept(i)
+			if op.kind == opEqual {
+				kept(i, v.new.lines[op.b])
 			}
-			fpos, prevDeleted = i+1, del
+			fpos = i + 1
 		case opInsert:
 			t := v.new.lines[op.b]
 			if p.imap != nil && (len(outs) > 0 || startsLine) {
 				if len(trimSpace(t, trimBoth)) == 0 {
 					t = nil
 				} else {
-					ind, _ := p.imap.apply(leadingSpace(t))
-					t = append(ind, t[len(leadingSpace(t)):]...)
+					ti, n := indentOf(t)
+					ind, _ := p.imap.apply(ti)
+					t = append(ind, t[n:]...)
 				}
 			}
 			switch form {
@@ -217,11 +244,25 @@ func (m *matcher) build(p *place) {
 			case 'D':
 				t = norm.NFD.Bytes(t)
 			}
-			outs = append(outs, out{text: t})
+			emit(out{text: t, line: -1})
 		}
 	}
-	for ; fpos < len(p.lines); fpos++ {
-		kept(fpos)
+	// A kept line that continues a line of the file (after the start of a
+	// cut first line, or before what follows the region when new_string
+	// has no final line ending) takes new_string's whitespace on that
+	// side: the file's indentation or trailing whitespace would otherwise
+	// land mid-line.
+	if n := len(outs); n > 0 {
+		if o := &outs[0]; !startsLine && o.line > 0 && o.agent != nil {
+			_, an := indentOf(o.agent)
+			_, fn := indentOf(o.text)
+			o.text = append(bytes.Clone(o.agent[:an]), o.text[fn:]...)
+		}
+		last := len(p.lines) - 1
+		if o := &outs[n-1]; gluedEnd && o.agent != nil && !(o.line == last && cutEnd) {
+			core := trimSpace(o.text, trimRight)
+			o.text = append(bytes.Clone(core), o.agent[len(trimSpace(o.agent, trimRight)):]...)
+		}
 	}
 	var b bytes.Buffer
 	for i, o := range outs {
@@ -298,15 +339,58 @@ type op struct {
 // taken as replaced whole.
 const maxDiffCells = 4 << 20
 
+// editScript returns the edit script from old_string's lines to
+// new_string's. A blank first line (followed by others) is the end of the
+// line before the block, and a blank unterminated last line the start of
+// the line after it: such a line of old_string pairs only with the same
+// kind of line in new_string, and is deleted otherwise; such a line of
+// new_string is inserted otherwise.
+func editScript(v *variant) []op {
+	a, b := v.old.lines, v.new.lines
+	var buf [64]byte
+	var head, tail []op
+	lo, hi, nlo, nhi := 0, len(a), 0, len(b)
+	newLead := len(b) > 1 && isBlank(buf[:], b[0])
+	switch {
+	case v.leadTail() && newLead:
+		head, lo, nlo = []op{{opEqual, 0, 0}}, 1, 1
+	case v.leadTail():
+		head, lo = []op{{opDelete, 0, 0}}, 1
+	case newLead:
+		head, nlo = []op{{opInsert, 0, 0}}, 1
+	}
+	newTrail := !v.new.endsNL && nhi-1 > nlo && isBlank(buf[:], b[nhi-1])
+	switch {
+	case v.trailHead() && newTrail:
+		hi, nhi = hi-1, nhi-1
+		tail = []op{{opEqual, hi, nhi}}
+	case v.trailHead():
+		hi--
+		tail = []op{{opDelete, hi, nhi}}
+	case newTrail:
+		nhi--
+		tail = []op{{opInsert, hi, nhi}}
+	}
+	ops := head
+	for _, o := range lineDiff(a[lo:hi], b[nlo:nhi]) {
+		ops = append(ops, op{o.kind, o.a + lo, o.b + nlo})
+	}
+	return append(ops, tail...)
+}
+
+// lineDiff returns the edit script from a to b. Two blank lines are equal
+// whatever whitespace they hold.
 func lineDiff(a, b [][]byte) []op {
+	var buf [64]byte
+	same := func(x, y []byte) bool { return bytes.Equal(x, y) || isBlank(buf[:], x) && isBlank(buf[:], y) }
 	var ops []op
 	p := 0
-	for p < len(a) && p < len(b) && bytes.Equal(a[p], b[p]) {
+	for p < len(a) && p < len(b) && same(a[p], b[p]) {
 		ops = append(ops, op{opEqual, p, p})
 		p++
 	}
 	s := 0
-	for s < len(a)-p && s < len(b)-p && bytes.Equal(a[len(a)-1-s], b[len(b)-1-s]) {
+	for s < len(a)-p && s < len(b)-p && same(a[len(a)-1-s], b[len(b)-1-s]) {
 		s++
 	}
 	ma, mb := a[p:len(a)-s], b[p:len(b)-s]
@@ -316,7 +400,7 @@ func lineDiff(a, b [][]byte) []op {
 		t := make([]int32, (len(ma)+1)*w)
 		for i := len(ma) - 1; i >= 0; i-- {
 			for j := len(mb) - 1; j >= 0; j-- {
-				if bytes.Equal(ma[i], mb[j]) {
+				if same(ma[i], mb[j]) {
 					t[i*w+j] = t[(i+1)*w+j+1] + 1
 				} else {
 					t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
@@ -326,7 +410,7 @@ func lineDiff(a, b [][]byte) []op {
 		i, j := 0, 0
 		for i < len(ma) || j < len(mb) {
 			switch {
-			case i < len(ma) && j < len(mb) && bytes.Equal(ma[i], mb[j]):
+			case i < len(ma) && j < len(mb) && same(ma[i], mb[j]):
 				ops = append(ops, op{opEqual, p + i, p + j})
 				i, j = i+1, j+1
 			case i < len(ma) && (j == len(mb) || t[(i+1)*w+j] >= t[i*w+j+1]):

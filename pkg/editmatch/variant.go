@@ -76,6 +76,20 @@ func newVariant(f *file, old, new string, bits int) *variant {
 // usable reports whether the variant has anything to look for.
 func (v *variant) usable() bool { return len(v.nb) > 0 }
 
+// leadTail reports whether old_string starts with a blank line followed by
+// others: that line is the end of the line before the block.
+func (v *variant) leadTail() bool {
+	return len(v.old.lines) > 1 && len(v.keys[0]) == 0
+}
+
+// trailHead reports whether old_string ends, without a line ending, with a
+// blank line after others: that line is the start of the line after the
+// block.
+func (v *variant) trailHead() bool {
+	n := len(v.old.lines)
+	return n > 1 && !v.old.endsNL && len(v.keys[n-1]) == 0
+}
+
 // anchorByte reports whether c is kept verbatim by every normalisation:
 // printable ASCII other than whitespace and the ASCII forms of folded
 // punctuation.
@@ -150,8 +164,9 @@ func gutter(line string) (n int, rest string, sep, ok bool) {
 
 // stripGutters takes read-output gutters off old and new. Every line of
 // old must have one, numbered consecutively, and at least one must have a
-// separator. new loses its gutters when every line has one; otherwise only
-// arrow gutters (which no source text has) are taken off.
+// separator. new loses its gutters when every line has one and one has a
+// separator; otherwise only arrow gutters (which no source text has) are
+// taken off.
 func stripGutters(old, new string) (string, string, bool) {
 	ol := strings.Split(old, "\n")
 	if strings.HasSuffix(old, "\n") {
@@ -187,15 +202,18 @@ func stripGutters(old, new string) (string, string, bool) {
 	}
 
 	nlines := strings.Split(new, "\n")
-	all := true
+	all, nseps := true, 0 // every line has a gutter, and how many a separator
 	for i, l := range nlines {
 		if i == len(nlines)-1 && l == "" {
 			continue
 		}
-		if _, _, _, ok := gutter(strings.TrimSuffix(l, "\r")); !ok {
-			all = false
+		_, _, sep, ok := gutter(strings.TrimSuffix(l, "\r"))
+		all = all && ok
+		if sep {
+			nseps++
 		}
 	}
+	all = all && nseps > 0 // a new_string of numbers only has no gutters
 	for i, l := range nlines {
 		t := strings.TrimSuffix(l, "\r")
 		_, rest, sep, ok := gutter(t)
