@@ -2,6 +2,7 @@ package editmatch
 
 import (
 	"bytes"
+	"io"
 	"sort"
 	"strings"
 )
@@ -54,10 +55,13 @@ var stepText = [numBits]string{
 // strict to loose.
 func Fallbacks() []string { return append([]string(nil), stepNames[:]...) }
 
-// Match is an edit that can be applied.
+// Match is an edit that can be applied. The new file is made on demand
+// (Content), or written out without being made (WriteTo): a big file
+// then costs no second copy in memory.
 type Match struct {
-	// Content is the whole new file.
-	Content []byte
+	parts   [][]byte // the new file: slices of src and replacement texts
+	content []byte   // the new file, once Content made it
+	size    int
 	// Count is the number of places replaced.
 	Count int
 	// Fallback is "" for an exact match, else the name of the step that
@@ -78,11 +82,69 @@ type Match struct {
 	Edits []Span
 }
 
+// add appends a piece of the new file.
+func (m *Match) add(p []byte) {
+	if len(p) > 0 {
+		m.parts = append(m.parts, p)
+		m.size += len(p)
+	}
+}
+
+// Replacement is the text an edit span was replaced with.
+func (m *Match) Replacement(e Span) []byte {
+	if m.content != nil {
+		return m.content[e.NewStart:e.NewEnd]
+	}
+	// Find the part that starts at e.NewStart.
+	at := 0
+	for _, p := range m.parts {
+		if at == e.NewStart && e.NewEnd-e.NewStart <= len(p) {
+			return p[:e.NewEnd-e.NewStart]
+		}
+		at += len(p)
+		if at > e.NewStart {
+			break
+		}
+	}
+	return m.Content()[e.NewStart:e.NewEnd]
+}
+
+// Size is the length of the new file.
+func (m *Match) Size() int { return m.size }
+
+// Content is the whole new file (made on the first call).
+func (m *Match) Content() []byte {
+	if m.content == nil {
+		m.content = make([]byte, 0, m.size)
+		for _, p := range m.parts {
+			m.content = append(m.content, p...)
+		}
+	}
+	return m.content
+}
+
+// WriteTo writes the new file to w, piece by piece.
+func (m *Match) WriteTo(w io.Writer) (int64, error) {
+	if m.content != nil {
+		n, err := w.Write(m.content)
+		return int64(n), err
+	}
+	var total int64
+	for _, p := range m.parts {
+		n, err := w.Write(p)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
 // Range is a range of lines, 1-based and inclusive.
 type Range struct{ Start, End int }
 
 // Span is a replaced region: content[OldStart:OldEnd] became
-// Match.Content[NewStart:NewEnd].
+// Match.Content()[NewStart:NewEnd].
 type Span struct{ OldStart, OldEnd, NewStart, NewEnd int }
 
 // maxPlaces bounds how many places are collected when replace_all is off.
@@ -135,8 +197,6 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 	}
 	newLines := strings.Count(new, "\n") + 1
 	m := &Match{Count: n}
-	var b bytes.Buffer
-	b.Grow(len(c) + n*(len(new)+8-len(old)))
 	prev, line := 0, 1
 	for i := 0; i < n; i++ {
 		at := first
@@ -152,14 +212,13 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 			repl = bom + repl // the file keeps its byte-order mark
 		}
 		from, r := keepFinalNewline(f, prev, at, at+len(ob), []byte(repl), eol)
-		b.Write(c[prev:from])
-		ns := b.Len()
-		b.Write(r)
-		m.Edits = append(m.Edits, Span{from, at + len(ob), ns, b.Len()})
+		m.add(c[prev:from])
+		ns := m.size
+		m.add(r)
+		m.Edits = append(m.Edits, Span{from, at + len(ob), ns, m.size})
 		prev, line = at+len(ob), start+bytes.Count(ob, nl)
 	}
-	b.Write(c[prev:])
-	m.Content = b.Bytes()
+	m.add(c[prev:])
 	return m, nil
 }
 
@@ -235,8 +294,6 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 
 	// Write.
 	res := &Match{Count: len(places), Fallback: stepNames[places[0].level()]}
-	var b bytes.Buffer
-	b.Grow(len(c) + 64)
 	prev, line := 0, 1
 	for _, p := range places {
 		m.build(p)
@@ -245,14 +302,13 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 		oldEnd := start + bytes.Count(c[p.start:max(p.start, p.end-1)], nl)
 		written := bytes.Count(p.repl, nl) + 1
 		res.Ranges = append(res.Ranges, Range{start, start + max(written, oldEnd-start+1) - 1})
-		b.Write(c[prev:p.start])
-		ns := b.Len()
-		b.Write(p.repl)
-		res.Edits = append(res.Edits, Span{p.start, p.end, ns, b.Len()})
+		res.add(c[prev:p.start])
+		ns := res.size
+		res.add(p.repl)
+		res.Edits = append(res.Edits, Span{p.start, p.end, ns, res.size})
 		prev, line = p.end, start+bytes.Count(c[p.start:p.end], nl)
 	}
-	b.Write(c[prev:])
-	res.Content = b.Bytes()
+	res.add(c[prev:])
 	res.Note = m.note(places)
 	return res, nil
 }

@@ -231,7 +231,7 @@ func TestApply(t *testing.T) {
 			m, err := Apply([]byte(tt.content), tt.old, tt.new, tt.all)
 			if tt.refuse != "" {
 				if err == nil {
-					t.Fatalf("applied (%s): %q; want %s", m.Fallback, m.Content, tt.refuse)
+					t.Fatalf("applied (%s): %q; want %s", m.Fallback, m.Content(), tt.refuse)
 				}
 				var nf *NotFoundError
 				var am *AmbiguousError
@@ -249,7 +249,7 @@ func TestApply(t *testing.T) {
 			if err != nil {
 				t.Fatalf("error: %v", err)
 			}
-			if got := string(m.Content); got != tt.want {
+			if got := string(m.Content()); got != tt.want {
 				t.Errorf("content:\n got %q\nwant %q", got, tt.want)
 			}
 			if m.Fallback != tt.fallback {

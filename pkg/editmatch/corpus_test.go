@@ -499,15 +499,15 @@ func TestCorpus(t *testing.T) {
 		case want == "":
 			r.wrong++
 			k.wrong++
-			t.Errorf("WRONG %s: applied (%s) %q, want a refusal\nold %q", name, m.Fallback, m.Content, old)
+			t.Errorf("WRONG %s: applied (%s) %q, want a refusal\nold %q", name, m.Fallback, m.Content(), old)
 		case err != nil:
 			r.miss++
 			k.miss++
 			t.Logf("miss %s: %v\nold %q", name, strings.SplitN(err.Error(), "\n", 3), old)
-		case string(m.Content) != want:
+		case string(m.Content()) != want:
 			r.wrong++
 			k.wrong++
-			t.Errorf("WRONG %s (%s):\n got %q\nwant %q\nold %q new %q", name, m.Fallback, m.Content, want, old, new)
+			t.Errorf("WRONG %s (%s):\n got %q\nwant %q\nold %q new %q", name, m.Fallback, m.Content(), want, old, new)
 		default:
 			r.applied++
 			k.applied++

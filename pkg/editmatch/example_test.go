@@ -16,7 +16,7 @@ func ExampleApply() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%s", m.Content)
+	fmt.Printf("%s", m.Content())
 	fmt.Println(m.Fallback, m.Ranges)
 	fmt.Println(m.Note)
 	// Output:

@@ -38,13 +38,13 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 	prevOld, prevNew := 0, 0
 	for _, e := range m.Edits {
 		if e.OldStart < prevOld || e.OldEnd < e.OldStart || e.OldEnd > len(content) ||
-			e.NewStart < prevNew || e.NewEnd < e.NewStart || e.NewEnd > len(m.Content) {
+			e.NewStart < prevNew || e.NewEnd < e.NewStart || e.NewEnd > len(m.Content()) {
 			t.Fatalf("bad span %+v after %d/%d", e, prevOld, prevNew)
 		}
-		if !bytes.Equal(content[prevOld:e.OldStart], m.Content[prevNew:e.NewStart]) {
+		if !bytes.Equal(content[prevOld:e.OldStart], m.Content()[prevNew:e.NewStart]) {
 			t.Fatalf("bytes outside the edits changed before span %+v", e)
 		}
-		region, written := string(content[e.OldStart:e.OldEnd]), string(m.Content[e.NewStart:e.NewEnd])
+		region, written := string(content[e.OldStart:e.OldEnd]), string(m.Content()[e.NewStart:e.NewEnd])
 		if m.Fallback == "" {
 			// The region is old, or (to keep a missing final newline
 			// missing) a line ending and old.
@@ -73,7 +73,7 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 		}
 		prevOld, prevNew = e.OldEnd, e.NewEnd
 	}
-	if !bytes.Equal(content[prevOld:], m.Content[prevNew:]) {
+	if !bytes.Equal(content[prevOld:], m.Content()[prevNew:]) {
 		t.Fatalf("bytes after the last edit changed")
 	}
 	if m.Fallback != "" && bytes.Contains(content, []byte(old)) {
@@ -102,10 +102,10 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 				e := m.Edits[i]
 				want = want[:e.OldStart] + nw + want[e.OldEnd:]
 			}
-			ok = ok || normText(want) == normText(string(m.Content))
+			ok = ok || normText(want) == normText(string(m.Content()))
 		}
 		if !ok {
-			t.Fatalf("fallback %s: the result %q is not an exact edit of the normalised text (old %q new %q)", m.Fallback, m.Content, old, new)
+			t.Fatalf("fallback %s: the result %q is not an exact edit of the normalised text (old %q new %q)", m.Fallback, m.Content(), old, new)
 		}
 	}
 }

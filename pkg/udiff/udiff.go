@@ -16,6 +16,15 @@ const noNewline = "\\ No newline at end of file\n"
 // Hunk ranges follow GNU diff: "-l,n +l,n", with ",1" left out and an empty
 // range given as the line before it ("-0,0" for an empty file).
 func Unified(aName, bName string, a, b []byte, context int) string {
+	return UnifiedAt(aName, bName, a, b, context, 0)
+}
+
+// UnifiedAt is Unified for pieces of two files: a and b both start after
+// the first line lines (0-based), which the files have in common, and
+// end on a line boundary, or at their files' ends. The hunks are numbered
+// as in the whole files, so a caller that knows where two big files
+// differ diffs only the lines around that.
+func UnifiedAt(aName, bName string, a, b []byte, context, line int) string {
 	if bytes.Equal(a, b) {
 		return ""
 	}
@@ -32,7 +41,7 @@ func Unified(aName, bName string, a, b []byte, context int) string {
 	before := lastLines(a[:p], context)
 	after := firstLines(a[len(a)-s:], context)
 	la, lb := splitLines(a[p:len(a)-s]), splitLines(b[p:len(b)-s])
-	first := bytes.Count(a[:p], []byte("\n")) - len(before) // index of before[0]
+	first := line + bytes.Count(a[:p], []byte("\n")) - len(before) // index of before[0]
 
 	// One numbering for the lines of both sides, through 64-bit hashes
 	// (a string-keyed map is several times slower on a million lines);

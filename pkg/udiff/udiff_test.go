@@ -285,3 +285,24 @@ func BenchmarkUnifiedOneLineIn50MB(b *testing.B) {
 		}
 	}
 }
+
+func TestUnifiedAt(t *testing.T) {
+	var a, b strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&a, "line %d\n", i)
+		if i == 50 {
+			b.WriteString("changed\n")
+		} else {
+			fmt.Fprintf(&b, "line %d\n", i)
+		}
+	}
+	whole := Unified("a", "b", []byte(a.String()), []byte(b.String()), 3)
+	// The lines 41-60 of each, numbered from line 40.
+	window := func(s string) []byte {
+		lines := strings.SplitAfter(s, "\n")
+		return []byte(strings.Join(lines[40:60], ""))
+	}
+	if got := UnifiedAt("a", "b", window(a.String()), window(b.String()), 3, 40); got != whole {
+		t.Errorf("UnifiedAt:\n%s\nwant\n%s", got, whole)
+	}
+}

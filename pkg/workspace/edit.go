@@ -1,16 +1,21 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/wstools/ws/pkg/editmatch"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/udiff"
+	"golang.org/x/sys/unix"
 )
 
 // EditResult is the outcome of a successful edit (or of several, made as
@@ -58,7 +63,7 @@ func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditR
 	return w.editFile(ctx, req.Path, req.Edits, req.DryRun, MultiEdit)
 }
 
-func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
+func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (res *EditResult, err error) {
 	t, g, err := w.resolveGuarded(path, tool)
 	if err != nil {
 		return nil, err
@@ -68,17 +73,33 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	if err != nil {
 		return nil, err
 	}
-	content, err := readAll(f)
+	content, unmap, err := readOrMap(f, st)
 	f.Close()
 	if err != nil {
 		return nil, errs.FromOS("read", path, err, false)
 	}
-	res := &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
+	defer unmap()
+	// A mapped file that someone else truncates under us faults: that is
+	// an error of this call, not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			res, err = nil, errs.IOFailed("edit", path, fmt.Errorf("the file changed while it was being edited: %v", r))
+		}
+	}()
+
+	res = &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
 	out := content
+	var m *editmatch.Match
 	var notes []string
 	for i, e := range edits {
-		m, err := editmatch.Apply(out, e.OldString, e.NewString, e.ReplaceAll != nil && *e.ReplaceAll)
-		if err != nil {
+		if m != nil {
+			out = m.Content() // the next edit works on the result of this one
+		}
+		if m, err = editmatch.Apply(out, e.OldString, e.NewString, e.ReplaceAll != nil && *e.ReplaceAll); err != nil {
 			return nil, editError(err, path, i, len(edits), dialectOf(ctx))
 		}
 		if note := cliTerms(dialectOf(ctx), m.Note); note != "" && len(edits) > 1 {
@@ -93,13 +114,17 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		if res.Fallback == "" {
 			res.Fallback = m.Fallback
 		}
-		out = m.Content
 	}
-	res.Diff = udiff.Unified("a/"+string(t.Rel()), "b/"+string(t.Rel()), content, out, 3)
+	name := string(t.Rel())
+	if len(edits) == 1 {
+		res.Diff = spanDiff(name, content, m)
+	} else {
+		res.Diff = udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3)
+	}
 	if !dryRun {
-		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
-		nst, err := w.writeFile(t, g, out, false)
-		rec.done(err, w.writtenPrint(out, nst))
+		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: name, Before: w.keptState(content, st)})
+		nst, err := w.writeFrom(t, g, m)
+		rec.done(err, w.matchPrint(m, nst))
 		if err != nil {
 			return nil, err
 		}
@@ -109,6 +134,87 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		res.Edits = nil // the fields above say it all
 	}
 	return res, nil
+}
+
+// readOrMap reads the file open at f. A big one is mapped instead of read
+// (no copy, no fresh memory to fault in); unmap releases it.
+func readOrMap(f *os.File, st fsroot.FileStat) ([]byte, func(), error) {
+	if st.Size < mapEdit {
+		data, err := readAll(f)
+		return data, func() {}, err
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		data, err := readAll(f)
+		return data, func() {}, err
+	}
+	return data, func() { unix.Munmap(data) }, nil
+}
+
+// mapEdit is the size from which edit maps the file rather than read it.
+const mapEdit = 8 << 20
+
+// spanDiff is the diff of one edit, made from the lines around the places
+// it changed: on a big file, a diff of the whole would compare it all.
+func spanDiff(name string, content []byte, m *editmatch.Match) string {
+	if len(content) < mapEdit || len(m.Edits) == 0 {
+		return udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3)
+	}
+	const context = 3
+	first, last := m.Edits[0], m.Edits[len(m.Edits)-1]
+	from := lineStartBefore(content, first.OldStart, context+1)
+	to := lineEndAfter(content, last.OldEnd, context+1)
+	line := bytes.Count(content[:from], []byte("\n"))
+	window := make([]byte, 0, (to-from)+(last.NewEnd-last.OldEnd)+(first.OldStart-first.NewStart)+64)
+	prev := from
+	for _, e := range m.Edits {
+		window = append(window, content[prev:e.OldStart]...)
+		window = append(window, m.Replacement(e)...)
+		prev = e.OldEnd
+	}
+	window = append(window, content[prev:to]...)
+	return udiff.UnifiedAt("a/"+name, "b/"+name, content[from:to], window, context, line)
+}
+
+// lineStartBefore is the start of the line n lines before the one holding
+// at (0 when there are not so many).
+func lineStartBefore(b []byte, at, n int) int {
+	i := bytes.LastIndexByte(b[:at], '\n') + 1 // the line holding at
+	for ; n > 0 && i > 0; n-- {
+		i = bytes.LastIndexByte(b[:i-1], '\n') + 1
+	}
+	return i
+}
+
+// lineEndAfter is the end (after its newline) of the line n lines after
+// the one holding at (the end of b when there are not so many).
+func lineEndAfter(b []byte, at, n int) int {
+	i := at
+	for ; n >= 0 && i < len(b); n-- {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return len(b)
+		}
+		i += j + 1
+	}
+	return i
+}
+
+// writeFrom writes the edited file from the match's pieces.
+func (w *Workspace) writeFrom(t *fsroot.Target, g *writeGuard, m *editmatch.Match) (fsroot.FileStat, error) {
+	st, err := w.fs.WriteAtomic(t.Loc(), m, fsroot.WriteOptions{})
+	if err != nil {
+		return st, writeError(t, err, false)
+	}
+	return st, w.recordRead(g.real, st)
+}
+
+// matchPrint is the fingerprint of an edited file just written.
+func (w *Workspace) matchPrint(m *editmatch.Match, st fsroot.FileStat) history.Fingerprint {
+	if int64(m.Size()) > w.keepLimit() {
+		return history.Fingerprint{Kind: history.KindFile, Size: int64(m.Size()), MtimeNS: st.MtimeNS}
+	}
+	return history.FileFingerprint(m.Content(), st.MtimeNS)
 }
 
 // editText is Mastra's "Replaced N occurrences in PATH (lines …)", a line

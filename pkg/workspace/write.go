@@ -90,15 +90,20 @@ func diffName(t *fsroot.Target, exists, old bool) string {
 func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, data []byte, noReplace bool) (fsroot.FileStat, error) {
 	st, err := w.fs.WriteAtomic(t.Loc(), bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace})
 	if err != nil {
-		switch {
-		case err == fsroot.ErrNotRegular:
-			return st, errs.NotRegular("write", t.Input, err)
-		case err == unix.EEXIST && noReplace:
-			return st, errs.FileExists(t.Input, err)
-		case err == unix.ENOTDIR:
-			return st, errs.NotDir(t.Input, err)
-		}
-		return st, errs.FromOS("write", t.Input, err, false)
+		return st, writeError(t, err, noReplace)
 	}
 	return st, w.recordRead(g.real, st)
+}
+
+// writeError gives a failed write Mastra's message.
+func writeError(t *fsroot.Target, err error, noReplace bool) error {
+	switch {
+	case err == fsroot.ErrNotRegular:
+		return errs.NotRegular("write", t.Input, err)
+	case err == unix.EEXIST && noReplace:
+		return errs.FileExists(t.Input, err)
+	case err == unix.ENOTDIR:
+		return errs.NotDir(t.Input, err)
+	}
+	return errs.FromOS("write", t.Input, err, false)
 }

@@ -387,12 +387,12 @@ type WriteOptions struct {
 	Mode      fs.FileMode // permissions of a new file (0: 0666 less the umask); an existing file keeps its own
 }
 
-// WriteAtomic replaces the file at l with the bytes of r: a temporary file in
+// WriteAtomic replaces the file at l with the bytes r writes: a temporary file in
 // the same directory is written, fsynced, given the old file's mode (and
 // owner, when permitted), and renamed over the target; the directory is then
 // fsynced. A symlink at l has its target replaced, not the link itself.
 // On failure nothing is left behind and the old file is untouched.
-func (fsys *FS) WriteAtomic(l Loc, r io.Reader, opts WriteOptions) (FileStat, error) {
+func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, error) {
 	dest, err := fsys.FollowFinalLink(l)
 	if err != nil {
 		return FileStat{}, err
@@ -454,7 +454,7 @@ func (fsys *FS) WriteAtomic(l Loc, r io.Reader, opts WriteOptions) (FileStat, er
 		unix.Unlinkat(pfd, tmp, 0)
 		return FileStat{}, err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	if _, err := r.WriteTo(f); err != nil {
 		return fail(err)
 	}
 	if old != nil && (int(old.Uid) != os.Geteuid() || int(old.Gid) != os.Getegid()) {
@@ -494,14 +494,14 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // writeInPlace truncates and rewrites an existing file (kept for files of
 // another user, whose owner an atomic replacement could not keep).
-func writeInPlace(pfd int, name string, r io.Reader) (FileStat, error) {
+func writeInPlace(pfd int, name string, r io.WriterTo) (FileStat, error) {
 	fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return FileStat{}, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
-	if _, err := io.Copy(f, r); err != nil {
+	if _, err := r.WriteTo(f); err != nil {
 		return FileStat{}, err
 	}
 	if err := f.Sync(); err != nil {

@@ -1,0 +1,44 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wstools/ws/pkg/editmatch"
+	"github.com/wstools/ws/pkg/udiff"
+)
+
+// TestSpanDiff checks that the diff made from the lines around a big
+// file's edits is the diff of the whole file.
+func TestSpanDiff(t *testing.T) {
+	var sb strings.Builder
+	last := 0
+	for ; sb.Len() < mapEdit+1000; last++ {
+		fmt.Fprintf(&sb, "line %d of a big file\n", last)
+	}
+	big := sb.String()
+	lastLine := fmt.Sprintf("line %d of a big file\n", last-1)
+	tests := []struct {
+		name, content, old, new string
+		all                     bool
+	}{
+		{"middle", big, "line 200000 of", "line 200000 (changed) of", false},
+		{"first line", big, "line 0 of a big file\n", "", false},
+		{"last line", big, lastLine, "the end\n", false},
+		{"no final newline", strings.TrimSuffix(big, "\n") + "\ntail", "\ntail", "\nnew tail\nmore", false},
+		{"several places", big, "of a big file\nline 30000", "of a big file\nLINE 30000", true},
+		{"a fallback", big, "line 123455 of a big file  \nline 123456 of a big file", "line 123456 OF a big file", false},
+	}
+	for _, tt := range tests {
+		m, err := editmatch.Apply([]byte(tt.content), tt.old, tt.new, tt.all)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		got := spanDiff("f", []byte(tt.content), m)
+		want := udiff.Unified("a/f", "b/f", []byte(tt.content), m.Content(), 3)
+		if got != want || got == "" {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, want)
+		}
+	}
+}
