@@ -289,6 +289,39 @@ func (m *matcher) check(v *variant, k int, l fline) (s, e int, ok bool) {
 // blank reports whether line l holds whitespace only.
 func (m *matcher) blank(l fline) bool { return isBlank(m.buf[:], m.f.text(l)) }
 
+// overBlanks steps from l over blank lines, which the old string has og
+// of at this point; it returns them in the order met and the first line
+// after them (ok false at the file's edge), and sets *far when there are
+// more than og+maxDrift.
+func (m *matcher) overBlanks(l fline, step func(fline) (fline, bool), og int, far *bool) ([]fline, fline, bool) {
+	var gap []fline
+	m.budget--
+	p, ok := step(l)
+	for ok && m.blank(p) {
+		if len(gap) == og+maxDrift {
+			*far = true
+		}
+		m.budget--
+		gap = append(gap, p)
+		p, ok = step(p)
+	}
+	return gap, p, ok
+}
+
+// blanks returns up to n blank lines met stepping from l, in that order.
+func (m *matcher) blanks(l fline, step func(fline) (fline, bool), n int) []fline {
+	var out []fline
+	for len(out) < n {
+		p, ok := step(l)
+		if !ok || !m.blank(p) {
+			break
+		}
+		out = append(out, p)
+		l = p
+	}
+	return out
+}
+
 // walk tries to match a multi-line old_string around line at, which would
 // hold the old line with the anchor.
 func (m *matcher) walk(v *variant, at fline) *place {
@@ -310,18 +343,7 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	far := false // more blank lines than maxDrift in some gap
 	// Backwards to the first non-blank old line.
 	for j := a - 1; j >= 0; j-- {
-		og := nb[j+1] - nb[j] - 1
-		var gap []fline
-		m.budget--
-		p, ok := f.prev(cores[j+1].l)
-		for ok && m.blank(p) {
-			if len(gap) == og+maxDrift {
-				far = true
-			}
-			m.budget--
-			gap = append(gap, p)
-			p, ok = f.prev(p)
-		}
+		gap, p, ok := m.overBlanks(cores[j+1].l, f.prev, nb[j+1]-nb[j]-1, &far)
 		if !ok {
 			return nil
 		}
@@ -335,18 +357,7 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	}
 	// Forwards to the last.
 	for j := a + 1; j < len(nb); j++ {
-		og := nb[j] - nb[j-1] - 1
-		var gap []fline
-		m.budget--
-		q, ok := f.next(cores[j-1].l)
-		for ok && m.blank(q) {
-			if len(gap) == og+maxDrift {
-				far = true
-			}
-			m.budget--
-			gap = append(gap, q)
-			q, ok = f.next(q)
-		}
+		gap, q, ok := m.overBlanks(cores[j-1].l, f.next, nb[j]-nb[j-1]-1, &far)
 		if !ok {
 			return nil
 		}
@@ -371,26 +382,15 @@ func (m *matcher) walk(v *variant, at fline) *place {
 	if trailHead {
 		tb--
 	}
-	var lead []fline
-	first := cores[0].l
-	for len(lead) < lb {
-		p, ok := f.prev(first)
-		if !ok || !m.blank(p) {
-			break
-		}
-		lead = append(lead, p)
-		first = p
+	first, lastL := cores[0].l, cores[len(cores)-1].l
+	lead := m.blanks(first, f.prev, lb)
+	trail := m.blanks(lastL, f.next, tb)
+	if len(lead) > 0 {
+		first = lead[len(lead)-1]
+		reverse(lead)
 	}
-	reverse(lead)
-	var trail []fline
-	lastL := cores[len(cores)-1].l
-	for len(trail) < tb {
-		q, ok := f.next(lastL)
-		if !ok || !m.blank(q) {
-			break
-		}
-		trail = append(trail, q)
-		lastL = q
+	if len(trail) > 0 {
+		lastL = trail[len(trail)-1]
 	}
 	if len(lead) != lb || len(trail) != tb {
 		bits |= bitBlank

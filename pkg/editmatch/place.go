@@ -81,26 +81,22 @@ func (m *matcher) classify(p *place) {
 	}
 }
 
-// around returns the file's non-blank lines near p (up to 100 each side)
-// and p's own, to detect the file's indentation style.
+// around returns the file's lines near p (up to 100 each side) and p's
+// own, to detect the file's indentation style.
 func (m *matcher) around(p *place) [][]byte {
-	var out [][]byte
-	l := p.lines[0].fline
-	for i := 0; i < 100; i++ {
-		q, ok := m.f.prev(l)
-		if !ok {
-			break
-		}
-		out = append(out, m.f.text(q))
-		l = q
-	}
+	out := m.texts(p.lines[0].fline, m.f.prev, 100)
 	reverse2(out)
 	for _, rl := range p.lines {
 		out = append(out, m.f.text(rl.fline))
 	}
-	l = p.lines[len(p.lines)-1].fline
-	for i := 0; i < 100; i++ {
-		q, ok := m.f.next(l)
+	return append(out, m.texts(p.lines[len(p.lines)-1].fline, m.f.next, 100)...)
+}
+
+// texts returns the text of up to n lines met stepping from l (l excluded).
+func (m *matcher) texts(l fline, step func(fline) (fline, bool), n int) [][]byte {
+	var out [][]byte
+	for ; n > 0; n-- {
+		q, ok := step(l)
 		if !ok {
 			break
 		}

@@ -221,17 +221,7 @@ func lineStart(b []byte, lo, i int) bool {
 // splitLines cuts b into lines that keep their "\n"; only the last may
 // lack one.
 func splitLines(b []byte) [][]byte {
-	out := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			out = append(out, b)
-			break
-		}
-		out = append(out, b[:i+1])
-		b = b[i+1:]
-	}
-	return out
+	return firstLines(b, bytes.Count(b, []byte("\n"))+1)
 }
 
 // lastLines returns the last n lines of b, which is empty or ends with "\n".
