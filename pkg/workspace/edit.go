@@ -63,7 +63,7 @@ func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditR
 	return w.editFile(ctx, req.Path, req.Edits, req.DryRun, MultiEdit)
 }
 
-func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (res *EditResult, err error) {
+func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
 	t, g, err := w.resolveGuarded(path, tool)
 	if err != nil {
 		return nil, err
@@ -79,28 +79,57 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		return nil, errs.FromOS("read", path, err, false)
 	}
 	defer unmap()
-	// A mapped file that someone else truncates under us faults: that is
-	// an error of this call, not a crash.
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			res, err = nil, errs.IOFailed("edit", path, fmt.Errorf("the file changed while it was being edited: %v", r))
-		}
-	}()
 
-	res = &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
-	out := content
+	res := &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
 	var m *editmatch.Match
 	var notes []string
+	if err := noFault(path, func() (err error) {
+		m, notes, err = applyEdits(ctx, res, content, edits, path)
+		if err != nil {
+			return err
+		}
+		name := string(t.Rel())
+		if len(edits) == 1 {
+			res.Diff = spanDiff(name, content, m)
+		} else {
+			res.Diff = udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if !dryRun {
+		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
+		var nst fsroot.FileStat
+		err := w.unchangedSince(g, st, path)
+		if err == nil {
+			err = noFault(path, func() (err error) {
+				nst, err = w.writeFrom(t, g, m)
+				return err
+			})
+		}
+		rec.done(err, w.matchPrint(m, nst))
+		if err != nil {
+			return nil, err
+		}
+	}
+	res.text = editText(res, len(edits), notes)
+	if len(edits) == 1 {
+		res.Edits = nil // the fields above say it all
+	}
+	return res, nil
+}
+
+// applyEdits applies edits in order to content, each to the result of the
+// one before, and fills res with what each did.
+func applyEdits(ctx context.Context, res *EditResult, content []byte, edits []EditOp, path string) (m *editmatch.Match, notes []string, err error) {
+	out := content
 	for i, e := range edits {
 		if m != nil {
 			out = m.Content() // the next edit works on the result of this one
 		}
 		if m, err = editmatch.Apply(out, e.OldString, e.NewString, e.ReplaceAll != nil && *e.ReplaceAll); err != nil {
-			return nil, editError(err, path, i, len(edits), dialectOf(ctx))
+			return nil, nil, editError(err, path, i, len(edits), dialectOf(ctx))
 		}
 		if note := cliTerms(dialectOf(ctx), m.Note); note != "" && len(edits) > 1 {
 			notes = append(notes, fmt.Sprintf("Edit %d: %s", i+1, note))
@@ -115,25 +144,34 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 			res.Fallback = m.Fallback
 		}
 	}
-	name := string(t.Rel())
-	if len(edits) == 1 {
-		res.Diff = spanDiff(name, content, m)
-	} else {
-		res.Diff = udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3)
-	}
-	if !dryRun {
-		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: name, Before: w.keptState(content, st)})
-		nst, err := w.writeFrom(t, g, m)
-		rec.done(err, w.matchPrint(m, nst))
-		if err != nil {
-			return nil, err
+	return m, notes, nil
+}
+
+// noFault runs fn, which reads a mapped file: when someone truncates the
+// file under us the read faults, and that is an error of this call, not a
+// crash.
+func noFault(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			err = errs.IOFailed("edit", path, fmt.Errorf("the file changed while it was being edited: %v", r))
 		}
+	}()
+	return fn()
+}
+
+// unchangedSince refuses to write when the file at g changed after it was
+// read as st: the edit was made from what it held then (and a mapped file
+// may have changed under the match).
+func (w *Workspace) unchangedSince(g *writeGuard, st fsroot.FileStat, path string) error {
+	cur, err := w.fs.Stat(g.loc)
+	if err != nil || cur.Size != st.Size || cur.MtimeNS != st.MtimeNS {
+		return errs.IOFailed("edit", path, errors.New("the file changed while it was being edited; read it again"))
 	}
-	res.text = editText(res, len(edits), notes)
-	if len(edits) == 1 {
-		res.Edits = nil // the fields above say it all
-	}
-	return res, nil
+	return nil
 }
 
 // readOrMap reads the file open at f. A big one is mapped instead of read

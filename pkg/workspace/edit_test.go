@@ -1,12 +1,16 @@
 package workspace
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wstools/ws/pkg/editmatch"
 	"github.com/wstools/ws/pkg/udiff"
+	"golang.org/x/sys/unix"
 )
 
 // TestSpanDiff checks that the diff made from the lines around a big
@@ -40,5 +44,40 @@ func TestSpanDiff(t *testing.T) {
 		if got != want || got == "" {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, want)
 		}
+	}
+}
+
+// TestNoFault checks that reading a mapped file someone truncated is an
+// error of the call, not a crash.
+func TestNoFault(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x"), 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, err := unix.Mmap(int(f.Fd()), 0, 1<<16, unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(data)
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	var sum int
+	err = noFault("f", func() error {
+		for _, b := range data[1<<15:] {
+			sum += int(b)
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "the file changed while it was being edited") {
+		t.Errorf("err = %v, want the file-changed error", err)
+	}
+	if err := noFault("f", func() error { return nil }); err != nil {
+		t.Errorf("a call that does not fault: %v", err)
 	}
 }

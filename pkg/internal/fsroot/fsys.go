@@ -1,6 +1,7 @@
 package fsroot
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -493,15 +494,21 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 var ErrNotRegular = errors.New("not a regular file")
 
 // writeInPlace truncates and rewrites an existing file (kept for files of
-// another user, whose owner an atomic replacement could not keep).
+// another user, whose owner an atomic replacement could not keep). The new
+// content is taken in full first: r may read from the very file (an edit
+// of a mapped file), and a reader that fails must leave the file as it was.
 func writeInPlace(pfd int, name string, r io.WriterTo) (FileStat, error) {
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		return FileStat{}, err
+	}
 	fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return FileStat{}, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
-	if _, err := r.WriteTo(f); err != nil {
+	if _, err := f.Write(buf.Bytes()); err != nil {
 		return FileStat{}, err
 	}
 	if err := f.Sync(); err != nil {
