@@ -350,11 +350,14 @@ func (m *matcher) note(ps []*place) string {
 	for _, p := range ps {
 		bits |= p.bits
 		crlf = crlf || p.eol == "\r\n"
-		if p.imap != nil {
-			reindent = "the file's indentation"
-			if !p.imap.cols {
-				reindent = p.imap.to.String() + " indentation"
-			}
+		switch {
+		case p.imap == nil:
+		case p.imap.keep:
+			reindent = p.imap.to.String() + " indentation (new_string already had it)"
+		case p.imap.cols:
+			reindent = "indentation (new_string re-indented)"
+		default:
+			reindent = p.imap.to.String() + " indentation (new_string re-indented)"
 		}
 	}
 	var ignored []string
@@ -372,7 +375,7 @@ func (m *matcher) note(ps []*place) string {
 		kept = append(kept, "byte-order mark")
 	}
 	if reindent != "" {
-		kept = append(kept, reindent+" (new_string re-indented)")
+		kept = append(kept, reindent)
 	}
 	if last := ps[len(ps)-1]; last.end == len(m.f.c) {
 		if bytes.HasSuffix(m.f.c, nl) {

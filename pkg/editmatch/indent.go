@@ -43,6 +43,7 @@ type indentMap struct {
 	shift    int  // levels added
 	cols     bool // space to space by a column shift instead
 	colShift int
+	keep     bool // new_string is indented as the file is: written as it is
 }
 
 // split reads ind as levels and extra spaces in style s.
@@ -73,6 +74,9 @@ func (s style) render(level, extra int) []byte {
 
 // apply maps one indentation of the model's to the file's.
 func (m *indentMap) apply(ind []byte) ([]byte, bool) {
+	if m.keep {
+		return ind, true
+	}
 	if m.cols {
 		if bytes.IndexByte(ind, '\t') >= 0 || len(ind)+m.colShift < 0 {
 			return nil, false
@@ -89,7 +93,8 @@ func (m *indentMap) apply(ind []byte) ([]byte, bool) {
 // detected is what detectStyle found in some lines.
 type detected struct {
 	tabLed, spaceLed int
-	unit             int // most frequent step between space indents, 0 if none
+	unit             int  // most frequent step between space indents, 0 if none
+	stepped          bool // unit is a step seen, not a guess from one indentation
 }
 
 // detectStyle looks at the indentation of non-blank lines.
@@ -127,6 +132,7 @@ func detectStyle(lines [][]byte) detected {
 			best, d.unit = steps[u], u
 		}
 	}
+	d.stepped = d.unit > 0
 	if d.unit == 0 {
 		// No steps: the smallest indentation, if any.
 		for _, l := range lines {
@@ -140,12 +146,20 @@ func detectStyle(lines [][]byte) detected {
 	return d
 }
 
-// buildIndentMap finds the mapping that explains every pair and can write
-// every line of new. agent holds the model's lines (old and new), around
-// the file's lines near the place; first gives the file line number of the
-// region's first line, for the message when there is no mapping.
-func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first func() int) (*indentMap, string) {
-	ad, fd := detectStyle(agent), detectStyle(around)
+// buildIndentMap finds the mapping that explains every pair and decides in
+// which frame new_string is indented: old_string's (the usual case: new
+// text made from old text, re-indented through the mapping) or the file's
+// (old_string mis-indented, new_string already as the file has it: kept as
+// written). A frame fits when every line of new_string lies on its grid;
+// when both fit, the lines new_string shares with old_string tell, and
+// then new_string's own unit. A choice the text cannot make is refused,
+// never guessed. first gives the file line number of the region's first
+// line, for the message when there is no mapping.
+func buildIndentMap(pairs []indentPair, oldLines, newLines, around [][]byte, first func() int) (*indentMap, string) {
+	ad, fd := detectStyle(oldLines), detectStyle(around)
+	if ad.tabLed+ad.spaceLed == 0 {
+		ad = detectStyle(newLines) // old_string has no indentation: new_string's tells its style
+	}
 	if ad.tabLed > 0 && ad.spaceLed > 0 {
 		return nil, "old_string and new_string indent some lines with tabs and others with spaces"
 	}
@@ -168,32 +182,28 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 			aStyles = append(aStyles, style{unit: u})
 		}
 	}
-	if fTabs {
+	switch {
+	case fTabs:
 		fStyles = []style{{tabs: true}}
-	} else {
+	case fd.stepped:
+		fStyles = []style{{unit: fd.unit}} // the file shows its unit: no other reading
+	default:
 		for _, u := range units(fd.unit, ad.unit) {
 			fStyles = append(fStyles, style{unit: u})
 		}
 	}
-	misfit := -1 // a line of new that a mapping of the pairs cannot place
-	fits := func(m *indentMap) bool {
-		for i, l := range newLines {
-			if len(trimSpace(l, trimBoth)) == 0 {
-				continue
-			}
-			if ind, _ := indentOf(l); !okApply(m, ind) {
-				if misfit < 0 {
-					misfit = i
-				}
-				return false
-			}
-		}
-		return true
+	// The mappings that explain every pair, most likely first, each with
+	// the alignments (spaces below one unit) old_string has.
+	type mapping struct {
+		m      *indentMap
+		extras map[int]bool
 	}
+	var maps []mapping
 	for _, as := range aStyles {
 	next:
 		for _, fs := range fStyles {
 			m := &indentMap{from: as, to: fs}
+			extras := map[int]bool{0: true}
 			set := false
 			for _, p := range pairs {
 				la, xa, ok1 := as.split(p.old)
@@ -202,10 +212,9 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 					continue next
 				}
 				m.shift, set = lf-la, true
+				extras[xa] = true
 			}
-			if fits(m) {
-				return m, ""
-			}
+			maps = append(maps, mapping{m, extras})
 		}
 	}
 	if !aTabs && !fTabs {
@@ -219,14 +228,132 @@ func buildIndentMap(pairs []indentPair, agent, newLines, around [][]byte, first 
 			}
 			m.colShift = d
 		}
-		if set && fits(m) {
-			return m, ""
+		if set {
+			maps = append(maps, mapping{m, nil})
 		}
 	}
-	if misfit >= 0 {
-		return nil, fmt.Sprintf("line %d of new_string is indented less than the block, which has no room for that in the file", misfit+1)
+	if len(maps) == 0 {
+		return nil, inconsistency(pairs, first())
 	}
-	return nil, inconsistency(pairs, first())
+	misfit := -1 // a line of new that no mapping of the pairs can place
+	fits := func(mp mapping) bool {
+		for i, l := range newLines {
+			if len(trimSpace(l, trimBoth)) == 0 {
+				continue
+			}
+			ind, _ := indentOf(l)
+			ok := okApply(mp.m, ind)
+			if _, x, split := mp.m.from.split(ind); ok && !mp.m.cols && (!split || !mp.extras[x]) {
+				ok = false // off old_string's grid: an alignment it does not have
+			}
+			if !ok {
+				if misfit < 0 {
+					misfit = i
+				}
+				return false
+			}
+		}
+		return true
+	}
+	// The file's frame: new_string's lines on the grid of the file's style.
+	fileStyle := maps[0].m.to
+	if maps[0].m.cols {
+		fileStyle = fStyles[0]
+	}
+	fileExtras := map[int]bool{0: true}
+	for _, p := range pairs {
+		if _, x, ok := fileStyle.split(p.file); ok {
+			fileExtras[x] = true
+		}
+	}
+	fileFits := true
+	for _, l := range newLines {
+		if len(trimSpace(l, trimBoth)) == 0 {
+			continue
+		}
+		ind, _ := indentOf(l)
+		if _, x, ok := fileStyle.split(ind); !ok || !fileExtras[x] {
+			fileFits = false
+			break
+		}
+	}
+	// Lines new_string shares with old_string, where old_string and the
+	// file indent them differently, vote for the frame in which they
+	// stayed as they were.
+	byText := map[string]int{}
+	for k, l := range oldLines {
+		t := string(trimSpace(l, trimBoth))
+		if _, seen := byText[t]; seen {
+			byText[t] = -1 // not one line: no vote
+		} else if t != "" {
+			byText[t] = k
+		}
+	}
+	byK := map[int]indentPair{}
+	for _, p := range pairs {
+		byK[p.k] = p
+	}
+	oldVotes, fileVotes := 0, 0
+	for _, l := range newLines {
+		k, ok := byText[string(trimSpace(l, trimBoth))]
+		p, paired := byK[k]
+		if !ok || k < 0 || !paired || bytes.Equal(p.old, p.file) {
+			continue
+		}
+		ind, _ := indentOf(l)
+		switch {
+		case bytes.Equal(ind, p.old):
+			oldVotes++
+		case bytes.Equal(ind, p.file):
+			fileVotes++
+		}
+	}
+	keep := &indentMap{from: fileStyle, to: fileStyle, keep: true}
+	const mixed = "new_string keeps some lines as old_string indents them and others as the file does; indent it as old_string is"
+	oi := -1 // the first reading of old_string's indentation that places every line
+	for i, mp := range maps {
+		if fits(mp) {
+			oi = i
+			break
+		}
+	}
+	switch {
+	case oi < 0 && !fileFits:
+		if misfit >= 0 {
+			return nil, fmt.Sprintf("line %d of new_string is indented neither as old_string is nor as the file is, so it cannot be placed", misfit+1)
+		}
+		return nil, inconsistency(pairs, first())
+	case oi < 0:
+		return keep, ""
+	case !fileFits:
+		return maps[oi].m, ""
+	case oldVotes > fileVotes:
+		return maps[oi].m, ""
+	case fileVotes > oldVotes:
+		return keep, ""
+	case oldVotes > 0:
+		return nil, mixed
+	case oi > 0:
+		// old_string's own unit does not place new_string, the file's
+		// does: the simpler reading.
+		return keep, ""
+	}
+	om := maps[0].m
+	// No line tells: new_string's own style does, when it is the file's
+	// and not old_string's.
+	nd := detectStyle(newLines)
+	if nd.tabLed+nd.spaceLed > 0 && !om.cols {
+		ownIs := func(s style) bool {
+			if s.tabs {
+				return nd.tabLed > 0 && nd.spaceLed == 0
+			}
+			return nd.tabLed == 0 && nd.unit == s.unit
+		}
+		if ownIs(fileStyle) && !ownIs(om.from) {
+			return keep, ""
+		}
+	}
+	return om, ""
 }
 
 // inconsistency explains why no mapping exists, naming two lines that

@@ -116,9 +116,8 @@ func reverse2(ls [][]byte) {
 // is none) and its line ending. p has been classified.
 func (m *matcher) prepare(p *place) {
 	if p.bits&bitIndent != 0 && p.reason == "" {
-		agent := append(append([][]byte{}, p.v.old.lines...), p.v.new.lines...)
 		first := func() int { return m.f.lineNo(p.lines[0].start) }
-		p.imap, p.reason = buildIndentMap(p.pairs, agent, p.v.new.lines, m.around(p), first)
+		p.imap, p.reason = buildIndentMap(p.pairs, p.v.old.lines, p.v.new.lines, m.around(p), first)
 	}
 	// The line ending: the region's most common one, else the nearest.
 	crlf, lf := 0, 0
@@ -179,9 +178,27 @@ func (m *matcher) build(p *place) {
 		pending = pending[:0]
 		outs = append(outs, o)
 	}
+	startsLine := p.start == p.lines[0].start
+	// cutIndent is the indentation before a region that starts after it
+	// (old_string's first line copied without it).
+	var cutIndent []byte
+	if pre := c[p.lines[0].start:p.start]; len(trimSpace(pre, trimBoth)) == 0 {
+		cutIndent = pre
+	}
 	kept := func(i int, agent []byte) {
 		rl := p.lines[i]
 		o := out{text: c[rl.s:rl.e], line: i, agent: agent}
+		if p.imap != nil && p.imap.keep && agent != nil {
+			// new_string is in the file's frame: its indentation says
+			// where the line goes (a line moved into a new block may
+			// equal an old_string line indented as deep).
+			ind, _ := indentOf(agent)
+			if i == 0 && !startsLine {
+				ind = bytes.TrimPrefix(ind, cutIndent)
+			}
+			_, n := indentOf(o.text)
+			o.text = append(bytes.Clone(ind), o.text[n:]...)
+		}
 		if rl.term {
 			o.term = c[rl.end:rl.next]
 		}
@@ -196,7 +213,6 @@ func (m *matcher) build(p *place) {
 		form = nfcForm(all)
 	}
 	fpos := 0 // next region line not yet consumed
-	startsLine := p.start == p.lines[0].start
 	lastRL := p.lines[len(p.lines)-1]
 	cutEnd := lastRL.e < lastRL.end
 	// gluedEnd: what follows the region continues new_string's last line.
@@ -225,7 +241,9 @@ func (m *matcher) build(p *place) {
 			fpos = i + 1
 		case opInsert:
 			t := v.new.lines[op.b]
-			if p.imap != nil && (len(outs) > 0 || startsLine) {
+			switch {
+			case p.imap == nil:
+			case len(outs) > 0 || startsLine:
 				if len(trimSpace(t, trimBoth)) == 0 {
 					t = nil
 				} else {
@@ -233,6 +251,10 @@ func (m *matcher) build(p *place) {
 					ind, _ := p.imap.apply(ti)
 					t = append(ind, t[n:]...)
 				}
+			case p.imap.keep:
+				// new_string's first line, indented as the file is, goes
+				// after the part of the line that stays (its indentation).
+				t = bytes.TrimPrefix(t, cutIndent)
 			}
 			switch form {
 			case 'C':
