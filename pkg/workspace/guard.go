@@ -50,11 +50,22 @@ func (w *Workspace) resolveGuarded(path, toolID string) (*fsroot.Target, *writeG
 // mtime (in nanoseconds) has changed since; with requireReadBeforeWrite, an
 // existing file must also have been read by this thread first.
 func (w *Workspace) guardWrite(t *fsroot.Target, toolID string) (*writeGuard, error) {
+	l, real := w.writeDest(t)
+	return w.guardAt(t, l, real, toolID)
+}
+
+// writeDest is where a write to t goes (a final symlink followed) and its
+// real path.
+func (w *Workspace) writeDest(t *fsroot.Target) (fsroot.Loc, string) {
 	l := t.Loc()
 	if dest, err := w.fs.FollowFinalLink(l); err == nil {
 		l = dest
 	}
-	real := w.fs.RealPath(l)
+	return l, w.fs.RealPath(l)
+}
+
+// guardAt is guardWrite for a write to l, whose real path is real.
+func (w *Workspace) guardAt(t *fsroot.Target, l fsroot.Loc, real, toolID string) (*writeGuard, error) {
 	lock, err := w.lockPath(real, t.Input)
 	if err != nil {
 		return nil, err

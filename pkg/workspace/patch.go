@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -84,11 +85,18 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 
 // holdPatch resolves every path the patch names, takes their write locks
 // in path order (so two patches cannot deadlock) and applies the read
-// tracker's rule to each.
+// tracker's rule to each. It refuses a patch that names one file twice
+// (through a link, say), that changes a path and one inside it (d and
+// d/x: a failure could not be put back), or that deletes or moves a
+// symbolic link (apply_patch changes files; ws delete removes links).
 func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), error) {
 	targets := map[string]*patchTarget{}
 	var names []string
+	removed := map[string]bool{} // the paths a Delete or a Move takes away
 	for _, fp := range p.Files {
+		if fp.Op == patch.Delete || fp.MoveTo != "" {
+			removed[fp.Path] = true
+		}
 		for _, n := range []string{fp.Path, fp.MoveTo} {
 			if n != "" && targets[n] == nil {
 				targets[n] = &patchTarget{}
@@ -96,7 +104,37 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 			}
 		}
 	}
-	sort.Strings(names)
+	type dest struct {
+		name string
+		l    fsroot.Loc
+		real string
+	}
+	dests := make([]dest, 0, len(names))
+	byReal := map[string]string{}
+	for _, n := range names {
+		t, err := w.fs.Resolve(n)
+		if err != nil {
+			return targets, func() {}, err
+		}
+		if st, err := w.fs.Lstat(t.Loc()); err == nil && st.Mode&fs.ModeSymlink != 0 && removed[n] {
+			return targets, func() {}, errs.BadPatch(errs.InvalidPatch, fmt.Errorf("%s is a symbolic link: a patch does not delete or move links (ws delete removes the link itself)", n))
+		}
+		targets[n].t = t
+		l, real := w.writeDest(t)
+		if other, dup := byReal[real]; dup {
+			return targets, func() {}, errs.BadPatch(errs.InvalidPatch, fmt.Errorf("%s and %s are the same file: name it once", other, n))
+		}
+		byReal[real] = n
+		dests = append(dests, dest{n, l, real})
+	}
+	for _, d := range dests {
+		for dir := filepath.Dir(d.real); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			if other, ok := byReal[dir]; ok {
+				return targets, func() {}, errs.BadPatch(errs.InvalidPatch, fmt.Errorf("the patch changes both %s and %s inside it: make it two patches", other, d.name))
+			}
+		}
+	}
+	sort.Slice(dests, func(i, j int) bool { return dests[i].real < dests[j].real })
 	release := func() {
 		for _, n := range names {
 			if t := targets[n]; t.g != nil {
@@ -104,14 +142,15 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 			}
 		}
 	}
-	for _, n := range names {
-		t, g, err := w.resolveGuarded(n, ApplyPatch)
+	for _, d := range dests {
+		tg := targets[d.name]
+		g, err := w.guardAt(tg.t, d.l, d.real, ApplyPatch)
 		if err != nil {
 			return targets, release, err
 		}
-		targets[n].t, targets[n].g = t, g
+		tg.g = g
 		if st, err := w.fs.Stat(g.loc); err == nil {
-			targets[n].mode = st.Mode
+			tg.mode = st.Mode
 		}
 	}
 	return targets, release, nil
@@ -119,10 +158,16 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 
 // writePatch writes the planned changes, recorded as one change of the
 // history. When a write fails, the files already written get their old
-// bytes back.
+// bytes back and the directories made for new files are removed; when
+// that too fails, the error says so and the history keeps the change, so
+// that ws undo can finish the job.
 func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patchTarget) error {
 	var hc []history.Change
-	var slots []string // the path of each history change, in order
+	type slot struct {
+		name string
+		data []byte // the content after the patch; nil when absent
+	}
+	var slots []slot
 	for _, c := range changes {
 		for _, n := range []string{c.Path, c.MoveTo} {
 			if n == "" {
@@ -134,12 +179,16 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 				before = w.keptState(c.Old, fsroot.FileStat{Mode: tg.mode})
 			}
 			hc = append(hc, history.Change{Key: tg.g.real, Path: string(tg.t.Rel()), Before: before})
-			slots = append(slots, n)
+			var after []byte
+			if c.Op != patch.Delete && (c.MoveTo == "" || n == c.MoveTo) {
+				after = c.New
+			}
+			slots = append(slots, slot{n, after})
 		}
 	}
 	rec := w.record(history.OpPatch, hc...)
 	written := map[string]fsroot.FileStat{}
-	var undo []func()
+	var undo []func() error
 	err := func() error {
 		for _, c := range changes {
 			if err := w.writeChange(c, targets, written, &undo); err != nil {
@@ -149,17 +198,34 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 		return nil
 	}()
 	if err != nil {
+		var failed []string
 		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
+			if uerr := undo[i](); uerr != nil {
+				failed = append(failed, uerr.Error())
+			}
 		}
-		rec.done(err)
-		return err
+		if len(failed) == 0 {
+			rec.done(err)
+			return err
+		}
+		// Some of the patch stays: keep it in the history as the files
+		// now are, for ws undo.
+		after := make([]history.Fingerprint, len(slots))
+		for i, sl := range slots {
+			after[i] = history.AbsentFingerprint()
+			if data, rerr := w.readLoc(targets[sl.name].g.loc); rerr == nil {
+				if st, serr := w.fs.Stat(targets[sl.name].g.loc); serr == nil {
+					after[i] = w.writtenPrint(data, st)
+				}
+			}
+		}
+		rec.done(nil, after...)
+		return errs.Coded(errs.CodeOf(err), fmt.Errorf("%w; putting the files back failed too (%s): ws undo restores what the history kept", err, strings.Join(failed, "; ")))
 	}
 	after := make([]history.Fingerprint, len(slots))
-	for i, n := range slots {
-		if st, ok := written[n]; ok {
-			data, _ := w.readLoc(targets[n].g.loc)
-			after[i] = w.writtenPrint(data, st)
+	for i, sl := range slots {
+		if st, ok := written[sl.name]; ok && sl.data != nil {
+			after[i] = w.writtenPrint(sl.data, st)
 		} else {
 			after[i] = history.AbsentFingerprint()
 		}
@@ -169,7 +235,7 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 }
 
 // writeChange makes one file's change and notes how to take it back.
-func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget, written map[string]fsroot.FileStat, undo *[]func()) error {
+func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget, written map[string]fsroot.FileStat, undo *[]func() error) error {
 	src := targets[c.Path]
 	put := func(tg *patchTarget, data []byte, noReplace bool) error {
 		st, err := w.fs.WriteAtomic(tg.g.loc, bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace, Mode: tg.mode})
@@ -185,36 +251,69 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 		}
 		return nil
 	}
+	// create writes a new file, and notes how to remove it and the
+	// directories made for it.
+	create := func(tg *patchTarget, data []byte) error {
+		made := w.missingDirs(tg.g.loc)
+		if err := put(tg, data, true); err != nil {
+			return err
+		}
+		*undo = append(*undo, func() error {
+			if err := remove(tg); err != nil {
+				return err
+			}
+			for _, d := range made {
+				if err := w.fs.Remove(d, false); err != nil {
+					return errs.FromOS("delete", d.Sub(), err, true)
+				}
+			}
+			return nil
+		})
+		return nil
+	}
 	old := c.Old
 	switch {
 	case c.Op == patch.Delete:
 		if err := remove(src); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() { _ = put(src, old, true) })
+		*undo = append(*undo, func() error { return put(src, old, true) })
 	case c.MoveTo != "":
 		dst := targets[c.MoveTo]
 		dst.mode = src.mode
-		if err := put(dst, c.New, true); err != nil {
+		if err := create(dst, c.New); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() { _ = remove(dst) })
 		if err := remove(src); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() { _ = put(src, old, true) })
+		*undo = append(*undo, func() error { return put(src, old, true) })
 	case c.Op == patch.Add:
-		if err := put(src, c.New, true); err != nil {
-			return err
-		}
-		*undo = append(*undo, func() { _ = remove(src) })
+		return create(src, c.New)
 	default:
 		if err := put(src, c.New, false); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() { _ = put(src, old, false) })
+		*undo = append(*undo, func() error { return put(src, old, false) })
 	}
 	return nil
+}
+
+// missingDirs lists the directories above l that do not exist yet, the
+// deepest first: what writing l would create.
+func (w *Workspace) missingDirs(l fsroot.Loc) []fsroot.Loc {
+	var out []fsroot.Loc
+	for {
+		p, _ := l.Parent()
+		if p.Abs() == l.Abs() {
+			return out
+		}
+		if _, err := w.fs.Lstat(p); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return out
+		}
+		out = append(out, p)
+		l = p
+	}
 }
 
 // patchCode is the error code of a patch that does not fit the files.

@@ -172,15 +172,27 @@ func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bo
 }
 
 // restoreAll puts back what each change replaced. When one fails, those
-// already restored get what they held before the undo again.
+// already restored get what they held before the undo again. A file
+// whose present bytes were not read (over the size cap) could not be put
+// back so: such files go last, where no rollback needs them.
 func (w *Workspace) restoreAll(files []*heldFile) ([]history.Fingerprint, error) {
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return restorable(files[order[a]].cur) && !restorable(files[order[b]].cur)
+	})
 	after := make([]history.Fingerprint, len(files))
-	for i, f := range files {
+	for n, i := range order {
+		f := files[i]
 		if err := w.restore(f.g, f.old); err != nil {
-			for j := i - 1; j >= 0; j-- {
+			for _, j := range order[:n] {
 				_ = w.restore(files[j].g, files[j].cur)
 			}
-			_ = w.restore(f.g, f.cur)
+			if restorable(f.cur) {
+				_ = w.restore(f.g, f.cur)
+			}
 			return nil, errs.FromOS("undo", f.e.Path, err, false)
 		}
 		now, err := w.stateAt(f.g.loc, w.keepLimit())
@@ -190,6 +202,18 @@ func (w *Workspace) restoreAll(files []*heldFile) ([]history.Fingerprint, error)
 		after[i] = now.Fingerprint()
 	}
 	return after, nil
+}
+
+// restorable reports whether st holds what writing it back needs: a file
+// or a directory over the size cap is known by its size only.
+func restorable(st history.State) bool {
+	switch st.Kind {
+	case history.KindFile:
+		return st.Data != nil || st.Size == 0
+	case history.KindDir:
+		return st.Tree != nil || st.Size == 0
+	}
+	return true
 }
 
 // restore makes the path of g hold st. A state whose bytes were not kept
