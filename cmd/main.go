@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/runner"
 )
 
 // Exit statuses.
@@ -112,9 +113,12 @@ func (a *App) run(ctx context.Context, args []string) int {
 	var ran *ranError
 	usage := errors.As(err, &ue) || !errors.As(err, &ran)
 	code := exitFailure
+	var sig *runner.SignalError
 	switch c, ok := exitCodes[errs.CodeOf(err)]; {
 	case usage:
 		code = exitUsage
+	case errors.As(err, &sig):
+		code = 128 + int(sig.Signal) // as if the signal had ended ws
 	case ok:
 		code = c
 	}

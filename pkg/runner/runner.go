@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"syscall"
 	"time"
 
@@ -50,6 +51,13 @@ func (e *ExitError) Error() string {
 type TimeoutError struct{ After time.Duration }
 
 func (e *TimeoutError) Error() string { return "timed out after " + e.After.String() }
+
+// SignalError is returned when ws itself got SIGINT, SIGTERM or SIGHUP
+// while the command ran: the command's process group was killed, and the
+// caller should end as that signal asks.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string { return "interrupted by " + unix.SignalName(e.Signal) }
 
 // Run runs c and waits for it to exit. Its output is returned even when it
 // fails. When ctx ends or c.Timeout passes, the command's whole process
@@ -106,17 +114,30 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		}
 		close(exited)
 	}()
+	// A signal to ws while the command runs must not leave the command's
+	// group behind (it is not in ws's process group, so neither a
+	// terminal's ^C nor a kill of ws reaches it).
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigc)
 	killed := false
+	var got os.Signal
 	select {
 	case <-exited:
 	case <-runCtx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		killed = true
+	case got = <-sigc:
+	}
+	if killed || got != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-exited
 	}
 	waitErr := cmd.Wait()
 	res := &Result{Stdout: out.finish(), Stderr: errc.finish()}
 	res.Truncated = out.truncated || errc.truncated
+	if got != nil {
+		return res, &SignalError{Signal: got.(syscall.Signal)}
+	}
 	if killed {
 		if ctx.Err() != nil {
 			return res, ctx.Err()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -70,8 +71,16 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		if err != nil {
 			hookIn["error"] = map[string]any{"code": errs.CodeOf(err), "message": err.Error()}
 		}
-		if _, herr := runHook(ctx, "afterToolCall", hook, hookIn, w.base, w.hostEnv); herr != nil {
-			return nil, herr
+		// The call has happened: the after hook runs even when the call
+		// was cancelled (an audit log must see it), and its failure is a
+		// warning, not the call's result, which stands. A signal to ws
+		// still stops it.
+		if _, herr := runHook(context.WithoutCancel(ctx), "afterToolCall", hook, hookIn, w.base, w.hostEnv); herr != nil {
+			var sig *runner.SignalError
+			if errors.As(herr, &sig) {
+				return nil, herr
+			}
+			w.warn(herr.Error())
 		}
 	}
 	return res, err
