@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -85,7 +86,7 @@ func readEdits(app *App, path string) ([]workspace.EditOp, error) {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return nil, usagef("--edits: %v", err)
+		return nil, usagef("--edits %q: %s (it takes a file of JSON edits, or - for stdin)", path, errs.Errno(err))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -38,7 +38,10 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 		stringVar(b.f, &req.Cwd, "cwd", "working directory, inside the workspace")
 		b.int(&req.Tail, "tail", "", "tail", "200", "show the last N lines of each stream; 0 = all")
 		b.bool(&req.Background, "background", "", false, "start in the background and print the PID")
-		b.f.StringArrayVar(&req.Env, "env", nil, "set an environment variable for the command (NAME=value, repeatable)")
+		b.list(&req.Env, "env", "NAME=value", "NAME=value", func(kv string) bool {
+			k, _, ok := strings.Cut(kv, "=")
+			return ok && k != ""
+		}, "set an environment variable for the command (repeatable)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ExecRequest) error {
 		req.Command = strings.Join(args, " ")
 		return nil

@@ -77,13 +77,21 @@ func (b *binder) constraint(param string) schema.Constraint {
 	return b.spec.Constraint(param)
 }
 
-// parseInt reads an integer flag within the parameter's bounds.
+// maxSafe is JavaScript's Number.MAX_SAFE_INTEGER, the largest integer a
+// tool's parameter takes.
+const maxSafe = 1<<53 - 1
+
+// parseInt reads an integer flag within the parameter's bounds (and the
+// bounds of a safe integer, as the parameter has them).
 func (b *binder) parseInt(param string) func(string) (int, error) {
 	c := b.constraint(param)
 	return func(s string) (int, error) {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || !inBounds(float64(n), c) {
+		switch {
+		case err != nil || !inBounds(float64(n), c):
 			return 0, &badValue{want("an integer", c)}
+		case n > maxSafe || n < -maxSafe:
+			return 0, &badValue{"an integer ≤ " + strconv.Itoa(maxSafe)}
 		}
 		return n, nil
 	}
@@ -141,6 +149,31 @@ func (b *binder) boolMapped(p **bool, name, short string, def, invert bool, usag
 	flag.NoOptDefVal = "true"
 }
 
+// list declares a repeatable string flag whose every value must pass ok;
+// want says what a value must be, for the error that names the flag.
+func (b *binder) list(p *[]string, name, typ, want string, ok func(string) bool, usage string) {
+	b.f.Var(&listValue{p: p, typ: typ, want: want, ok: ok}, name, usage)
+}
+
+type listValue struct {
+	p        *[]string
+	typ      string
+	want     string
+	ok       func(string) bool
+	appended bool
+}
+
+func (l *listValue) String() string { return strings.Join(*l.p, ",") }
+func (l *listValue) Type() string   { return l.typ }
+
+func (l *listValue) Set(s string) error {
+	if !l.ok(s) {
+		return &badValue{l.want + ", not " + strconv.Quote(s)}
+	}
+	*l.p = append(*l.p, s)
+	return nil
+}
+
 // choice declares a string flag that takes one of the parameter's values.
 func (b *binder) choice(p *string, name, param, usage string) {
 	values := b.constraint(param).Enum
@@ -166,6 +199,8 @@ func flagError(name string, err error) error {
 	switch {
 	case errors.As(err, &inv) && errors.As(err, &bad):
 		return usagef("--%s %s", inv.GetFlag().Name, bad.Error())
+	case errors.As(err, &inv) && inv.GetFlag().Value.Type() == "bool":
+		return usagef("--%s must be true or false", inv.GetFlag().Name)
 	case errors.As(err, &inv):
 		return usagef("--%s does not take %q", inv.GetFlag().Name, inv.GetValue())
 	case errors.As(err, &req):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/upload"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -54,6 +55,15 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 			}
 			if err := notBoth(f, "messages", "mime-type"); err != nil {
 				return err
+			}
+			if _, err := upload.ParsePatterns(req.Include); err != nil {
+				return usagef("--include: %v", err)
+			}
+			if _, err := upload.ParsePatterns(req.Exclude); err != nil {
+				return usagef("--exclude: %v", err)
+			}
+			if _, err := upload.ParseLimits(req.MaxSize); err != nil {
+				return usagef("--max-size: %v", err)
 			}
 			desc := sourceDesc{name: name, mimeType: mimeType, setName: f.Changed("name"), setType: f.Changed("mime-type")}
 			if err := fillUploadRequest(app, &req, f.Changed, messages, args, desc); err != nil {

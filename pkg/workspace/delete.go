@@ -14,7 +14,7 @@ import (
 
 // DeleteResult is the outcome of delete.
 type DeleteResult struct {
-	Path   string   `json:"path"`
+	Path   Bytes    `json:"path"`
 	Type   string   `json:"type"` // file, directory or symlink
 	DryRun bool     `json:"dry_run,omitempty"`
 	Would  []string `json:"would_delete,omitempty"` // with --dry-run: what is inside a directory
@@ -70,12 +70,12 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		}
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
-	return &DeleteResult{Path: req.Path, Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
+	return &DeleteResult{Path: Bytes(req.Path), Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
 }
 
 // dryDelete says what a delete would remove, removing nothing.
 func (w *Workspace) dryDelete(l fsroot.Loc, path, typ string, recursive bool) (*DeleteResult, error) {
-	res := &DeleteResult{Path: path, Type: typ, DryRun: true}
+	res := &DeleteResult{Path: Bytes(path), Type: typ, DryRun: true}
 	if typ != "directory" {
 		res.text = fmt.Sprintf("Would delete %s (a %s; dry run: nothing was deleted)", path, typ)
 		return res, nil

@@ -21,7 +21,7 @@ import (
 // EditResult is the outcome of a successful edit (or of several, made as
 // one change).
 type EditResult struct {
-	Path         string      `json:"path"`
+	Path         Bytes       `json:"path"`
 	Replacements int         `json:"replacements"`
 	Ranges       []LineRange `json:"ranges"`
 	Fallback     string      `json:"fallback,omitempty"` // the first fallback an edit needed
@@ -60,7 +60,9 @@ func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditR
 	if len(req.Edits) == 0 {
 		return nil, errs.Invalid("edits", "give at least one edit")
 	}
-	return w.editFile(ctx, req.Path, req.Edits, req.DryRun, MultiEdit)
+	// The edits came as JSON (a file, or the tool's arguments): their
+	// messages name the JSON fields, not edit's flags.
+	return w.editFile(WithDialect(ctx, JSONParams), req.Path, req.Edits, req.DryRun, MultiEdit)
 }
 
 func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
@@ -80,7 +82,7 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	}
 	defer unmap()
 
-	res := &EditResult{Path: path, Ranges: []LineRange{}, DryRun: dryRun}
+	res := &EditResult{Path: Bytes(path), Ranges: []LineRange{}, DryRun: dryRun}
 	var m *editmatch.Match
 	var notes []string
 	if err := noFault(path, func() (err error) {
@@ -268,7 +270,7 @@ func editText(res *EditResult, edits int, notes []string) string {
 	if res.Replacements != 1 {
 		sb.WriteByte('s')
 	}
-	sb.WriteString(" in " + res.Path + " (lines ")
+	sb.WriteString(" in " + string(res.Path) + " (lines ")
 	for i, r := range res.Ranges {
 		if i > 0 {
 			sb.WriteString(", ")

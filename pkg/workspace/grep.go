@@ -64,7 +64,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	ctxLines := 0
 	if req.ContextLines != nil && *req.ContextLines > 0 {
-		ctxLines = int(*req.ContextLines)
+		// More context than any file has lines is all of it; the bound
+		// keeps line arithmetic from overflowing.
+		ctxLines = int(min(*req.ContextLines, 1<<40))
 	}
 	// Mastra stops a file once its count reaches maxCount, checking after
 	// each hit: 2.5 allows 3, and 0, a negative or a fraction below 1

@@ -27,11 +27,11 @@ type ListEntry struct {
 // ListResult is the outcome of ls. Its entries are made from the tree only
 // when JSON is asked for.
 type ListResult struct {
-	Path        string `json:"path"`
-	Directories int    `json:"directories"`
-	Files       int    `json:"files"`
-	Truncated   bool   `json:"truncated_at_depth"` // something lies deeper than maxDepth
-	OutputCut   bool   `json:"output_truncated"`
+	Path        Bytes `json:"path"`
+	Directories int   `json:"directories"`
+	Files       int   `json:"files"`
+	Truncated   bool  `json:"truncated_at_depth"` // something lies deeper than maxDepth
+	OutputCut   bool  `json:"output_truncated"`
 	tree        *treeNode
 	textOut
 }
@@ -127,7 +127,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		}
 	}
 
-	res := &ListResult{Path: p}
+	res := &ListResult{Path: Bytes(p)}
 	root := &treeNode{DirEntry: fsroot.DirEntry{IsDir: true}}
 	res.tree = root
 	if base := path.Base(strings.TrimSuffix(filepathToSlash(p), "/")); base != ".git" {
@@ -309,11 +309,11 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 	case d == CLIFlags:
 		hint = "narrow it with a path"
 		if big != "" {
-			hint += fmt.Sprintf(" (e.g. ws ls %s --max-depth %d)", shellWord(fsroot.JoinRel(res.Path, big)), max(depth, 1))
+			hint += fmt.Sprintf(" (e.g. ws ls %s --max-depth %d)", shellWord(fsroot.JoinRel(string(res.Path), big)), max(depth, 1))
 		}
 		hint += ", a lower --max-depth, --pattern, --extension or --exclude"
 	case big != "":
-		hint += fmt.Sprintf(" (e.g. path=%q), a lower maxDepth, pattern, extension or exclude", fsroot.JoinRel(res.Path, big))
+		hint += fmt.Sprintf(" (e.g. path=%q), a lower maxDepth, pattern, extension or exclude", fsroot.JoinRel(string(res.Path), big))
 	default:
 		hint += ", a lower maxDepth, pattern, extension or exclude"
 	}

@@ -10,7 +10,7 @@ import (
 
 // MkdirResult is the outcome of mkdir.
 type MkdirResult struct {
-	Path string `json:"path"`
+	Path Bytes `json:"path"`
 	textOut
 }
 
@@ -42,5 +42,5 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 	case err != nil:
 		return nil, errs.FromOS("mkdir", req.Path, err, true)
 	}
-	return &MkdirResult{Path: req.Path, textOut: textOut{"Created directory " + req.Path}}, nil
+	return &MkdirResult{Path: Bytes(req.Path), textOut: textOut{"Created directory " + req.Path}}, nil
 }

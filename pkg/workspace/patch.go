@@ -30,7 +30,7 @@ type PatchResult struct {
 // PatchedFile is one file of a patch.
 type PatchedFile struct {
 	Op     string             `json:"op"` // add, delete, update
-	Path   string             `json:"path"`
+	Path   Bytes              `json:"path"`
 	MoveTo string             `json:"move_to,omitempty"`
 	Hunks  []patch.HunkResult `json:"hunks,omitempty"`
 }
@@ -69,7 +69,7 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	res := &PatchResult{Format: p.Format, DryRun: req.DryRun}
 	for _, c := range changes {
-		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: c.Path, MoveTo: c.MoveTo, Hunks: c.Hunks})
+		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: c.MoveTo, Hunks: c.Hunks})
 	}
 	if req.DryRun {
 		res.Diff = patchDiff(changes)
@@ -344,13 +344,13 @@ func patchText(res *PatchResult) string {
 	for _, f := range res.Files {
 		switch {
 		case f.Op == "add":
-			sb.WriteString("\nA " + f.Path)
+			sb.WriteString("\nA " + string(f.Path))
 		case f.Op == "delete":
-			sb.WriteString("\nD " + f.Path)
+			sb.WriteString("\nD " + string(f.Path))
 		case f.MoveTo != "":
-			sb.WriteString("\nR " + f.Path + " -> " + f.MoveTo)
+			sb.WriteString("\nR " + string(f.Path) + " -> " + f.MoveTo)
 		default:
-			sb.WriteString("\nM " + f.Path)
+			sb.WriteString("\nM " + string(f.Path))
 		}
 		var at []string
 		for _, h := range f.Hunks {

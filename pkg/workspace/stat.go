@@ -11,7 +11,7 @@ import (
 
 // StatResult is the outcome of stat.
 type StatResult struct {
-	Path     string `json:"path"`
+	Path     Bytes  `json:"path"`
 	Type     string `json:"type"` // file or directory
 	Size     int64  `json:"size"`
 	Modified string `json:"modified"` // RFC 3339 with nanoseconds, UTC
@@ -37,7 +37,7 @@ func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, err
 		typ = "directory"
 	}
 	return &StatResult{
-		Path:     req.Path,
+		Path:     Bytes(req.Path),
 		Type:     typ,
 		Size:     st.Size,
 		Modified: st.Mtime().UTC().Format("2006-01-02T15:04:05.000000000Z"),

@@ -27,7 +27,7 @@ type UndoResult struct {
 
 // UndoneFile is one file an undo restored.
 type UndoneFile struct {
-	Path     string `json:"path"`
+	Path     Bytes  `json:"path"`
 	Restored string `json:"restored"` // file, absent (removed), symlink or directory
 	Bytes    int64  `json:"bytes,omitempty"`
 }
@@ -285,7 +285,7 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 	res := &UndoResult{Undid: e.ID, Op: string(e.Op), Forced: force, when: e.Time}
 	var lines []string
 	for _, f := range files {
-		u := UndoneFile{Path: f.e.Path, Restored: string(f.old.Kind)}
+		u := UndoneFile{Path: Bytes(f.e.Path), Restored: string(f.old.Kind)}
 		var what string
 		switch f.old.Kind {
 		case history.KindAbsent:
@@ -301,7 +301,7 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 		res.Files = append(res.Files, u)
 		lines = append(lines, f.e.Path+": "+what)
 	}
-	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
+	sort.Slice(res.Files, func(i, j int) bool { return string(res.Files[i].Path) < string(res.Files[j].Path) })
 	sort.Strings(lines)
 	head := fmt.Sprintf("Undid the %s of %s", e.Op, e.Time.UTC().Format(time.RFC3339))
 	if force {
@@ -318,7 +318,7 @@ type HistoryRequest struct {
 
 // HistoryResult lists them, newest first.
 type HistoryResult struct {
-	Path     string           `json:"path"`
+	Path     Bytes            `json:"path"`
 	Versions []*history.Entry `json:"versions"`
 	textOut
 }
@@ -338,7 +338,7 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	if err != nil {
 		return nil, errs.State(err)
 	}
-	res := &HistoryResult{Path: req.Path, Versions: list}
+	res := &HistoryResult{Path: Bytes(req.Path), Versions: list}
 	if len(list) == 0 {
 		res.text = "No changes of " + req.Path + " are kept."
 		return res, nil

@@ -151,13 +151,13 @@ func (w *Workspace) uploadPolicy(req UploadRequest) (*uploadPolicy, error) {
 	p := &uploadPolicy{filterCmd: c.FilterCommand, sizeCmd: sizeCmd}
 	var err error
 	if p.sel.Include, err = upload.ParsePatterns(include); err != nil {
-		return nil, errs.Invalid("include", err.Error())
+		return nil, errs.Invalid("upload.include", err.Error())
 	}
 	if p.sel.Exclude, err = upload.ParsePatterns(exclude); err != nil {
-		return nil, errs.Invalid("exclude", err.Error())
+		return nil, errs.Invalid("upload.exclude", err.Error())
 	}
 	if p.limits, err = upload.ParseLimits(maxSize); err != nil {
-		return nil, errs.Invalid("max-size", err.Error())
+		return nil, errs.Invalid("upload.maxSize", err.Error())
 	}
 	return p, nil
 }

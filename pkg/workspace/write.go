@@ -16,7 +16,7 @@ import (
 
 // WriteResult is the outcome of write.
 type WriteResult struct {
-	Path   string `json:"path"`
+	Path   Bytes  `json:"path"`
 	Bytes  int    `json:"bytes"`
 	DryRun bool   `json:"dry_run,omitempty"`
 	Diff   string `json:"diff,omitempty"` // with --dry-run: what the write would change
@@ -48,7 +48,7 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	if err != nil {
 		return nil, err
 	}
-	return &WriteResult{Path: req.Path, Bytes: len(data),
+	return &WriteResult{Path: Bytes(req.Path), Bytes: len(data),
 		textOut: textOut{fmt.Sprintf("Wrote %d bytes to %s", len(data), req.Path)}}, nil
 }
 
@@ -62,7 +62,7 @@ func (w *Workspace) dryWrite(t *fsroot.Target, g *writeGuard, data []byte, noRep
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, errs.FromOS("write", t.Input, err, false)
 	}
-	res := &WriteResult{Path: t.Input, Bytes: len(data), DryRun: true}
+	res := &WriteResult{Path: Bytes(t.Input), Bytes: len(data), DryRun: true}
 	res.Diff = udiff.Unified(diffName(t, exists, true), diffName(t, true, false), old, data, 3)
 	res.text = fmt.Sprintf("Would write %d bytes to %s (dry run: nothing was written)", len(data), t.Input)
 	if res.Diff == "" {
