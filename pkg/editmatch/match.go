@@ -147,13 +147,22 @@ func (m *matcher) singles(v *variant, l fline) [][2]int {
 		return nil
 	}
 	if lead {
+		// Leading whitespace is read as indentation: old_string is the
+		// line or its start. It may also stand inside a line as it is
+		// (" b" after "a"): each such place is a candidate too, so that
+		// two readings of one text are seen as two places.
+		var out [][2]int
 		if m.full(v, 0, l) {
-			return [][2]int{{l.start, l.end}}
+			out = append(out, [2]int{l.start, l.end})
+		} else if e, ok := m.prefix(ol, l); ok {
+			out = append(out, [2]int{l.start, e})
 		}
-		if e, ok := m.prefix(ol, l); ok {
-			return [][2]int{{l.start, e}}
+		for _, r := range m.infix(ol, l) {
+			if len(out) == 0 || r[0] >= out[0][1] || r[1] <= out[0][0] {
+				out = append(out, r)
+			}
 		}
-		return nil
+		return out
 	}
 	if r := m.infix(ol, l); len(r) > 0 {
 		return r
