@@ -36,7 +36,7 @@ read again, and files that are gone dropped.`,
 			return nil
 		}
 		if len(args) != 1 {
-			return usagef("takes one PATH, or --auto (got %d arguments)", len(args))
+			return usagef("takes one PATH, or --auto (got %s)", argCount(len(args)))
 		}
 		o.Path = args[0]
 		if changed(f, "metadata") {

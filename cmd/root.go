@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -147,6 +148,22 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(otherCommands[name](app))
 		}
 	}
+	if only == "" {
+		// cobra's completion command shows its help for a shell it does
+		// not know and exits 0: make that a usage error.
+		root.InitDefaultCompletionCmd()
+		for _, c := range root.Commands() {
+			if c.Name() == "completion" {
+				c.Args = func(cmd *cobra.Command, args []string) error {
+					if len(args) > 0 {
+						return usagef("unknown shell %q: bash, zsh, fish or powershell", args[0])
+					}
+					return nil
+				}
+				c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+			}
+		}
+	}
 	for _, c := range allCommands(root) {
 		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
 		if run := c.RunE; run != nil && c != root {
@@ -208,17 +225,25 @@ func toolCmd[Req any](app *App, id string, runF func(context.Context, *Req) erro
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("takes %s (got %d arguments)", what, len(args))
+			return usagef("takes %s (got %s)", what, argCount(len(args)))
 		}
 		return nil
 	}
+}
+
+// argCount says how many arguments were given: "1 argument", "2 arguments".
+func argCount(n int) string {
+	if n == 1 {
+		return "1 argument"
+	}
+	return strconv.Itoa(n) + " arguments"
 }
 
 // rangeArgs takes between lo and hi arguments.
 func rangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < lo || len(args) > hi {
-			return usagef("takes %s (got %d arguments)", what, len(args))
+			return usagef("takes %s (got %s)", what, argCount(len(args)))
 		}
 		return nil
 	}
