@@ -164,8 +164,9 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patchTarget) error {
 	var hc []history.Change
 	type slot struct {
-		name string
-		data []byte // the content after the patch; nil when absent
+		name    string
+		present bool   // something is there after the patch
+		data    []byte // what
 	}
 	var slots []slot
 	for _, c := range changes {
@@ -179,11 +180,8 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 				before = w.keptState(c.Old, fsroot.FileStat{Mode: tg.mode})
 			}
 			hc = append(hc, history.Change{Key: tg.g.real, Path: string(tg.t.Rel()), Before: before})
-			var after []byte
-			if c.Op != patch.Delete && (c.MoveTo == "" || n == c.MoveTo) {
-				after = c.New
-			}
-			slots = append(slots, slot{n, after})
+			present := c.Op != patch.Delete && (c.MoveTo == "" || n == c.MoveTo)
+			slots = append(slots, slot{n, present, c.New})
 		}
 	}
 	rec := w.record(history.OpPatch, hc...)
@@ -224,7 +222,7 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 	}
 	after := make([]history.Fingerprint, len(slots))
 	for i, sl := range slots {
-		if st, ok := written[sl.name]; ok && sl.data != nil {
+		if st, ok := written[sl.name]; ok && sl.present {
 			after[i] = w.writtenPrint(sl.data, st)
 		} else {
 			after[i] = history.AbsentFingerprint()
