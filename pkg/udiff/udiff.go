@@ -94,24 +94,20 @@ func UnifiedAt(aName, bName string, a, b []byte, context, line int) string {
 	for i := range after {
 		ops = append(ops, op{opEqual, nb + len(la) + i, nb + len(lb) + i})
 	}
-	lineA := func(i int) []byte {
-		switch {
-		case i < nb:
-			return before[i]
-		case i < nb+len(la):
-			return la[i-nb]
+	// A side's line i: the common lines before, its own middle, the
+	// common lines after.
+	lineOf := func(mid [][]byte) func(int) []byte {
+		return func(i int) []byte {
+			switch {
+			case i < nb:
+				return before[i]
+			case i < nb+len(mid):
+				return mid[i-nb]
+			}
+			return after[i-nb-len(mid)]
 		}
-		return after[i-nb-len(la)]
 	}
-	lineB := func(j int) []byte {
-		switch {
-		case j < nb:
-			return before[j]
-		case j < nb+len(lb):
-			return lb[j-nb]
-		}
-		return after[j-nb-len(lb)]
-	}
+	lineA, lineB := lineOf(la), lineOf(lb)
 
 	var sb strings.Builder
 	sb.WriteString("--- " + aName + "\n+++ " + bName + "\n")
