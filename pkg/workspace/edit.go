@@ -246,7 +246,7 @@ func (w *Workspace) writeFrom(t *fsroot.Target, g *writeGuard, m *editmatch.Matc
 	if err != nil {
 		return st, writeError(t, err, false)
 	}
-	return st, w.recordRead(g.real, st)
+	return st, w.recordWrite(g.real, st)
 }
 
 // matchPrint is the fingerprint of an edited file just written.

@@ -241,7 +241,7 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 			return errs.FromOS("write", tg.t.Input, err, false)
 		}
 		written[tg.t.Input] = st
-		return w.recordRead(tg.g.real, st)
+		return w.recordWrite(tg.g.real, st)
 	}
 	remove := func(tg *patchTarget) error {
 		if err := w.fs.Remove(tg.g.loc, false); err != nil {

@@ -68,6 +68,21 @@ func (w *Workspace) recordRead(real string, st fsroot.FileStat) error {
 	return writeStateFile(w.recordFile(real), append(data, '\n'))
 }
 
+// recordWrite tells the read tracker about a file this thread just wrote:
+// records come from reads, so a thread that has a record of the file gets
+// it updated to the new size and mtime (it knows the content it wrote),
+// and a blind write (no record) leaves none behind. A later write of a
+// file never read is then blind too and never fails as stale.
+func (w *Workspace) recordWrite(real string, st fsroot.FileStat) error {
+	if w.stateDir == "" {
+		return nil
+	}
+	if _, err := os.Stat(w.recordFile(real)); err != nil {
+		return nil
+	}
+	return w.recordRead(real, st)
+}
+
 // lookupRead returns this thread's record of the file at real, or nil.
 // A record that cannot be decoded, or that names another file, is reported
 // rather than trusted.

@@ -257,14 +257,14 @@ func (w *Workspace) restore(g *writeGuard, st history.State) error {
 	return nil
 }
 
-// restoreFile writes a file's old bytes back and tells the read tracker,
-// so this thread may go on editing it.
+// restoreFile writes a file's old bytes back and updates this thread's read
+// record if it has one, so a thread that read the file may go on editing it.
 func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st history.State) error {
 	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode})
 	if err != nil {
 		return err
 	}
-	return w.recordRead(g.real, fst)
+	return w.recordWrite(g.real, fst)
 }
 
 // fingerprintAt is a file's fingerprint now, for the history's recovery.

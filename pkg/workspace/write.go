@@ -85,14 +85,14 @@ func diffName(t *fsroot.Target, exists, old bool) string {
 	return "b/" + string(t.Rel())
 }
 
-// writeFile writes data to t under a held guard and records the new state
-// of the file as seen by this thread.
+// writeFile writes data to t under a held guard and updates the read record
+// of the file if this thread has one (recordWrite).
 func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, data []byte, noReplace bool) (fsroot.FileStat, error) {
 	st, err := w.fs.WriteAtomic(t.Loc(), bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace})
 	if err != nil {
 		return st, writeError(t, err, noReplace)
 	}
-	return st, w.recordRead(g.real, st)
+	return st, w.recordWrite(g.real, st)
 }
 
 // writeError gives a failed write Mastra's message.
