@@ -105,6 +105,15 @@ var BadEnv = textError(InvalidArgument, "env: %q is not NAME=value")
 // NeedsApproval: a tool that requires approval, with nobody to ask.
 var NeedsApproval = textError(ApprovalRefused, "%s requires approval: run ws with --yes to approve it, or from a terminal to be asked")
 
+// CannotAsk: a tool that requires approval, called through an MCP client
+// that cannot ask its user (it did not declare elicitation).
+var CannotAsk = textError(ApprovalRefused, "%s requires approval, and this MCP client cannot ask its user (it did not declare the elicitation capability): start ws mcp with --yes to approve such calls without asking")
+
+// AskFailed: the MCP client was asked to approve a call and did not answer.
+func AskFailed(tool, why string) *Error {
+	return newf(ApprovalRefused, "%s requires approval, and asking the MCP client's user failed: %s", tool, why)
+}
+
 // NotApproved: the user said no.
 var NotApproved = textError(ApprovalRefused, "the call of %s was not approved")
 

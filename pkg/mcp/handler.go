@@ -29,7 +29,14 @@ type Handler struct {
 
 	mu       sync.Mutex
 	version  string // the negotiated protocol version; "" before initialize
+	elicit   bool   // the client can ask its user (elicitation, form mode)
 	inflight map[string]*running
+
+	// Requests to the client (see ask.go).
+	send       func(msg []byte)
+	asks       map[string]chan *reply // by id, waiting for the client's answer
+	lastAsk    int64
+	inputEnded bool
 }
 
 // running is a request being answered, for notifications/cancelled.
@@ -44,16 +51,19 @@ func NewHandler(ws *workspace.Workspace, version string) *Handler {
 	h := &Handler{
 		ws: ws,
 		result: initializeResult{
-			Capabilities: serverCapabilities{Logging: struct{}{}, Tools: toolsCapability{ListChanged: true}},
+			// The tool list is fixed for the session: listChanged is not
+			// advertised.
+			Capabilities: serverCapabilities{Logging: struct{}{}, Tools: toolsCapability{}},
 			Instructions: ws.Instructions(),
 			ServerInfo:   implementation{Name: "ws", Title: "ws workspace", Version: version},
 		},
 		known:    map[string]bool{},
 		inflight: map[string]*running{},
+		asks:     map[string]chan *reply{},
 	}
 	for _, o := range ws.Offered() {
 		h.tools = append(h.tools, tool{
-			Annotations: toolAnnotations{ReadOnlyHint: !o.Spec.Writes && o.Spec.ReadOnly()},
+			Annotations: toolAnnotations{ReadOnlyHint: o.Spec.ReadOnly()},
 			Description: o.Spec.Description,
 			InputSchema: o.Spec.Schema(),
 			Name:        o.Name,
@@ -116,6 +126,8 @@ func (h *Handler) accept(ctx context.Context, msg []byte) *job {
 		case resp != nil:
 			j.items = append(j.items, jobItem{resp: resp})
 		case c == nil:
+		case c.reply != nil:
+			h.deliver(c)
 		case c.id == nil:
 			j.items = append(j.items, jobItem{c: c})
 		default:
@@ -296,7 +308,8 @@ func (h *Handler) initialize(params json.RawMessage) (any, *rpcError) {
 		return nil, errorf(codeInvalidParams, "Invalid params: initialize needs params")
 	}
 	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
@@ -306,6 +319,7 @@ func (h *Handler) initialize(params json.RawMessage) (any, *rpcError) {
 	if h.version != "" {
 		return nil, errorf(codeInvalidRequest, "Invalid Request: initialize was already received")
 	}
+	h.elicit = canElicit(p.Capabilities)
 	h.version = protocolVersions[0]
 	for _, v := range protocolVersions {
 		if v == p.ProtocolVersion {
@@ -337,7 +351,7 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	_, res, err := h.ws.Call(ctx, p.Name, args)
+	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
 	return toResult(res, err), nil
 }
 

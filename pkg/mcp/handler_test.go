@@ -39,7 +39,7 @@ func TestHandle(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	instructions, _ := json.Marshal(ws.Instructions())
 	initResult := func(id, version string) string {
-		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"capabilities":{"logging":{},"tools":{"listChanged":true}},"instructions":` +
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"capabilities":{"logging":{},"tools":{}},"instructions":` +
 			string(instructions) + `,"protocolVersion":"` + version + `","serverInfo":{"name":"ws","title":"ws workspace","version":"test"}}}`
 	}
 	initWith := func(v string) string {

@@ -40,17 +40,40 @@ func errorResponse(id json.RawMessage, err *rpcError) *response {
 	return &response{JSONRPC: "2.0", ID: id, Error: err}
 }
 
-// call is one checked request (id set) or notification (id nil).
+// request is a JSON-RPC request the server sends to the client.
+type request struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// notification is a JSON-RPC notification the server sends.
+type notification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// call is one checked request (id set) or notification (id nil), or the
+// client's response to a request of the server's (reply set).
 type call struct {
 	id     json.RawMessage
 	method string
 	params json.RawMessage // nil when absent or null
+	reply  *reply
+}
+
+// reply is a response the client sent: its result or its error.
+type reply struct {
+	result json.RawMessage
+	err    *rpcError
 }
 
 // decodeMessage checks one JSON-RPC message (a JSON value, not a batch).
 // It returns the call, or the error response to send instead, or
-// neither for a message that needs no answer (a response to a request:
-// this server sends none, so it has nothing to match them with).
+// neither for a message that needs no answer (a response without a
+// usable id, which nothing can be waiting for).
 func decodeMessage(raw json.RawMessage) (*call, *response) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
@@ -59,10 +82,20 @@ func decodeMessage(raw json.RawMessage) (*call, *response) {
 	rawMethod, hasMethod := m["method"]
 	_, hasResult := m["result"]
 	_, hasError := m["error"]
-	if !hasMethod && (hasResult || hasError) {
-		return nil, nil
-	}
 	id, hasID := m["id"]
+	if !hasMethod && (hasResult || hasError) {
+		if !hasID || !validID(id) {
+			return nil, nil
+		}
+		r := &reply{result: m["result"]}
+		if hasError {
+			r.err = &rpcError{}
+			if json.Unmarshal(m["error"], r.err) != nil {
+				r.err = &rpcError{Code: codeInternalError, Message: "the error is not a JSON-RPC error object"}
+			}
+		}
+		return &call{id: id, reply: r}, nil
+	}
 	if hasID && !validID(id) {
 		return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: id must be a string or a number"))
 	}

@@ -18,7 +18,7 @@ type serverCapabilities struct {
 }
 
 type toolsCapability struct {
-	ListChanged bool `json:"listChanged"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 type implementation struct {

@@ -21,6 +21,7 @@ import (
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
 	h := NewHandler(ws, version)
 	w := &lineWriter{w: out}
+	h.setSender(w.write)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Reading has a goroutine of its own: a read of stdin cannot be
@@ -51,6 +52,8 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-readErr:
+			// Calls waiting for an answer of the client get none.
+			h.endInput()
 			if err != io.EOF {
 				return err
 			}

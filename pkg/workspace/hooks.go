@@ -36,7 +36,7 @@ func (w *Workspace) NeedsApproval(id string) bool {
 // hooks as commands that read JSON on stdin.
 func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, args []byte, req any) (Result, error) {
 	if w.NeedsApproval(spec.ID) {
-		ok, err := w.approve(name, string(args))
+		ok, err := w.approve(ctx, name, string(args))
 		if err != nil {
 			return nil, err
 		}
@@ -131,15 +131,34 @@ func firstLine(s string) string {
 	return s
 }
 
-// approve asks the approver set up by the caller; without one, the call is
-// refused with a message that says how to approve it.
-func (w *Workspace) approve(name, args string) (bool, error) {
-	if w.approver == nil {
+// Approver decides whether a call of a tool that requires approval may
+// run. summary is the tool and its arguments, shortened for a prompt.
+type Approver func(tool, summary string) (bool, error)
+
+type approverKey struct{}
+
+// WithApprover returns a context whose calls are approved by a: the way
+// a transport asks its own user (ws mcp asks the client). The
+// workspace's own approver (Options.Approve), when there is one, comes
+// first.
+func WithApprover(ctx context.Context, a Approver) context.Context {
+	return context.WithValue(ctx, approverKey{}, a)
+}
+
+// approve asks the approver set up by the caller, else the context's;
+// without one, the call is refused with a message that says how to
+// approve it.
+func (w *Workspace) approve(ctx context.Context, name, args string) (bool, error) {
+	ask := w.approver
+	if ask == nil {
+		ask, _ = ctx.Value(approverKey{}).(Approver)
+	}
+	if ask == nil {
 		return false, errs.NeedsApproval(name)
 	}
 	summary := name + " " + args
 	if len(summary) > 200 {
 		summary = summary[:200] + "…"
 	}
-	return w.approver(name, summary)
+	return ask(name, summary)
 }

@@ -74,6 +74,9 @@ type ToolSpec struct {
 	// exists; models are offered it only when the config's tools.wsTools
 	// is on, so the default tool list stays Mastra's.
 	WSOnly bool
+	// Observes marks a sandbox tool that only looks (get_process_output):
+	// it runs nothing and changes nothing, so it counts as read-only.
+	Observes bool
 	// MediaOptions: the tool takes read_file's mediaTypes and
 	// maxMediaBytes settings.
 	MediaOptions bool
@@ -146,7 +149,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Needs: NeedSandbox,
 			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
-		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses,
+		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses, Observes: true,
 			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end."},
 			(*Workspace).ProcessOutput),
 		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
@@ -177,8 +180,8 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 func (s *ToolSpec) Schema() json.Marshaler { return s.params().JSON() }
 
 // ReadOnly reports whether the tool leaves the workspace alone: it writes
-// no file and runs no command.
-func (s *ToolSpec) ReadOnly() bool { return !s.Writes && s.Needs&NeedSandbox == 0 }
+// no file, runs no command and signals no process.
+func (s *ToolSpec) ReadOnly() bool { return !s.Writes && (s.Needs&NeedSandbox == 0 || s.Observes) }
 
 // Constraint is what the parameter name accepts beyond its type.
 func (s *ToolSpec) Constraint(name string) schema.Constraint { return s.params().Constraint(name) }

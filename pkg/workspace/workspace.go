@@ -32,8 +32,9 @@ type Options struct {
 	// appended. Without it background processes are not available.
 	Supervisor []string
 	// Approve is asked before a tool that requires approval runs, with a
-	// one-line summary of the call. Without it such calls are refused.
-	Approve func(tool, summary string) (bool, error)
+	// one-line summary of the call. Without it the context's approver
+	// (WithApprover) is asked, and without that such calls are refused.
+	Approve Approver
 	// Warn receives problems that do not fail a call (a skipped SKILL.md,
 	// a rebuilt index); cmd prints them on stderr. Nil drops them.
 	Warn func(msg string)
@@ -50,7 +51,7 @@ type Workspace struct {
 	now      func() time.Time
 	hostEnv  []string
 	superv   []string
-	approver func(tool, summary string) (bool, error)
+	approver Approver
 	warnf    func(msg string)
 }
 

@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// Requests from the server to the client. ws sends one kind: the
+// elicitation that asks the user to approve a tool call.
+
+// errInputEnded fails a request the client can no longer answer.
+var errInputEnded = errors.New("the client's input ended before it answered")
+
+// errNoSender fails a request on a transport that cannot send one.
+var errNoSender = errors.New("this transport cannot send requests to the client")
+
+// setSender gives the handler the way to send a message to the client
+// outside the answers (Serve: a line on stdout). Without it the handler
+// never asks the client anything.
+func (h *Handler) setSender(send func(msg []byte)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.send = send
+}
+
+// endInput tells the handler that no more messages will come: requests
+// waiting for the client's answer fail at once.
+func (h *Handler) endInput() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.inputEnded = true
+	for key, ch := range h.asks {
+		ch <- &reply{err: &rpcError{Code: codeInternalError, Message: errInputEnded.Error()}}
+		delete(h.asks, key)
+	}
+}
+
+// request sends method to the client and waits for its answer, or for
+// ctx (then the client is told the request is cancelled).
+func (h *Handler) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	h.mu.Lock()
+	if h.send == nil {
+		h.mu.Unlock()
+		return nil, errNoSender
+	}
+	if h.inputEnded {
+		h.mu.Unlock()
+		return nil, errInputEnded
+	}
+	h.lastAsk++
+	id := h.lastAsk
+	key := strconv.FormatInt(id, 10)
+	ch := make(chan *reply, 1)
+	h.asks[key] = ch
+	send := h.send
+	h.mu.Unlock()
+
+	msg, err := marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	if err != nil {
+		h.forget(key)
+		return nil, err
+	}
+	send(msg)
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, errors.New(r.err.Message)
+		}
+		return r.result, nil
+	case <-ctx.Done():
+		h.forget(key)
+		if msg, err := marshal(notification{JSONRPC: "2.0", Method: "notifications/cancelled",
+			Params: map[string]any{"requestId": id, "reason": "the tool call was cancelled"}}); err == nil {
+			send(msg)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+func (h *Handler) forget(key string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.asks, key)
+}
+
+// deliver hands the client's response to the request waiting for it; a
+// response nobody waits for (a late one, an unknown id) is dropped.
+func (h *Handler) deliver(c *call) {
+	key := idKey(c.id)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ch, ok := h.asks[key]; ok {
+		ch <- c.reply
+		delete(h.asks, key)
+	}
+}
+
+// elicitRequest is the params of elicitation/create: a message and the
+// form to fill. Approval needs no field: accepting is the yes.
+type elicitRequest struct {
+	Message         string       `json:"message"`
+	RequestedSchema elicitSchema `json:"requestedSchema"`
+}
+
+type elicitSchema struct {
+	Type       string   `json:"type"` // "object"
+	Properties struct{} `json:"properties"`
+}
+
+// approver asks the client's user to approve a call, through elicitation
+// when the client declared it, and otherwise refuses with a message that
+// says why. ctx is the tool call's: cancelling it withdraws the question.
+func (h *Handler) approver(ctx context.Context) workspace.Approver {
+	return func(tool, summary string) (bool, error) {
+		h.mu.Lock()
+		can := h.elicit
+		h.mu.Unlock()
+		if !can {
+			return false, errs.CannotAsk(tool)
+		}
+		raw, err := h.request(ctx, "elicitation/create", elicitRequest{
+			Message:         "Allow " + summary + "?",
+			RequestedSchema: elicitSchema{Type: "object"},
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, errs.AskFailed(tool, "the call was cancelled")
+			}
+			return false, errs.AskFailed(tool, err.Error())
+		}
+		var answer struct {
+			Action string `json:"action"`
+		}
+		if err := json.Unmarshal(raw, &answer); err != nil {
+			return false, errs.AskFailed(tool, "the answer is not an elicitation result: "+err.Error())
+		}
+		switch answer.Action {
+		case "accept":
+			return true, nil
+		case "decline", "cancel":
+			return false, nil
+		}
+		return false, errs.AskFailed(tool, "unknown action "+strconv.Quote(answer.Action))
+	}
+}
+
+// canElicit reads the client's capabilities: elicitation declared, in
+// form mode (an empty object means form; a client that lists modes must
+// list "form").
+func canElicit(caps json.RawMessage) bool {
+	var c struct {
+		Elicitation map[string]json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(caps, &c) != nil || c.Elicitation == nil {
+		return false
+	}
+	if len(c.Elicitation) == 0 {
+		return true
+	}
+	_, form := c.Elicitation["form"]
+	return form
+}
