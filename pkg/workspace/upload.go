@@ -672,7 +672,7 @@ func (e *overLimit) Error() string { return fmt.Sprintf("over the limit (%d byte
 // read to its end, to report its size). The copy is made durable only when
 // it is placed: one that turns out to be there already is dropped unsynced.
 func (tx *uploadTx) stage(ctx context.Context, r io.Reader, limit int64) (*stagedFile, error) {
-	tmp := fsroot.TempPrefix + fsroot.RandomHex(8)
+	tmp := fsroot.NewTempName()
 	fd, err := unix.Openat(tx.dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, uploadError(upload.UploadFailed(tx.errText("create", tmp, err), nil))

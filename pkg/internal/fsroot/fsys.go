@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/procstate"
 	"golang.org/x/sys/unix"
 )
 
@@ -375,12 +377,45 @@ func RemoveAt(dirfd int, name string, recursive bool) error {
 // target; ls and grep never show them.
 const TempPrefix = ".ws-tmp-"
 
-// staleTempAge is how old a temporary file must be before a later write in
-// the same directory may remove it (and only if no writer holds its lock).
+// staleTempAge is how old an unstamped temporary file (one named before
+// names carried their writer) must be before a later write may remove it,
+// and then only if no writer holds its lock.
 const staleTempAge = time.Minute
 
 // IsTempName reports whether a directory entry is one of ws's temporary files.
 func IsTempName(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// writerStamp names this process for good: its pid and its start time
+// (which a reused pid does not share), read once.
+var writerStamp = sync.OnceValue(func() string {
+	pid := os.Getpid()
+	start, err := procstate.StartTime(pid)
+	if err != nil {
+		return ""
+	}
+	return strconv.Itoa(pid) + "-" + strconv.FormatUint(start, 10) + "-"
+})
+
+// NewTempName is the name of a new temporary file beside a target:
+// TempPrefix, the writing process's pid and start time, and a random part.
+// The stamp lets a later write tell a leftover of a writer that is gone
+// (removed at once) from a file a live writer is about to lock.
+func NewTempName() string { return TempPrefix + writerStamp() + RandomHex(8) }
+
+// tempWriterGone reports whether the process named in a temporary file's
+// name has ended; ok is false for a name without a stamp.
+func tempWriterGone(name string) (gone, ok bool) {
+	f := strings.Split(strings.TrimPrefix(name, TempPrefix), "-")
+	if len(f) != 3 {
+		return false, false
+	}
+	pid, err1 := strconv.Atoi(f[0])
+	start, err2 := strconv.ParseUint(f[1], 10, 64)
+	if err1 != nil || err2 != nil || pid <= 0 {
+		return false, false
+	}
+	return !procstate.Same(pid, start, ""), true
+}
 
 // WriteOptions say how writeAtomic treats an existing file.
 type WriteOptions struct {
@@ -410,6 +445,8 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		return FileStat{}, err
 	}
 	defer unix.Close(pfd)
+	// Leftovers of killed writers go first, whatever becomes of this write.
+	RemoveStaleTemps(pfd, fsys.now())
 
 	mode := uint32(0o666) &^ Umask()
 	if opts.Mode != 0 {
@@ -443,7 +480,7 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		return FileStat{}, err
 	}
 
-	tmp := TempPrefix + RandomHex(8)
+	tmp := NewTempName()
 	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return FileStat{}, err
@@ -484,7 +521,6 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	result, serr := Fstat(fd)
 	f.Close()
 	_ = unix.Fsync(pfd)
-	RemoveStaleTemps(pfd, fsys.now())
 	if serr != nil {
 		return FileStat{}, serr
 	}
@@ -536,8 +572,12 @@ func (fsys *FS) FollowFinalLink(l Loc) (Loc, error) {
 	return l, unix.EXDEV
 }
 
-// RemoveStaleTemps deletes temporary files that a crashed writer left in
-// the directory: older than staleTempAge and not locked by a live writer.
+// RemoveStaleTemps deletes the temporary files that writers which are gone
+// left in the directory. A file stamped with its writer (NewTempName) goes
+// as soon as that process has ended; an unstamped one once it is older
+// than staleTempAge. Either way, never while a writer holds its lock: a
+// writer locks its file right after creating it and keeps the lock until
+// the file is renamed or removed.
 func RemoveStaleTemps(dirfd int, now time.Time) {
 	fd, err := unix.Openat(dirfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -548,27 +588,40 @@ func RemoveStaleTemps(dirfd int, now time.Time) {
 	for {
 		names, err := d.Readdirnames(1024)
 		for _, n := range names {
-			if !IsTempName(n) {
-				continue
+			if IsTempName(n) && staleTemp(dirfd, n, now) {
+				removeUnlocked(dirfd, n)
 			}
-			var st unix.Stat_t
-			if unix.Fstatat(dirfd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil ||
-				st.Mode&unix.S_IFMT != unix.S_IFREG || now.Sub(time.Unix(0, st.Mtim.Nano())) < staleTempAge {
-				continue
-			}
-			tfd, err := unix.Openat(dirfd, n, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-			if err != nil {
-				continue
-			}
-			if unix.Flock(tfd, unix.LOCK_EX|unix.LOCK_NB) == nil {
-				unix.Unlinkat(dirfd, n, 0)
-			}
-			unix.Close(tfd)
 		}
 		if err != nil || len(names) == 0 {
 			return
 		}
 	}
+}
+
+// staleTemp reports whether the temporary file n of the directory was left
+// by a writer that is gone.
+func staleTemp(dirfd int, n string, now time.Time) bool {
+	var st unix.Stat_t
+	if unix.Fstatat(dirfd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return false
+	}
+	if gone, ok := tempWriterGone(n); ok {
+		return gone
+	}
+	return now.Sub(time.Unix(0, st.Mtim.Nano())) >= staleTempAge
+}
+
+// removeUnlocked removes the file n of the directory unless a writer holds
+// its lock.
+func removeUnlocked(dirfd int, n string) {
+	tfd, err := unix.Openat(dirfd, n, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	if unix.Flock(tfd, unix.LOCK_EX|unix.LOCK_NB) == nil {
+		unix.Unlinkat(dirfd, n, 0)
+	}
+	unix.Close(tfd)
 }
 
 func RandomHex(n int) string {
