@@ -34,7 +34,7 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 			return nil
 		},
 	}, func(b *binder, req *workspace.ExecRequest) {
-		b.seconds(&req.Timeout, "timeout", "timeout", "", "seconds before the command is stopped; 0 = no limit (default: config sandbox.timeout, else 300)")
+		b.seconds(&req.Timeout, "timeout", "timeout", "", "seconds before the command is stopped; 0 = no limit (default: config sandbox.timeout, else 300; with --background: sandbox.backgroundTimeout, else none)")
 		stringVar(b.f, &req.Cwd, "cwd", "working directory, inside the workspace")
 		b.int(&req.Tail, "tail", "", "tail", "200", "show the last N lines of each stream; 0 = all")
 		b.bool(&req.Background, "background", "", false, "start in the background and print the PID")

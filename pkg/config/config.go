@@ -53,12 +53,15 @@ type Filesystem struct {
 
 // Sandbox holds sandbox.* settings. Disabled is `"sandbox": false`.
 type Sandbox struct {
-	Disabled      bool
-	Env           map[string]string
-	Timeout       *float64 // seconds; nil = ws default
-	Isolation     string   // "none" or "bwrap"
-	InheritEnv    bool
-	NativeSandbox NativeSandbox
+	Disabled bool
+	Env      map[string]string
+	Timeout  *float64 // seconds; nil = ws default
+	// BackgroundTimeout bounds background commands (seconds); nil: none,
+	// they run until they exit or are killed.
+	BackgroundTimeout *float64
+	Isolation         string // "none" or "bwrap"
+	InheritEnv        bool
+	NativeSandbox     NativeSandbox
 	// BackgroundOutputBytes caps the output kept per stream of a background
 	// process (the newest part is kept); 0 means the default, 64 MiB.
 	BackgroundOutputBytes int64
@@ -403,6 +406,14 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 					p.fail(k, "expected a non-negative number of seconds, got %v", v)
 				}
 				s.Timeout = &f
+			}
+		},
+		"backgroundTimeout": func(k string, v any) {
+			if f, ok := p.number(k, v); ok {
+				if f < 0 {
+					p.fail(k, "expected a non-negative number of seconds, got %v", v)
+				}
+				s.BackgroundTimeout = &f
 			}
 		},
 		"isolation": func(k string, v any) {

@@ -21,21 +21,23 @@ type ExecResult struct {
 	Cwd        string `json:"cwd"`
 	Background bool   `json:"background"`
 	PID        int    `json:"pid,omitempty"`
-	ExitCode   int    `json:"exit_code"`
-	Signal     int    `json:"signal,omitempty"`
-	TimedOut   bool   `json:"timed_out"`
-	Stdout     Bytes  `json:"stdout"`
-	Stderr     Bytes  `json:"stderr"`
-	DurationMs int64  `json:"duration_ms"`
+	// ExitCode is the command's status; null for a background command,
+	// which has only started (ps-output reports how it ends).
+	ExitCode   *int  `json:"exit_code"`
+	Signal     int   `json:"signal,omitempty"`
+	TimedOut   bool  `json:"timed_out"`
+	Stdout     Bytes `json:"stdout"`
+	Stderr     Bytes `json:"stderr"`
+	DurationMs int64 `json:"duration_ms"`
 	textOut
 }
 
 // ExitStatus is the status `ws exec` exits with: the command's own.
 func (r *ExecResult) ExitStatus() int {
-	if r.Background {
+	if r.ExitCode == nil {
 		return 0
 	}
-	return r.ExitCode
+	return *r.ExitCode
 }
 
 // tailPipe matches a trailing `| tail -N` or `| tail -n N`, which Mastra
@@ -102,7 +104,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		return nil, errs.CommandFailed(err)
 	}
 	res := &ExecResult{
-		Command: req.Command, Cwd: cwd, ExitCode: run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,
+		Command: req.Command, Cwd: cwd, ExitCode: &run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,
 		Stdout: run.Stdout, Stderr: run.Stderr, DurationMs: w.now().Sub(start).Milliseconds(),
 	}
 	stderr := run.Stderr

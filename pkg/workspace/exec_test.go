@@ -103,8 +103,8 @@ func TestExecForeground(t *testing.T) {
 	if _, err := w.Exec(ctx, ExecRequest{Command: "pwd", Cwd: "/"}); errs.CodeOf(err) != errs.OutsideWorkspace {
 		t.Errorf("cwd outside the workspace: %v", err)
 	}
-	if r := run(ExecRequest{Command: "kill -TERM $$"}); r.ExitCode != 143 || r.Text() != "Exit code: 143" {
-		t.Errorf("signal death: %d %q", r.ExitCode, r.Text())
+	if r := run(ExecRequest{Command: "kill -TERM $$"}); *r.ExitCode != 143 || r.Text() != "Exit code: 143" {
+		t.Errorf("signal death: %d %q", *r.ExitCode, r.Text())
 	}
 	if r := run(ExecRequest{Command: "seq 1 500"}); !strings.HasPrefix(r.Text(), "[showing last 200 of 500 lines]\n301\n") {
 		t.Errorf("default tail: %q", r.Text()[:40])
@@ -123,8 +123,8 @@ func TestExecGrandchildHoldingStdout(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("exec took %v with a grandchild holding stdout", d)
 	}
-	if res.Text() != "started\n" || res.ExitCode != 0 {
-		t.Fatalf("got %q (exit %d)", res.Text(), res.ExitCode)
+	if res.Text() != "started\n" || *res.ExitCode != 0 {
+		t.Fatalf("got %q (exit %d)", res.Text(), *res.ExitCode)
 	}
 	// Even a child that ignores TERM is gone once exec returns (KILL after the grace).
 	// (The outer shell waits until the child ignores TERM, or the TERM
@@ -145,8 +145,8 @@ func TestExecTimeoutLeavesNoSurvivor(t *testing.T) {
 	res, err := w.Exec(context.Background(), ExecRequest{
 		Command: "trap '' TERM; (sleep 30 & echo $! > child; wait) & echo $$ > shell; sleep 30", Timeout: f64(0.3)})
 	must(t, err)
-	if res.ExitCode != 124 || !res.TimedOut {
-		t.Fatalf("exit %d timed out %v", res.ExitCode, res.TimedOut)
+	if *res.ExitCode != 124 || !res.TimedOut {
+		t.Fatalf("exit %d timed out %v", *res.ExitCode, res.TimedOut)
 	}
 	if !strings.Contains(res.Text(), "Process timed out after 300ms\n\nExit code: 124") {
 		t.Fatalf("text %q", res.Text())
@@ -346,7 +346,7 @@ func TestBwrapIsolation(t *testing.T) {
 		os.Remove("/usr/ws-test")
 		t.Errorf("a write to /usr succeeded")
 	}
-	if strings.Contains(res.Text(), "reached") || res.ExitCode == 0 {
+	if strings.Contains(res.Text(), "reached") || *res.ExitCode == 0 {
 		t.Errorf("the network was reachable: %q", res.Text())
 	}
 	cfg.Sandbox.NativeSandbox.AllowNetwork = true

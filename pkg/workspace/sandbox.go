@@ -92,8 +92,8 @@ func (w *Workspace) commandCwd(cwd string) (string, error) {
 	return w.fs.RealPath(t.Loc()), nil
 }
 
-// commandTimeout is a call's timeout: the call's own (seconds; 0 = none),
-// else sandbox.timeout, else 300 s.
+// commandTimeout is a foreground call's timeout: the call's own
+// (seconds; 0 = none), else sandbox.timeout, else 300 s.
 func (w *Workspace) commandTimeout(secs *float64) time.Duration {
 	s := w.cfg.Sandbox.Timeout
 	if secs != nil {
@@ -102,10 +102,30 @@ func (w *Workspace) commandTimeout(secs *float64) time.Duration {
 	if s == nil {
 		return defaultTimeout
 	}
-	if *s >= float64(math.MaxInt64)/float64(time.Second) {
-		return 0 // longer than any Duration: no limit
+	return seconds(*s)
+}
+
+// backgroundTimeout is a background call's timeout: the call's own, else
+// sandbox.backgroundTimeout, else none: a server runs until it exits or
+// is killed.
+func (w *Workspace) backgroundTimeout(secs *float64) time.Duration {
+	s := w.cfg.Sandbox.BackgroundTimeout
+	if secs != nil {
+		s = secs
 	}
-	return time.Duration(*s * float64(time.Second))
+	if s == nil {
+		return 0
+	}
+	return seconds(*s)
+}
+
+// seconds is a non-negative number of seconds as a Duration; one too long
+// for a Duration is no limit (0).
+func seconds(s float64) time.Duration {
+	if s >= float64(math.MaxInt64)/float64(time.Second) {
+		return 0
+	}
+	return time.Duration(s * float64(time.Second))
 }
 
 // shellArgv is the argv that runs command: /bin/sh -c, wrapped in

@@ -30,7 +30,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	}
 	spec := procstate.Spec{
 		Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
-		Thread: w.thread, TimeoutMs: w.commandTimeout(req.Timeout).Milliseconds(),
+		Thread: w.thread, TimeoutMs: w.backgroundTimeout(req.Timeout).Milliseconds(),
 		LogCap: procstate.DefaultLogCap, GraceMs: procstate.KillGrace.Milliseconds(),
 	}
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {

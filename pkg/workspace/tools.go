@@ -147,7 +147,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Add text to the search index under a name, or replace what that name held, so that search can find it."},
 			(*Workspace).Index),
 		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Needs: NeedSandbox,
-			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout. Set background=true for servers and other long jobs; you get a PID to pass to get_process_output and kill_process."},
+			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout (300 s by default). Set background=true for servers and other long jobs: they run until they exit or are killed (no timeout unless you give one), and you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
 		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses, Observes: true,
 			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end."},
