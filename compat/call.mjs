@@ -20,6 +20,8 @@
 // Exit status 0 in all those cases; 2 for harness usage errors (bad JSON, unknown tool).
 //
 // Environment:
+//   WS_BM25=<json>      the Workspace's bm25 option instead of true: {k1,b} or {bm25:{k1,b},tokenize:{…}};
+//                       tokenize.splitPattern (a regex source) becomes a RegExp, tokenize.stopwords a Set.
 //   WS_CALL_MODE=agent  run every call through Mastra's CoreToolBuilder (makeCoreTool, no model, so no
 //                       schema-compat layer), i.e. the path an Agent uses: input is validated there
 //                       BEFORE the workspace wrappers (write lock, read tracker) see it. Default: direct
@@ -65,10 +67,17 @@ async function main() {
   const toolsConfig = parseJsonArg(toolsArg, 'tools config', true);
   const fsOptions = parseJsonArg(fsArg, 'filesystem options', true) ?? {};
 
+  let bm25 = true;
+  if (process.env.WS_BM25) {
+    bm25 = parseJsonArg(process.env.WS_BM25, 'WS_BM25', false);
+    const tok = bm25 && bm25.tokenize;
+    if (tok && typeof tok.splitPattern === 'string') tok.splitPattern = new RegExp(tok.splitPattern);
+    if (tok && Array.isArray(tok.stopwords)) tok.stopwords = new Set(tok.stopwords);
+  }
   const ws = new Workspace({
     filesystem: new LocalFilesystem({ basePath: root, ...fsOptions }),
     sandbox: new LocalSandbox({ workingDirectory: root }),
-    bm25: true,
+    bm25,
     ...(toolsConfig !== undefined ? { tools: toolsConfig } : {}),
   });
   await ws.init();

@@ -4,7 +4,13 @@
 # prints the cases whose text differs. Every difference must be one that
 # docs/compat.md lists (or ws's framing: a failure on stderr as "ws: …").
 # Not part of the build or CI: it needs node and npm.
-#   compat/compare.sh [MASTRA_DIR]    (default: a temporary npm install)
+#   compat/compare.sh [MASTRA_DIR [CASES]]   (default: a temporary npm install, cases.tsv)
+#
+# A line of cases.tsv is TOOL <tab> INPUT [<tab> CONFIG]. TOOL "-" makes
+# INPUT a batch: a JSON array of [tool, input] pairs run in order (one
+# Mastra tool set; one ws call each, sharing the state directory), every
+# result followed by a "-----" line. CONFIG is a ws config file's JSON; its
+# "tools", "filesystem" and "bm25" keys become the same Mastra options.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -17,17 +23,43 @@ cp "$here/call.mjs" "$here/fixture.mjs" "$mastra/"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$repo" && go build -o "$work/ws" .)
+# part KEY JSON: the value of one top-level key of a JSON object as JSON
+# ("" if absent; a string as it is)
+part() { node -e 'const v = JSON.parse(process.argv[1])[process.argv[2]]; process.stdout.write(v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v))' "$2" "$1"; }
+# wscall TOOL INPUT: one ws call; its output, as compared, in $out
+wscall() {
+  local id=mastra_workspace_$1
+  case $1 in skill|skill_search|skill_read) id=$1 ;; esac
+  out=$(WS_STATE_DIR="$work/state" "$work/ws" --root "$work/w" "${cfgflag[@]}" call "$id" "$2" 2>&1; echo .)
+  out=${out%.}; out=${out%$'\n'}; out=${out#ws: }
+}
 n=0 same=0
-while IFS=$'\t' read -r tool input; do
+while IFS=$'\t' read -r tool input config; do
   n=$((n+1))
   rm -rf "$work/m" "$work/w" "$work/state"
   node "$mastra/fixture.mjs" "$work/m"; node "$mastra/fixture.mjs" "$work/w"
-  a=$(node "$mastra/call.mjs" "$work/m" "$tool" "$input" 2>/dev/null; echo .)
-  b=$(WS_STATE_DIR="$work/state" "$work/ws" --root "$work/w" call "mastra_workspace_$tool" "$input" 2>&1; echo .)
-  a=${a%.}; b=${b%.}; b=${b%$'\n'}
+  cfgflag=() margs=("" "") bm25=""
+  if [ -n "${config:-}" ]; then
+    printf %s "$config" > "$work/config.json"
+    cfgflag=(--config "$work/config.json")
+    margs=("$(part tools "$config")" "$(part filesystem "$config")")
+    bm25=$(part bm25 "$config")
+  fi
+  a=$(WS_BM25=$bm25 node "$mastra/call.mjs" "$work/m" "$tool" "$input" "${margs[@]}" 2>/dev/null; echo .)
+  a=${a%.}
+  if [ "$tool" = - ]; then
+    a=$(printf %s "$a" | perl -0pe 's/(^|-----\n)THROWN [A-Za-z]+: /$1/g'; echo .); a=${a%.}
+    b=
+    while IFS= read -r pair; do
+      wscall "$(part 0 "$pair")" "$(part 1 "$pair")"
+      b+=$out$'\n-----\n'
+    done < <(node -e 'for (const p of JSON.parse(process.argv[1])) console.log(JSON.stringify(p))' "$input")
+  else
+    a=${a#THROWN *: }
+    wscall "$tool" "$input"; b=$out
+  fi
   a=${a//$work\/m/<ROOT>}; b=${b//$work\/w/<ROOT>}
-  a=${a#THROWN *: }; b=${b#ws: }
   if [ "$a" = "$b" ]; then same=$((same+1)); continue; fi
-  printf '=== %s %s\n--- mastra\n%s\n--- ws\n%s\n' "$tool" "$input" "$(printf %s "$a" | head -c 600)" "$(printf %s "$b" | head -c 600)"
-done < "$here/cases.tsv"
+  printf '=== %s %s %s\n--- mastra\n%s\n--- ws\n%s\n' "$tool" "$input" "${config:-}" "$(printf %s "$a" | head -c 600)" "$(printf %s "$b" | head -c 600)"
+done < "${2:-$here/cases.tsv}"
 echo "$same of $n cases print the same text; review the others against docs/compat.md"

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/upload"
 )
 
@@ -35,10 +36,13 @@ var DefaultMediaTypes = []string{"image/png", "image/jpeg", "image/webp", "appli
 
 // Config is the whole configuration. The zero value is the default.
 type Config struct {
-	Filesystem     Filesystem
-	Sandbox        Sandbox
-	Tools          Tools
-	BM25           bool
+	Filesystem Filesystem
+	Sandbox    Sandbox
+	Tools      Tools
+	BM25       bool
+	// BM25Params are the bm25 settings (k1, b, tokenize); Mastra's
+	// defaults unless the config gives bm25 as an object.
+	BM25Params     search.Params
 	AutoIndexPaths []string
 	Skills         []string
 	Upload         Upload
@@ -104,6 +108,7 @@ func Default() *Config {
 		Filesystem: Filesystem{Contained: true},
 		Sandbox:    Sandbox{Isolation: "none"},
 		Tools:      Tools{Enabled: true, WriteLockTimeoutMs: DefaultWriteLockMs, PerTool: map[string]Tool{}},
+		BM25Params: search.DefaultParams(),
 	}
 }
 
@@ -204,7 +209,7 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 		"filesystem":     func(k string, v any) { p.filesystem(k, v, &c.Filesystem) },
 		"sandbox":        func(k string, v any) { p.sandbox(k, v, &c.Sandbox) },
 		"tools":          func(k string, v any) { p.tools(k, v, &c.Tools) },
-		"bm25":           func(k string, v any) { c.BM25 = p.bm25(k, v) },
+		"bm25":           func(k string, v any) { c.BM25 = p.bm25(k, v, &c.BM25Params) },
 		"autoIndexPaths": func(k string, v any) { c.AutoIndexPaths = p.strings(k, v) },
 		"skills":         func(k string, v any) { c.Skills = p.strings(k, v) },
 		"upload":         func(k string, v any) { p.upload(k, v, &c.Upload) },
@@ -441,20 +446,79 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 	})
 }
 
-func (p *parser) bm25(key string, v any) bool {
+// bm25 reads Mastra's three forms: true, {k1, b}, and {bm25: {k1, b},
+// tokenize: {…}}. Like Mastra, an object with a bm25 or tokenize key is the
+// nested form; k1 or b beside them, which Mastra would ignore, is refused.
+func (p *parser) bm25(key string, v any, out *search.Params) bool {
 	switch x := v.(type) {
 	case bool:
 		return x
 	case map[string]any:
-		// BM25 tuning ({k1, b}) is accepted for Mastra compatibility.
+		_, nested := x["bm25"]
+		if _, ok := x["tokenize"]; ok {
+			nested = true
+		}
+		if !nested {
+			p.bm25Numbers(key, x, out)
+			return true
+		}
+		var opts search.TokenizeOptions
 		p.object(key, x, map[string]func(string, any){
-			"k1": func(k string, v any) { p.number(k, v) },
-			"b":  func(k string, v any) { p.number(k, v) },
+			"bm25":     func(k string, v any) { p.bm25Numbers(k, p.obj(k, v), out) },
+			"tokenize": func(k string, v any) { p.tokenize(k, p.obj(k, v), &opts) },
+			"k1": func(k string, v any) {
+				p.fail(k, "with bm25.bm25 or bm25.tokenize given, k1 and b go inside bm25.bm25")
+			},
+			"b": func(k string, v any) {
+				p.fail(k, "with bm25.bm25 or bm25.tokenize given, k1 and b go inside bm25.bm25")
+			},
 		})
+		if p.err == nil {
+			tok, err := search.NewTokenizer(opts)
+			if err != nil {
+				p.fail(join(key, "tokenize.splitPattern"), "%v", err)
+			}
+			out.Tok = tok
+		}
 		return true
 	}
 	p.fail(key, "expected a boolean or an object, got %s", kind(v))
 	return false
+}
+
+func (p *parser) bm25Numbers(key string, m map[string]any, out *search.Params) {
+	p.object(key, m, map[string]func(string, any){
+		"k1": func(k string, v any) { out.K1 = p.finite(k, v) },
+		"b":  func(k string, v any) { out.B = p.finite(k, v) },
+	})
+}
+
+func (p *parser) finite(key string, v any) float64 {
+	if v == nil {
+		p.fail(key, "expected a number, got null")
+		return 0
+	}
+	f, _ := p.number(key, v)
+	return f
+}
+
+func (p *parser) tokenize(key string, m map[string]any, o *search.TokenizeOptions) {
+	p.object(key, m, map[string]func(string, any){
+		"lowercase":         func(k string, v any) { o.Lowercase = p.boolPtr(k, v) },
+		"removePunctuation": func(k string, v any) { o.RemovePunctuation = p.boolPtr(k, v) },
+		"minLength": func(k string, v any) {
+			f := p.finite(k, v)
+			o.MinLength = &f
+		},
+		"stopwords": func(k string, v any) { o.Stopwords = p.strings(k, v) },
+		"splitPattern": func(k string, v any) {
+			s := p.str(k, v)
+			o.SplitPattern = &s
+		},
+		"tokenizer": func(k string, v any) {
+			p.fail(k, "a custom tokenizer is a JavaScript function, which a JSON config cannot hold; use lowercase, removePunctuation, minLength, stopwords and splitPattern")
+		},
+	})
 }
 
 func (p *parser) command(key string, v any) []string {

@@ -6,7 +6,8 @@
 // lower-casing, \p{L}\p{N}_ tokens of at least two UTF-16 code units, the
 // same stopwords), k1 = 1.5, b = 0.75, the Robertson–Spärck Jones idf, and
 // the same order for equal scores (the first query term that reaches a
-// document, then the order in which documents were indexed).
+// document, then the order in which documents were indexed). Those are the
+// defaults: [Params] and [TokenizeOptions] take Mastra's bm25 settings.
 //
 // An index lives in one file (see [Encode] for the layout): a table of
 // documents in indexing order, a sorted term dictionary and the postings,

@@ -62,6 +62,7 @@ const (
 	hPostings = 116
 	hFileLen  = 120
 	hBlobCRC  = 128
+	hTokFP    = 132 // the tokenizer's fingerprint (0: the default)
 )
 
 const flagAutoPaths = 1
@@ -181,6 +182,7 @@ func (x *Index) Encode() []byte {
 	le.PutUint32(h[hPostings:], uint32(nPost))
 	le.PutUint64(h[hFileLen:], blobOff+uint64(len(blob)))
 	le.PutUint32(h[hBlobCRC:], crc32.Checksum(blob, crcTable()))
+	le.PutUint32(h[hTokFP:], x.Tok.Fingerprint())
 	le.PutUint32(h[hCRC:], crc32.Checksum(fixed[16:], crcTable()))
 	return append(fixed, blob...)
 }
@@ -196,6 +198,11 @@ func Decode(data []byte) (*Index, error) {
 		return nil, err
 	}
 	x := NewIndex(r.k1, r.b)
+	if r.tokFP != 0 {
+		// Tokenized with options this caller has not given: Reparam
+		// with them (or any others) tokenizes everything again.
+		x.Tok = &Tokenizer{fp: r.tokFP}
+	}
 	x.AutoPaths, err = r.AutoPaths()
 	if err != nil {
 		return nil, err

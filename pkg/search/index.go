@@ -46,6 +46,9 @@ type docEntry struct {
 // start from NewIndex or Decode.
 type Index struct {
 	K1, B float64
+	// Tok tokenizes the documents (nil: Mastra's default tokenizer). Set
+	// it with Reparam, which also tokenizes what is indexed again.
+	Tok *Tokenizer
 	// AutoPaths are the autoIndexPaths the documents read from disk were
 	// indexed from; nil when they never were.
 	AutoPaths []string
@@ -75,7 +78,7 @@ func (x *Index) Add(d Doc) {
 	tf := map[string]uint32{}
 	var order []string
 	n := 0
-	eachToken(d.Content, func(tok string) {
+	x.Tok.each(d.Content, func(tok string) {
 		n++
 		if tf[tok] == 0 {
 			order = append(order, tok)
@@ -87,6 +90,43 @@ func (x *Index) Add(d Doc) {
 	}
 	x.docs = append(x.docs, docEntry{Doc: d, length: n})
 	x.byID[d.ID] = i
+	x.changes++
+}
+
+// Params are the BM25 settings of an index: k1, b and the tokenizer.
+type Params struct {
+	K1, B float64
+	Tok   *Tokenizer
+}
+
+// DefaultParams are Mastra's: k1 1.5, b 0.75, the default tokenizer.
+func DefaultParams() Params { return Params{K1: DefaultK1, B: DefaultB} }
+
+// NewIndexWith returns an empty index with the given settings.
+func NewIndexWith(p Params) *Index {
+	x := NewIndex(p.K1, p.B)
+	x.Tok = p.Tok
+	return x
+}
+
+// Reparam gives the index other settings. When the tokenizer differs from
+// the one the documents were tokenized with, every document is tokenized
+// again, in indexing order (Mastra builds its index afresh at start).
+func (x *Index) Reparam(p Params) {
+	if x.K1 != p.K1 || x.B != p.B {
+		x.K1, x.B = p.K1, p.B
+		x.changes++
+	}
+	if x.Tok.Fingerprint() == p.Tok.Fingerprint() {
+		x.Tok = p.Tok
+		return
+	}
+	docs := x.Docs()
+	x.Tok = p.Tok
+	x.docs, x.byID, x.postings = nil, map[string]int{}, map[string][]posting{}
+	for _, d := range docs {
+		x.Add(d)
+	}
 	x.changes++
 }
 

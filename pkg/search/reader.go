@@ -19,6 +19,8 @@ type Reader struct {
 	flags                      uint32
 	autoOff                    uint64
 	autoLen                    uint32
+	tokFP                      uint32
+	tok                        *Tokenizer
 }
 
 // Open checks an index file's header, bounds and checksum and returns a
@@ -54,6 +56,7 @@ func Open(data []byte) (*Reader, error) {
 		blobLen:  le.Uint64(data[hBlobLen:]),
 		autoOff:  le.Uint64(data[hAutoOff:]),
 		autoLen:  le.Uint32(data[hAutoLen:]),
+		tokFP:    le.Uint32(data[hTokFP:]),
 	}
 	if fl := le.Uint64(data[hFileLen:]); fl != uint64(len(data)) {
 		return nil, corruptf("file is %d bytes, its header says %d", len(data), fl)
@@ -82,6 +85,21 @@ func (r *Reader) VerifyBlob() error {
 		return corruptf("checksum mismatch in the strings")
 	}
 	return nil
+}
+
+// Params reports the settings the index was built with; the tokenizer is
+// known by its fingerprint only.
+func (r *Reader) Params() (k1, b float64, tokenizer uint32) { return r.k1, r.b, r.tokFP }
+
+// Built reports whether the index was built with p, and if so makes
+// queries tokenize with p's tokenizer. An index built with other settings
+// must be built again (Index.Reparam) before it answers queries right.
+func (r *Reader) Built(p Params) bool {
+	if r.k1 != p.K1 || r.b != p.B || r.tokFP != p.Tok.Fingerprint() {
+		return false
+	}
+	r.tok = p.Tok
+	return true
 }
 
 // AutoPaths returns the autoIndexPaths the disk documents were indexed
@@ -192,7 +210,7 @@ type Hit struct {
 // order in which the query terms first reached them) and returns the first
 // topK as JavaScript's slice(0, topK) would take them.
 func (r *Reader) Search(query string, topK, minScore float64) []Hit {
-	qt := Tokenize(query)
+	qt := r.tok.Tokenize(query)
 	if len(qt) == 0 || r.nDocs == 0 {
 		return nil
 	}
@@ -244,7 +262,7 @@ func (r *Reader) Search(query string, topK, minScore float64) []Hit {
 		if rd.mLen > 0 {
 			h.Meta = append([]byte(nil), r.str(rd.mOff, rd.mLen)...)
 		}
-		if lr, ok := FindLineRange(h.Content, qt); ok {
+		if lr, ok := r.tok.FindLineRange(h.Content, qt); ok {
 			if rd.startLine > 0 {
 				lr.Start += rd.startLine - 1
 				lr.End += rd.startLine - 1
@@ -294,5 +312,6 @@ func (x *Index) Search(query string, topK, minScore float64) []Hit {
 	if err != nil {
 		return nil
 	}
+	r.tok = x.Tok
 	return r.Search(query, topK, minScore)
 }

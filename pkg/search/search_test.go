@@ -211,3 +211,101 @@ func TestCorruptNeverPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestSplitLikeJavaScript checks the split step against String.prototype.split
+// with a RegExp (results taken from node 20): empty pieces stay, groups
+// are pieces, an empty match cuts between characters.
+func TestSplitLikeJavaScript(t *testing.T) {
+	no, zero := false, 0.0
+	tests := []struct {
+		text, pattern string
+		want          []string
+	}{
+		{"a,,b", ",", []string{"a", "", "b"}},
+		{" hello ", `\s+`, []string{"", "hello", ""}},
+		{"abc", "", []string{"a", "b", "c"}},
+		{"x1y22z", `(\d)+`, []string{"x", "1", "y", "2", "z"}},
+		{"ab", "(?:)", []string{"a", "b"}},
+		{"a-b_c", "[-_]", []string{"a", "b", "c"}},
+		{"aXbxc", "x", []string{"aXb", "c"}},
+		{"", "x", []string{""}},
+		{"", "(?:)", nil},
+	}
+	for _, tt := range tests {
+		pat := tt.pattern
+		tok, err := NewTokenizer(TokenizeOptions{Lowercase: &no, RemovePunctuation: &no, MinLength: &zero, Stopwords: []string{}, SplitPattern: &pat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.Tokenize(tt.text); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q.split(/%s/) = %q, want %q", tt.text, tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// TestTokenizeOptions checks each option of Mastra's tokenize step, and
+// that options equal to the defaults are the default tokenizer.
+func TestTokenizeOptions(t *testing.T) {
+	yes, no := true, false
+	one, zero, two := 1.0, 0.0, 2.0
+	space := `\s+`
+	tests := []struct {
+		name string
+		o    TokenizeOptions
+		in   string
+		want []string
+	}{
+		{"lowercase off", TokenizeOptions{Lowercase: &no}, "Fox den, the FOX", []string{"Fox", "den", "FOX"}},
+		{"punctuation kept", TokenizeOptions{RemovePunctuation: &no}, "foo-bar, baz.", []string{"foo-bar,", "baz."}},
+		{"minLength 1", TokenizeOptions{MinLength: &one}, "a b cd", []string{"b", "cd"}},
+		{"no stopwords", TokenizeOptions{MinLength: &one, Stopwords: []string{}}, "a b the", []string{"a", "b", "the"}},
+		{"own stopwords", TokenizeOptions{Stopwords: []string{"fox"}}, "the fox ran", []string{"the", "ran"}},
+		{"minLength 0 keeps empty ends", TokenizeOptions{MinLength: &zero}, " hi!", []string{"", "hi", ""}},
+		{"lower-casing is JavaScript's", TokenizeOptions{RemovePunctuation: &no}, "İx ΟΔΟΣ", []string{"i\u0307x", "οδος"}},
+	}
+	for _, tt := range tests {
+		tok, err := NewTokenizer(tt.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.Tokenize(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Tokenize(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
+		if tok.Fingerprint() == 0 {
+			t.Errorf("%s: a tokenizer other than the default has fingerprint 0", tt.name)
+		}
+	}
+	same := TokenizeOptions{Lowercase: &yes, RemovePunctuation: &yes, MinLength: &two, SplitPattern: nil,
+		Stopwords: []string{"a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "he", "in", "is", "it", "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with"}}
+	if tok, err := NewTokenizer(same); err != nil || tok != nil {
+		t.Errorf("the default options gave %v, %v; want the default tokenizer", tok, err)
+	}
+	if tok, _ := NewTokenizer(TokenizeOptions{SplitPattern: &space}); tok == nil || tok.Fingerprint() == 0 {
+		t.Error("an explicit split pattern is a tokenizer of its own")
+	}
+}
+
+// TestReparam checks that an index tokenized with other options is
+// tokenized again, in the same order, when its settings change.
+func TestReparam(t *testing.T) {
+	no := false
+	upper, _ := NewTokenizer(TokenizeOptions{Lowercase: &no})
+	x := NewIndex(DefaultK1, DefaultB)
+	x.Add(Doc{ID: "a", Content: "Fox", Source: -1})
+	x.Add(Doc{ID: "b", Content: "fox", Source: -1})
+	y, err := Decode(x.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	y.Reparam(Params{K1: DefaultK1, B: DefaultB, Tok: upper})
+	r, err := Open(y.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Built(DefaultParams()) || !r.Built(Params{K1: DefaultK1, B: DefaultB, Tok: upper}) {
+		t.Fatal("Built does not tell the tokenizers apart")
+	}
+	if hits := r.Search("Fox", 10, 0); len(hits) != 1 || hits[0].ID != "a" {
+		t.Errorf("search Fox after Reparam: %+v", hits)
+	}
+}

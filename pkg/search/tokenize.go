@@ -25,15 +25,12 @@ const minTokenUnits = 2
 // stopwords. A token is therefore a maximal run of letters, numbers and
 // underscores, taken after lower-casing.
 func Tokenize(text string) []string {
-	var out []string
-	eachToken(text, func(tok string) {
-		out = append(out, tok)
-	})
-	return out
+	return (*Tokenizer)(nil).Tokenize(text)
 }
 
-// eachToken calls f with every token of text, in order.
-func eachToken(text string, f func(string)) {
+// eachToken calls f with every token of text, in order: the default
+// pipeline in one pass, with the given stopwords and shortest length.
+func eachToken(text string, stop map[string]bool, minLen float64, f func(string)) {
 	var cur strings.Builder
 	units := 0
 	flush := func() {
@@ -41,7 +38,7 @@ func eachToken(text string, f func(string)) {
 			return
 		}
 		tok := cur.String()
-		if units >= minTokenUnits && !stopwords[tok] {
+		if float64(units) >= minLen && !stop[tok] {
 			f(tok)
 		}
 		cur.Reset()
@@ -147,6 +144,10 @@ type LineRange struct {
 // that hold one of the query terms, as Mastra's findLineRange does; ok is
 // false when no line does.
 func FindLineRange(content string, queryTerms []string) (r LineRange, ok bool) {
+	return findLineRange(nil, content, queryTerms)
+}
+
+func findLineRange(t *Tokenizer, content string, queryTerms []string) (r LineRange, ok bool) {
 	if len(queryTerms) == 0 {
 		return r, false
 	}
@@ -159,7 +160,7 @@ func FindLineRange(content string, queryTerms []string) (r LineRange, ok bool) {
 		line++
 		cur, next, more := strings.Cut(rest, "\n")
 		hit := false
-		eachToken(cur, func(tok string) {
+		t.each(cur, func(tok string) {
 			if !hit && terms[tok] {
 				hit = true
 			}

@@ -65,10 +65,11 @@ const (
 // the instructions and every reference file of every skill, keeps one
 // result per skill and source and at most topK; without, it is Mastra's
 // case-insensitive substring fallback (score 1 for instructions, 0.8 for a
-// reference, contents cut to 200 characters).
-func (s *Set) Search(query string, skillNames []string, topK float64, bm25 bool) ([]Hit, error) {
-	if bm25 {
-		return s.searchBM25(query, skillNames, topK)
+// reference, contents cut to 200 characters). bm25 holds the workspace's
+// BM25 settings, nil when it has no search.
+func (s *Set) Search(query string, skillNames []string, topK float64, bm25 *search.Params) ([]Hit, error) {
+	if bm25 != nil {
+		return s.searchBM25(query, skillNames, topK, *bm25)
 	}
 	return s.searchSubstring(query, skillNames, topK)
 }
@@ -90,8 +91,8 @@ type docRef struct {
 	source string
 }
 
-func (s *Set) searchBM25(query string, skillNames []string, topK float64) ([]Hit, error) {
-	x := search.NewIndex(search.DefaultK1, search.DefaultB)
+func (s *Set) searchBM25(query string, skillNames []string, topK float64, params search.Params) ([]Hit, error) {
+	x := search.NewIndexWith(params)
 	refs := map[string]docRef{}
 	for _, sk := range s.all() {
 		id := "skill:" + sk.Path + ":SKILL.md"

@@ -164,17 +164,24 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 // again and deleted ones dropped. A nil reader is an empty index.
 func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func(), error) {
 	nop := func() {}
+	params := w.cfg.BM25Params
 	if w.stateDir == "" {
-		x := search.NewIndex(search.DefaultK1, search.DefaultB)
+		x := search.NewIndexWith(params)
 		w.autoIndex(ctx, x, nil)
 		r, err := search.Open(x.Encode())
 		if err != nil {
 			return nil, nop, errs.Wrap(err)
 		}
+		r.Built(params)
 		return r, nop, nil
 	}
 	store := w.searchStore()
 	m, err := store.Load()
+	if err == nil && m != nil && !m.Built(params) {
+		// Built with other bm25 settings: tokenized again below.
+		m.Close()
+		m, err = nil, errIndexChange
+	}
 	if err == nil && !w.autoPathsCurrent(m) {
 		m.Close()
 		m, err = nil, errIndexChange
@@ -207,6 +214,7 @@ func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func()
 	if err != nil {
 		return nil, nop, w.indexError(err)
 	}
+	r.Built(params)
 	return r, nop, nil
 }
 
@@ -257,8 +265,9 @@ func (w *Workspace) changeIndex(ctx context.Context, change func(*search.Index) 
 func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change func(*search.Index) error, data *[]byte) error {
 	var store search.Store
 	var x *search.Index
+	params := w.cfg.BM25Params
 	if w.stateDir == "" {
-		x = search.NewIndex(search.DefaultK1, search.DefaultB)
+		x = search.NewIndexWith(params)
 	} else {
 		store = w.searchStore()
 		lock, err := store.Lock(searchLockTimeout)
@@ -274,17 +283,18 @@ func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change fu
 			}
 			w.warn("the search index was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
 				"); it was set aside as search/index.corrupt in the state directory and built again: documents added with the index tool must be indexed again")
-			x = search.NewIndex(search.DefaultK1, search.DefaultB)
+			x = search.NewIndexWith(params)
 		case err != nil:
 			return w.indexError(err)
 		case m == nil:
-			x = search.NewIndex(search.DefaultK1, search.DefaultB)
+			x = search.NewIndexWith(params)
 		default:
 			x, err = search.Decode(m.Bytes())
 			m.Close()
 			if err != nil {
 				return w.indexError(err)
 			}
+			x.Reparam(params)
 		}
 	}
 	before := append([]string(nil), x.AutoPaths...)

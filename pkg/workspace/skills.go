@@ -7,6 +7,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/skills"
 	"golang.org/x/sys/unix"
 )
@@ -63,7 +64,11 @@ func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*S
 	if req.TopK != nil {
 		topK = *req.TopK
 	}
-	hits, err := set.Search(req.Query, req.SkillNames, topK, w.cfg.BM25)
+	var bm25 *search.Params
+	if w.cfg.BM25 {
+		bm25 = &w.cfg.BM25Params
+	}
+	hits, err := set.Search(req.Query, req.SkillNames, topK, bm25)
 	w.flushSkillWarnings(set)
 	if err != nil {
 		return nil, errs.Coded(errs.NotUnique, err)
