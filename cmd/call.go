@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/schema"
 )
 
 func newCallCmd(app *App) *cobra.Command {
@@ -25,7 +26,8 @@ exits 1 with "tool not available".`,
 				input = args[1]
 			}
 			if input == "-" {
-				data, err := io.ReadAll(app.IO.In)
+				// One byte over the limit is enough to refuse the call.
+				data, err := io.ReadAll(io.LimitReader(app.IO.In, schema.MaxArgsBytes+1))
 				if err != nil {
 					return err
 				}

@@ -131,13 +131,41 @@ func (v *jsValue) toGo() any {
 }
 
 // stringify prints v as JSON.stringify(v, null, 2) does.
-func (v *jsValue) stringify() string {
-	var sb strings.Builder
-	v.write(&sb, "")
-	return sb.String()
+func (v *jsValue) stringify() string { return v.stringifyMax(0) }
+
+// echo is the start of stringify, enough for truncateForLog to cut as it
+// would cut the whole: the echo of a failed call costs the same whatever
+// the size of the arguments.
+func (v *jsValue) echo() string { return v.stringifyMax(echoBytes) }
+
+// stringifyMax is stringify, stopped once at least max bytes are written
+// (max 0: never).
+func (v *jsValue) stringifyMax(max int) string {
+	p := &printer{max: max}
+	v.write(p, "")
+	return p.sb.String()
 }
 
-func (v *jsValue) write(sb *strings.Builder, indent string) {
+// printer collects printed JSON up to a size.
+type printer struct {
+	sb  strings.Builder
+	max int
+}
+
+func (p *printer) full() bool { return p.max > 0 && p.sb.Len() >= p.max }
+
+func (p *printer) quote(s string) {
+	if p.max > 0 && len(s) > p.max {
+		s = s[:p.max] // the rest would be cut away
+	}
+	js.Quote(&p.sb, s)
+}
+
+func (v *jsValue) write(p *printer, indent string) {
+	if p.full() {
+		return
+	}
+	sb := &p.sb
 	switch v.kind {
 	case "null":
 		sb.WriteString("null")
@@ -146,16 +174,16 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 	case "number":
 		sb.WriteString(js.FormatNumber(v.num))
 	case "string":
-		js.Quote(sb, v.str)
+		p.quote(v.str)
 	case "array":
-		writeMembers(sb, indent, '[', ']', len(v.arr), func(i int, indent string) {
-			v.arr[i].write(sb, indent)
+		writeMembers(p, indent, '[', ']', len(v.arr), func(i int, indent string) {
+			v.arr[i].write(p, indent)
 		})
 	case "object":
-		writeMembers(sb, indent, '{', '}', len(v.keys), func(i int, indent string) {
-			js.Quote(sb, v.keys[i])
+		writeMembers(p, indent, '{', '}', len(v.keys), func(i int, indent string) {
+			p.quote(v.keys[i])
 			sb.WriteString(": ")
-			v.obj[v.keys[i]].write(sb, indent)
+			v.obj[v.keys[i]].write(p, indent)
 		})
 	}
 }
@@ -164,7 +192,8 @@ func (v *jsValue) write(sb *strings.Builder, indent string) {
 // and close, one a line and indented two spaces more than indent, as
 // JSON.stringify(v, null, 2) does; member(i, indent) prints the i'th.
 // No members print as open and close alone.
-func writeMembers(sb *strings.Builder, indent string, open, close byte, n int, member func(i int, indent string)) {
+func writeMembers(p *printer, indent string, open, close byte, n int, member func(i int, indent string)) {
+	sb := &p.sb
 	sb.WriteByte(open)
 	if n == 0 {
 		sb.WriteByte(close)
@@ -172,13 +201,16 @@ func writeMembers(sb *strings.Builder, indent string, open, close byte, n int, m
 	}
 	sb.WriteByte('\n')
 	inner := indent + "  "
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !p.full(); i++ {
 		sb.WriteString(inner)
 		member(i, inner)
 		if i < n-1 {
 			sb.WriteByte(',')
 		}
 		sb.WriteByte('\n')
+	}
+	if p.full() {
+		return // cut off anyway
 	}
 	sb.WriteString(indent)
 	sb.WriteByte(close)

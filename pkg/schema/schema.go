@@ -300,7 +300,7 @@ func validate(id string, fields []field, raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, errs.BadJSONArgs(id, err)
 	}
-	provided := v.stringify()
+	provided := v.echo()
 	if v.kind == "null" {
 		v = &jsValue{kind: "object", obj: map[string]*jsValue{}}
 	}

@@ -287,6 +287,9 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := schema.CheckArgs(name, args); err != nil {
+		return spec, nil, err
+	}
 	clean, err := spec.params().Validate(name, args)
 	if err != nil {
 		return spec, nil, err

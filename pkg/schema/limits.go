@@ -1,0 +1,76 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxDepth is how deeply JSON arguments may nest (objects and arrays).
+// Tool arguments nest three levels at most; the bound keeps a hostile input
+// (a million opening brackets) from costing more than a scan.
+const MaxDepth = 512
+
+// MaxArgsBytes is the largest JSON arguments a call may carry. Content
+// bigger than this belongs in a file: `ws write PATH < file` streams it.
+const MaxArgsBytes = 64 << 20
+
+// CheckArgs refuses, within one pass over the bytes, JSON arguments that are
+// larger than MaxArgsBytes or nest deeper than MaxDepth: Mastra's validation
+// failure for tool id, with a bounded echo of what was given. It does not
+// check that raw is JSON; the validator does that.
+func CheckArgs(id string, raw []byte) error {
+	if len(raw) > MaxArgsBytes {
+		return validationError(id, []string{fmt.Sprintf("- root: Too big: arguments over %d bytes are not accepted", MaxArgsBytes)}, rawEcho(raw))
+	}
+	if depth(raw) > MaxDepth {
+		return validationError(id, []string{fmt.Sprintf("- root: Too deep: the arguments nest more than %d levels", MaxDepth)}, rawEcho(raw))
+	}
+	return nil
+}
+
+// depth is how deeply the JSON text nests, counted until it passes
+// MaxDepth (the rest is not looked at). Brackets inside strings don't count.
+func depth(raw []byte) int {
+	d, most := 0, 0
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			d++
+			if d > most {
+				most = d
+				if most > MaxDepth {
+					return most
+				}
+			}
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return most
+}
+
+// echoBytes is how much of an input the echo of a failed call looks at:
+// more than the 200 UTF-16 code units truncateForLog keeps, since each of
+// those takes at most three bytes.
+const echoBytes = 1024
+
+// rawEcho is the echo of arguments too big or too deep to decode: the
+// start of the text as given.
+func rawEcho(raw []byte) string {
+	if len(raw) > echoBytes {
+		raw = raw[:echoBytes]
+	}
+	return strings.ToValidUTF8(string(raw), "\uFFFD")
+}
