@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/remote"
 	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -25,11 +27,14 @@ type App struct {
 	// noPrompt: never ask for approval on the terminal (ws mcp: a client
 	// is waiting on the other end of stdio).
 	noPrompt bool
+	// session is the remote session this ws serves (ws __remote): the
+	// caller's local input files come from it.
+	session *remote.Session
 }
 
 type globalOpts struct {
-	root, config, stateDir, thread string
-	json, yes                      bool
+	root, config, stateDir, thread, remote string
+	json, yes                              bool
 }
 
 func newApp(stdio *render.IO) *App {
@@ -63,6 +68,7 @@ func (a *App) bindGlobalFlags(cmd *cobra.Command) {
 	f.StringVar(&a.opts.config, "config", os.Getenv("WS_CONFIG"), "JSON config file (env WS_CONFIG)")
 	f.StringVar(&a.opts.stateDir, "state-dir", os.Getenv("WS_STATE_DIR"), "state directory (env WS_STATE_DIR; default under $XDG_STATE_HOME/ws)")
 	f.StringVar(&a.opts.thread, "thread", os.Getenv("WS_THREAD"), "thread id: scopes the read tracker and names the upload directory (env WS_THREAD)")
+	f.StringVar(&a.opts.remote, "remote", os.Getenv("WS_REMOTE"), "run the command in a remote workspace: ssh://[user@]host[:port]/path or exec:PREFIX (env WS_REMOTE)")
 	f.BoolVar(&a.opts.json, "json", false, "print one JSON envelope instead of text")
 	f.BoolVar(&a.opts.yes, "yes", false, "approve tools that require approval without asking")
 }
@@ -158,4 +164,27 @@ func (a *App) print(tool string, res workspace.Result, err error) error {
 // an unusable root) in the output mode asked for.
 func (a *App) fail(tool string, err error) error {
 	return a.print(tool, nil, err)
+}
+
+// openFile opens a file the command line names as a local input (upload
+// FILE, --old-file …). Under ws __remote it is the caller's file, sent
+// over the session.
+func (a *App) openFile(path string) (io.ReadCloser, error) {
+	if r, ok, err := a.session.Open(path); ok {
+		return r, err
+	}
+	return os.Open(path)
+}
+
+// readFile reads a local input file whole, as os.ReadFile does.
+func (a *App) readFile(path string) ([]byte, error) {
+	if _, ok, _ := a.session.Open(path); !ok {
+		return os.ReadFile(path)
+	}
+	r, err := a.openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
@@ -52,6 +51,7 @@ The version replaced is kept: ws undo takes the edit back.`,
 		b.bool(&o.ReplaceAll, "replace-all", "", false, "replace every occurrence")
 		stringVar(b.f, &edits, "edits", `make the edits of this JSON file (- for stdin): [{"old_string": …, "new_string": …, "replace_all": …}]`)
 		b.f.BoolVar(&o.DryRun, "dry-run", false, "show the diff the edit would make; write nothing")
+		localFiles(b.f, "old-file", "new-file", "edits")
 	}, func(cmd *cobra.Command, args []string, o *editOptions) (err error) {
 		f := cmd.Flags()
 		o.Path = args[0]
@@ -65,10 +65,10 @@ The version replaced is kept: ws undo takes the edit back.`,
 			o.Multi.Edits, err = readEdits(app, edits)
 			return err
 		}
-		if o.OldString, err = fileOr(f, o.OldString, oldFile, "old"); err != nil {
+		if o.OldString, err = fileOr(app, f, o.OldString, oldFile, "old"); err != nil {
 			return err
 		}
-		o.NewString, err = fileOr(f, o.NewString, newFile, "new")
+		o.NewString, err = fileOr(app, f, o.NewString, newFile, "new")
 		return err
 	})
 }
@@ -83,7 +83,7 @@ func readEdits(app *App, path string) ([]workspace.EditOp, error) {
 		}
 		data, err = io.ReadAll(app.IO.In)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = app.readFile(path)
 	}
 	if err != nil {
 		return nil, usagef("--edits %q: %s (it takes a file of JSON edits, or - for stdin)", path, errs.Errno(err))

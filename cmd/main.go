@@ -84,6 +84,13 @@ func Main() int {
 // that tells usage from failure and maps errors to statuses.
 func (a *App) run(ctx context.Context, args []string) int {
 	root := newRootFor(a, args)
+	cmd, err, remote := a.remoteRun(ctx, root, args)
+	if remote {
+		return a.exitStatus(root, cmd, args, err)
+	}
+	if a.remoteAsked(args) {
+		root = newRootFor(a, args) // the line was parsed once: afresh
+	}
 	// The first SIGINT/SIGTERM cancels the running tool (exec stops its
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends
@@ -98,7 +105,14 @@ func (a *App) run(ctx context.Context, args []string) int {
 	root.SetIn(a.IO.In)
 	root.SetOut(a.IO.Out)
 	root.SetErr(a.IO.Err)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err = root.ExecuteContextC(ctx)
+	return a.exitStatus(root, cmd, args, err)
+}
+
+// exitStatus reports err, what running cmd of the line args ended with,
+// and returns the exit status: the one place that tells usage from failure
+// and maps errors to statuses.
+func (a *App) exitStatus(root, cmd *cobra.Command, args []string, err error) int {
 	if err == nil {
 		return exitOK
 	}

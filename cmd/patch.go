@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
@@ -30,7 +29,7 @@ one step for ws undo.`,
 		var err error
 		switch {
 		case len(args) == 1 && args[0] != "-":
-			if data, err = os.ReadFile(args[0]); err != nil {
+			if data, err = app.readFile(args[0]); err != nil {
 				return usagef("%s: %v", args[0], err)
 			}
 		case app.IO.InTTY:

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -56,6 +55,8 @@ var otherCommands = map[string]func(*App) *cobra.Command{
 	"upload":       newUploadCmd,
 	"instructions": newInstructionsCmd,
 	"mcp":          newMCPCmd,
+	"remote":       newRemoteCmd,
+	"__selfcheck":  func(*App) *cobra.Command { return newSelfcheckCmd() },
 }
 
 // newRootCmd makes ws's whole command tree.
@@ -88,7 +89,7 @@ func commandName(args []string) (name string, version bool) {
 			return "", version
 		case a == "--version" || a == "-v":
 			version = true
-		case a == "--root" || a == "--config" || a == "--state-dir" || a == "--thread":
+		case a == "--root" || a == "--config" || a == "--state-dir" || a == "--thread" || a == "--remote":
 			i++ // its value
 		case !strings.HasPrefix(a, "-"):
 			return a, version
@@ -143,7 +144,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(c)
 		}
 	}
-	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp"} {
+	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck"} {
 		if want(name) {
 			root.AddCommand(otherCommands[name](app))
 		}
@@ -267,13 +268,13 @@ func stdinOr(app *App, set bool, value, flag string) (string, error) {
 
 // fileOr is the text of a --x / --x-file pair: the flag's value, or the
 // content of the file the other names; one of them is required.
-func fileOr(f *pflag.FlagSet, value, file, flag string) (string, error) {
+func fileOr(app *App, f *pflag.FlagSet, value, file, flag string) (string, error) {
 	set := changed(f, flag)
 	switch {
 	case file != "" && set:
 		return "", usagef("give --%s or --%s-file, not both", flag, flag)
 	case file != "":
-		data, err := os.ReadFile(file)
+		data, err := app.readFile(file)
 		if err != nil {
 			return "", usagef("--%s-file: %s", flag, errs.Errno(err))
 		}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -79,6 +78,7 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&messages, "messages", "", "a JSON message list to rewrite (- for stdin)")
+	localFiles(f, "messages")
 	f.StringVar(&name, "name", "", "the file name stdin (or the one FILE) is sent with")
 	f.StringVar(&mimeType, "mime-type", "", "the MIME type stdin (or the one FILE) is sent with (default: by name, else by content)")
 	f.StringVar(&req.Resource, "resource", "", "resource id: names the upload directory when there is no --thread")
@@ -112,7 +112,7 @@ func fillUploadRequest(app *App, req *workspace.UploadRequest, changed func(stri
 // readMessages reads the message list from a file or, for "-", stdin.
 func readMessages(app *App, path string) ([]byte, error) {
 	if path != "-" {
-		data, err := os.ReadFile(path)
+		data, err := app.readFile(path)
 		if err != nil {
 			return nil, usagef("--messages: %s", errs.Errno(err))
 		}
@@ -155,7 +155,7 @@ func uploadSources(app *App, args []string, desc sourceDesc) ([]workspace.Upload
 		} else {
 			path := a
 			src.Name = filepath.Base(a)
-			src.Open = func() (io.ReadCloser, error) { return os.Open(path) }
+			src.Open = func() (io.ReadCloser, error) { return app.openFile(path) }
 		}
 		if a == "-" || stdin == 0 {
 			if desc.setName || a == "-" {

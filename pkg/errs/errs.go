@@ -39,6 +39,12 @@ const (
 	NoChange         Code = "NOTHING_TO_UNDO"
 	Internal         Code = "INTERNAL"
 
+	// --remote: the transport failed, there is no ws on the other side,
+	// or the connection ended before the command did.
+	RemoteUnreachable Code = "REMOTE_UNREACHABLE"
+	RemoteNoWS        Code = "REMOTE_NO_WS"
+	RemoteLost        Code = "REMOTE_LOST"
+
 	// The codes of Mastra's FileUploadProcessor (pkg/upload has the same
 	// strings); NoWriteCapability is never reported by ws.
 	UploadNoSandbox          Code = "NO_SANDBOX"

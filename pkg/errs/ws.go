@@ -187,3 +187,21 @@ func UndoRefused(path, why string, cause error) *Error {
 // BadPatch: a patch ws cannot apply (it does not parse, or does not fit
 // the files); the message is pkg/patch's, which says what to fix.
 func BadPatch(code Code, err error) *Error { return &Error{Code: code, Message: err.Error(), Err: err} }
+
+// CannotReach: the transport of --remote could not run the command
+// (ssh could not connect, the prefix's program failed).
+func CannotReach(url, said string, err error) *Error {
+	e := newf(RemoteUnreachable, "remote %s: cannot run ws there: %s", url, said)
+	e.Err = err
+	return e
+}
+
+// NoWSThere: the transport works but finds no ws on the other side.
+func NoWSThere(url, said string) *Error {
+	return newf(RemoteNoWS, "remote %s: no ws there (%s); 'ws remote install %s' copies this one there", url, said, url)
+}
+
+// ConnectionLost: the connection ended before the remote command did.
+func ConnectionLost(url, said string) *Error {
+	return newf(RemoteLost, "remote %s: the connection ended before the command did: %s", url, said)
+}

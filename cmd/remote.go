@@ -1,0 +1,231 @@
+package cmd
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/wstools/ws/pkg/remote"
+	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// remoteInstallTool names ws remote install in JSON envelopes.
+const remoteInstallTool = "remote install"
+
+// localFileFlag marks a flag whose value names a local file the command
+// reads (upload --messages, edit --old-file): with --remote, the file is
+// read here and sent over the session.
+const localFileFlag = "ws_local_file"
+
+// localFiles marks the named flags of f as local input files.
+func localFiles(f *pflag.FlagSet, names ...string) {
+	for _, n := range names {
+		f.SetAnnotation(n, localFileFlag, []string{"true"})
+	}
+}
+
+// localFileArgs are the commands whose arguments are local files.
+var localFileArgs = map[string]bool{"upload": true, "patch": true}
+
+// localCommands run here even with --remote: they concern this ws.
+var localCommands = map[string]bool{
+	"": true, "help": true, "completion": true, "remote": true,
+	"__supervise": true, "__remote": true, "__selfcheck": true,
+	cobra.ShellCompRequestCmd: true, cobra.ShellCompNoDescRequestCmd: true,
+}
+
+// remoteAsked reports whether a command line may ask for --remote (or
+// WS_REMOTE does), before it is parsed.
+func (a *App) remoteAsked(args []string) bool {
+	if a.session != nil {
+		return false // serving: --remote was the caller's
+	}
+	name, version := commandName(args)
+	if version || localCommands[name] {
+		return false
+	}
+	for _, arg := range args {
+		switch {
+		case arg == "--":
+			return os.Getenv("WS_REMOTE") != ""
+		case arg == "-h" || arg == "--help":
+			return false
+		case arg == "--remote" || strings.HasPrefix(arg, "--remote="):
+			return true
+		}
+	}
+	return os.Getenv("WS_REMOTE") != ""
+}
+
+// remoteRun runs the command of root's line in the remote workspace, when
+// --remote (or WS_REMOTE) asks for one: ok is false when it does not.
+func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string) (cmd *cobra.Command, err error, ok bool) {
+	if !a.remoteAsked(args) {
+		return nil, nil, false
+	}
+	c, rest, err := root.Find(args)
+	if err != nil || c.ParseFlags(rest) != nil || a.opts.remote == "" {
+		// Not a command line this ws can read: the remote would only say so
+		// too, and the local run says it in the same words.
+		return nil, nil, false
+	}
+	t, err := remote.Parse(a.opts.remote)
+	if err != nil {
+		return c, usagef("--remote: %v", err), true
+	}
+	f := c.Flags()
+	head := []string{}
+	if t.Root != "" {
+		if changed(f, "root") {
+			return c, usagef("--root: the workspace root is the path of the --remote URL"), true
+		}
+		head = append(head, "--root", t.Root)
+	}
+	if th := os.Getenv("WS_THREAD"); th != "" && !changed(f, "thread") {
+		head = append(head, "--thread", th) // a thread is data, not a local path
+	}
+	sigc := make(chan os.Signal, 2)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigc)
+	code, err := remote.Run(ctx, remote.Call{
+		Target: t,
+		SSH:    strings.Fields(os.Getenv("WS_SSH_COMMAND")),
+		Header: remote.Header{
+			Version:   version,
+			Args:      append(head, args...),
+			StdinTTY:  a.IO.InTTY,
+			StdoutTTY: a.IO.OutTTY,
+			Inputs:    localInputs(c),
+		},
+		Open:    a.openFile,
+		Stdin:   a.IO.In,
+		Stdout:  a.IO.Out,
+		Stderr:  a.IO.Err,
+		Signals: sigc,
+	})
+	switch {
+	case err != nil && c.Name() == "exec" && c.Parent() == root:
+		a.fail(workspace.ExecuteCommand, err)
+		return c, &exitStatusError{exitWSFailed}, true
+	case err != nil:
+		return c, &ranError{err}, true
+	case code != 0:
+		return c, &exitStatusError{code}, true
+	}
+	return c, nil, true
+}
+
+// localInputs are the local files a parsed command line reads.
+func localInputs(c *cobra.Command) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(path string) {
+		if path != "" && path != "-" && !seen[path] {
+			seen[path] = true
+			out = append(out, path)
+		}
+	}
+	c.Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed && fl.Annotations[localFileFlag] != nil {
+			add(fl.Value.String())
+		}
+	})
+	if localFileArgs[c.Name()] && c.Parent() == c.Root() {
+		for _, a := range c.Flags().Args() {
+			add(a)
+		}
+	}
+	return out
+}
+
+// __remote runs a whole command line, so it joins the table here (its
+// entry in the literal would make the table refer to itself).
+func init() { otherCommands["__remote"] = newRemoteServeCmd }
+
+func newRemoteServeCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:                "__remote",
+		Short:              "Serve one command of a remote ws over stdin and stderr (internal)",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code := remote.Serve(app.IO.In, app.IO.Err, version, func(s *remote.Session) int {
+				inner := newApp(&render.IO{In: s.Stdin, Out: app.IO.Out, Err: s.Stderr, InTTY: s.StdinTTY, OutTTY: s.StdoutTTY})
+				inner.session = s
+				defer inner.close()
+				return inner.run(cmd.Context(), s.Args)
+			})
+			if code != 0 {
+				return &exitStatusError{code}
+			}
+			return nil
+		},
+	}
+}
+
+func newRemoteCmd(app *App) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "remote",
+		Short: "Work with the ws of a remote workspace (see --remote)",
+		Args:  exactArgs(0, "a subcommand: install"),
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	c.AddCommand(&cobra.Command{
+		Use:   "install URL",
+		Short: "Copy this ws to a remote workspace (same version, checked by sha256)",
+		Long: `Copy this ws binary to the target of URL (as --remote takes it:
+ssh://[user@]host[:port]/path or exec:PREFIX) into a directory the remote
+user can write: the first writable one on the remote PATH under its home,
+else the first writable one on the PATH, else ~/.local/bin. The copy is
+checked by sha256 and by running it before it takes its place; when the
+same ws is there already nothing is copied. It prints where ws is.
+The binary must run there as it is: build ws with CGO_ENABLED=0 for a
+static one, for the remote's architecture.`,
+		Example: `  ws remote install ssh://dev@build-box
+  ws remote install 'exec:docker exec -i sandbox-7'
+  ws remote install 'exec:kubectl exec -i agent-pod -c work --'`,
+		Args: exactArgs(1, "one URL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := remote.Parse(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			res, err := remote.Install(cmd.Context(), t, strings.Fields(os.Getenv("WS_SSH_COMMAND")), self, version)
+			if err != nil {
+				return app.fail(remoteInstallTool, err)
+			}
+			return app.print(remoteInstallTool, &res, nil)
+		},
+	})
+	return c
+}
+
+func newSelfcheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "__selfcheck",
+		Short:  "Print this binary's version and sha256 (internal, for ws remote install)",
+		Hidden: true,
+		Args:   exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			line, err := remote.Selfcheck(version, self)
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write([]byte(line + "\n"))
+			return err
+		},
+	}
+}

@@ -1,0 +1,279 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/wstools/ws/pkg/errs"
+)
+
+// Call is one command to run on a target.
+type Call struct {
+	Target Target
+	// SSH is the ssh command (nil: ssh from the PATH).
+	SSH    []string
+	Header Header
+	// Open opens a local input file (os.Open).
+	Open   func(path string) (io.ReadCloser, error)
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Signals are the signals to pass on: the first of each run goes to
+	// the remote command, a second one ends the transport.
+	Signals <-chan os.Signal
+}
+
+// Run runs the call and returns the remote command's exit status. An
+// error means there was none: the transport failed, ws is not installed
+// there, or the connection broke.
+func Run(ctx context.Context, c Call) (int, error) {
+	argv := c.Target.Command(c.SSH, "")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// Its own process group: a ^C on the terminal comes to ws, which
+	// passes it on, instead of ending the transport under the command.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stdout = c.Stdout
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, errs.CannotReach(c.Target.URL, errs.Errno(err), err)
+	}
+	fw := &frameWriter{w: stdin}
+	go sendSession(fw, c)
+
+	var sig struct {
+		sync.Mutex
+		got syscall.Signal
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-c.Signals:
+				n, _ := s.(syscall.Signal)
+				sig.Lock()
+				first := sig.got == 0
+				sig.got = n
+				sig.Unlock()
+				if first {
+					fw.frame(kindSignal, []byte{byte(n)})
+				} else {
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				}
+			}
+		}
+	}()
+
+	r := &reply{stderr: c.Stderr}
+	r.read(bufio.NewReaderSize(stderr, maxFrame+5), fw, c.Stdin)
+	stdin.Close()
+	werr := cmd.Wait()
+	switch {
+	case r.exit >= 0:
+		return r.exit, nil
+	case ctx.Err() != nil:
+		return 0, ctx.Err()
+	}
+	sig.Lock()
+	got := sig.got
+	sig.Unlock()
+	if got != 0 {
+		return 128 + int(got), nil // as if the signal had ended it
+	}
+	said := strings.TrimSpace(r.before.String())
+	status := -1
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		status = ee.ExitCode()
+	}
+	if r.started {
+		return 0, errs.ConnectionLost(c.Target.URL, describe(said, status))
+	}
+	if status == 126 || status == 127 || notFound(said) {
+		return 0, errs.NoWSThere(c.Target.URL, describe(said, status))
+	}
+	return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr)
+}
+
+// describe is what the transport said, for a message.
+func describe(said string, status int) string {
+	if said == "" {
+		said = "nothing on stderr"
+	}
+	said = strings.Join(strings.Fields(said), " ")
+	if len(said) > 400 {
+		said = said[:400] + "…"
+	}
+	if status >= 0 {
+		said += " (exit status " + strconv.Itoa(status) + ")"
+	}
+	return said
+}
+
+// notFound tells a shell's or a container runtime's "no such program".
+func notFound(said string) bool {
+	s := strings.ToLower(said)
+	return strings.Contains(s, "not found") || strings.Contains(s, "no such file or directory") ||
+		strings.Contains(s, "executable file not found")
+}
+
+// sendSession sends the header and the input files. Errors mean the
+// transport went away; what it said is reported from the other side.
+func sendSession(fw *frameWriter, c Call) {
+	head, err := json.Marshal(c.Header)
+	if err != nil {
+		return
+	}
+	if fw.frame(kindHeader, head) != nil {
+		return
+	}
+	buf := make([]byte, maxFrame)
+	for _, path := range c.Header.Inputs {
+		end := sendFile(fw, c.Open, path, buf)
+		data, _ := json.Marshal(end)
+		if fw.frame(kindFileEnd, data) != nil {
+			return
+		}
+	}
+}
+
+// sendFile sends one input's bytes and says how reading it ended.
+func sendFile(fw *frameWriter, open func(string) (io.ReadCloser, error), path string, buf []byte) fileEnd {
+	f, err := open(path)
+	if err != nil {
+		return endOf("open", err)
+	}
+	defer f.Close()
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if fw.frame(kindFileData, buf[:n]) != nil {
+				return fileEnd{}
+			}
+		}
+		if err == io.EOF {
+			return fileEnd{}
+		}
+		if err != nil {
+			return endOf("read", err)
+		}
+	}
+}
+
+func endOf(op string, err error) fileEnd {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return fileEnd{Op: op, Errno: int(errno)}
+	}
+	return fileEnd{Op: op, Message: errs.Errno(err)}
+}
+
+// reply reads the server's side of the transport's stderr.
+type reply struct {
+	stderr io.Writer
+	// before is what came before the marker (the transport's own words),
+	// kept for a message when the server never started.
+	before  bytes.Buffer
+	started bool
+	exit    int
+}
+
+// read reads until the stream ends: the transport's words up to the
+// marker, then frames.
+func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
+	r.exit = -1
+	if !r.findMarker(br) {
+		return
+	}
+	r.started = true
+	var once sync.Once
+	for {
+		kind, payload, err := readFrame(br)
+		if err != nil {
+			if err != io.EOF {
+				io.Copy(r.stderr, br) // not frames: a crash's words
+			}
+			return
+		}
+		switch kind {
+		case kindStderr:
+			r.stderr.Write(payload)
+		case kindWantStdin:
+			once.Do(func() { go pumpStdin(fw, stdin) })
+		case kindExit:
+			if n, err := strconv.Atoi(string(payload)); err == nil {
+				r.exit = n
+			}
+		}
+	}
+}
+
+// findMarker passes on what the transport says before the server's
+// marker (an ssh warning) and reports whether the marker came.
+func (r *reply) findMarker(br *bufio.Reader) bool {
+	matched := 0
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return false
+		}
+		if b == marker[matched] {
+			matched++
+			if matched == len(marker) {
+				r.stderr.Write(r.before.Bytes())
+				return true
+			}
+			continue
+		}
+		r.before.WriteString(marker[:matched])
+		matched = 0
+		if b == marker[0] {
+			matched = 1
+			continue
+		}
+		r.before.WriteByte(b)
+		if r.before.Len() > 64<<10 { // not ws talking: pass it on
+			r.stderr.Write(r.before.Bytes())
+			r.before.Reset()
+		}
+	}
+}
+
+// pumpStdin sends stdin to the server.
+func pumpStdin(fw *frameWriter, stdin io.Reader) {
+	if stdin == nil {
+		fw.frame(kindStdinEOF, nil)
+		return
+	}
+	buf := make([]byte, maxFrame)
+	for {
+		n, err := stdin.Read(buf)
+		if n > 0 && fw.frame(kindStdin, buf[:n]) != nil {
+			return
+		}
+		if err != nil {
+			fw.frame(kindStdinEOF, nil)
+			return
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestFrames(t *testing.T) {
+	var b bytes.Buffer
+	fw := &frameWriter{w: &b}
+	big := strings.Repeat("x", maxFrame+10)
+	fw.frame(kindHeader, []byte(`{"args":["read"]}`))
+	fw.data(kindStdin, []byte(big))
+	fw.frame(kindStdinEOF, nil)
+	br := bufio.NewReader(&b)
+	var kinds []byte
+	var data []byte
+	for {
+		k, p, err := readFrame(br)
+		if err != nil {
+			if err.Error() != "EOF" {
+				t.Fatal(err)
+			}
+			break
+		}
+		kinds = append(kinds, k)
+		if k == kindStdin {
+			data = append(data, p...)
+		}
+	}
+	if string(kinds) != "HDDE" || string(data) != big {
+		t.Fatalf("frames %q, %d bytes of data", kinds, len(data))
+	}
+	// A stream cut inside a frame is malformed, not a clean end.
+	if _, _, err := readFrame(bufio.NewReader(strings.NewReader("D\x00\x00\x00\x05ab"))); err == nil {
+		t.Fatal("a cut frame reads without error")
+	}
+}
+
+func TestFindMarker(t *testing.T) {
+	for _, tc := range []struct{ in, before, after string }{
+		{in: marker + "rest", after: "rest"},
+		{in: "Warning: added host\n" + marker + "rest", before: "Warning: added host\n", after: "rest"},
+		{in: "\x00ws\x00" + marker + "x", before: "\x00ws\x00", after: "x"},
+		{in: "sh: 1: ws: not found\n", before: "sh: 1: ws: not found\n"},
+	} {
+		var stderr bytes.Buffer
+		r := &reply{stderr: &stderr}
+		br := bufio.NewReader(strings.NewReader(tc.in))
+		found := r.findMarker(br)
+		rest, _ := br.ReadString(0)
+		if tc.after != "" {
+			if !found || stderr.String() != tc.before || rest != tc.after {
+				t.Errorf("%q: found %v, passed on %q, left %q", tc.in, found, stderr.String(), rest)
+			}
+		} else if found || r.before.String() != tc.before {
+			t.Errorf("%q: found %v, kept %q", tc.in, found, r.before.String())
+		}
+	}
+}

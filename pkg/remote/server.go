@@ -1,0 +1,231 @@
+package remote
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// Header opens a session: what to run and how the local side looks.
+type Header struct {
+	// Version is the client's ws version.
+	Version string `json:"version"`
+	// Args is the command line, without the program name.
+	Args []string `json:"args"`
+	// StdinTTY and StdoutTTY: the local stdin and stdout are terminals.
+	StdinTTY  bool `json:"stdin_tty"`
+	StdoutTTY bool `json:"stdout_tty"`
+	// Inputs are the local files the command reads, as named in Args;
+	// their bytes follow the header, in this order.
+	Inputs []string `json:"inputs,omitempty"`
+}
+
+// fileEnd ends an input file: with an error when opening or reading it
+// failed on the local side (an errno, so the remote reports it the same).
+type fileEnd struct {
+	Op      string `json:"op,omitempty"`
+	Errno   int    `json:"errno,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func (e fileEnd) err(path string) error {
+	if e.Op == "" {
+		return nil
+	}
+	var cause error = syscall.Errno(e.Errno)
+	if e.Errno == 0 {
+		cause = errors.New(e.Message)
+	}
+	return &fs.PathError{Op: e.Op, Path: path, Err: cause}
+}
+
+// Session is what the server gives the command it runs.
+type Session struct {
+	Header
+	// Stdin asks the client for stdin on its first read.
+	Stdin io.Reader
+	// Stderr goes to the client's stderr.
+	Stderr io.Writer
+	inputs map[string]*input
+}
+
+// input is a local file, kept in an unlinked temporary file.
+type input struct {
+	f       *os.File
+	size    int64
+	openErr error
+	readErr error
+}
+
+// Open opens path if it is one of the session's input files; ok is false
+// for any other path.
+func (s *Session) Open(path string) (r io.ReadCloser, ok bool, err error) {
+	if s == nil || s.inputs[path] == nil {
+		return nil, false, nil
+	}
+	in := s.inputs[path]
+	if in.openErr != nil {
+		return nil, true, in.openErr
+	}
+	return &inputReader{r: io.NewSectionReader(in.f, 0, in.size), err: in.readErr}, true, nil
+}
+
+// inputReader reads an input's bytes, then the error reading it met.
+type inputReader struct {
+	r   io.Reader
+	err error
+}
+
+func (r *inputReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err == io.EOF && r.err != nil {
+		err = r.err
+	}
+	return n, err
+}
+
+func (r *inputReader) Close() error { return nil }
+
+// Serve is the server side: it reads the session from in (the transport's
+// stdin), runs it with run, and returns the exit status. stderr is the
+// transport's stderr; the command's stdout is the process's own.
+func Serve(in io.Reader, stderr io.Writer, version string, run func(*Session) int) int {
+	if _, err := io.WriteString(stderr, marker); err != nil {
+		return 1
+	}
+	fw := &frameWriter{w: stderr}
+	s := &Session{Stderr: streamWriter{fw, kindStderr}, inputs: map[string]*input{}}
+	defer s.close()
+	br := bufio.NewReaderSize(in, maxFrame+5)
+	if err := s.readHeader(br); err != nil {
+		fmt.Fprintf(s.Stderr, "ws: remote session: %v\n", err)
+		return fw.exit(1)
+	}
+	if s.Version != version {
+		fmt.Fprintf(s.Stderr, "ws: warning: ws here is version %s, the calling ws %s ('ws remote install' copies it)\n", version, s.Version)
+	}
+	pr, pw := io.Pipe()
+	s.Stdin = &askingReader{r: pr, ask: func() error { return fw.frame(kindWantStdin, nil) }}
+	go s.pump(br, pw)
+	return fw.exit(run(s))
+}
+
+// exit sends the exit status and returns it.
+func (fw *frameWriter) exit(code int) int {
+	fw.frame(kindExit, []byte(strconv.Itoa(code)))
+	return code
+}
+
+func (s *Session) close() {
+	for _, in := range s.inputs {
+		if in.f != nil {
+			in.f.Close()
+		}
+	}
+}
+
+// readHeader reads the header and the input files.
+func (s *Session) readHeader(br *bufio.Reader) error {
+	kind, payload, err := readFrame(br)
+	if err != nil {
+		return err
+	}
+	if kind != kindHeader {
+		return fmt.Errorf("%w: expected the header", errBadFrame)
+	}
+	if err := json.Unmarshal(payload, &s.Header); err != nil {
+		return fmt.Errorf("bad header: %v", err)
+	}
+	for _, path := range s.Inputs {
+		in, err := readInput(br, path)
+		if err != nil {
+			return err
+		}
+		s.inputs[path] = in
+	}
+	return nil
+}
+
+// readInput keeps the bytes of one input in an unlinked temporary file.
+func readInput(br *bufio.Reader, path string) (*input, error) {
+	in := &input{}
+	for {
+		kind, payload, err := readFrame(br)
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case kindFileData:
+			if in.f == nil {
+				if in.f, err = os.CreateTemp("", "ws-remote-*"); err != nil {
+					return nil, err
+				}
+				os.Remove(in.f.Name())
+			}
+			if _, err := in.f.Write(payload); err != nil {
+				return nil, err
+			}
+			in.size += int64(len(payload))
+		case kindFileEnd:
+			var end fileEnd
+			if err := json.Unmarshal(payload, &end); err != nil {
+				return nil, fmt.Errorf("bad file end: %v", err)
+			}
+			if end.Op == "open" {
+				in.openErr = end.err(path)
+			} else {
+				in.readErr = end.err(path)
+			}
+			if in.f == nil && in.openErr == nil {
+				in.f, _ = os.Open(os.DevNull)
+			}
+			return in, nil
+		default:
+			return nil, fmt.Errorf("%w: %q in a file", errBadFrame, kind)
+		}
+	}
+}
+
+// pump reads the client's frames for the rest of the session: stdin into
+// pw, signals raised here as if they had come to this process. A stream
+// that ends without its end (the client went away) is a hangup.
+func (s *Session) pump(br *bufio.Reader, pw *io.PipeWriter) {
+	self := os.Getpid()
+	for {
+		kind, payload, err := readFrame(br)
+		if err != nil {
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+			syscall.Kill(self, syscall.SIGHUP)
+			return
+		}
+		switch kind {
+		case kindStdin:
+			pw.Write(payload)
+		case kindStdinEOF:
+			pw.Close()
+		case kindSignal:
+			if len(payload) == 1 {
+				syscall.Kill(self, syscall.Signal(payload[0]))
+			}
+		}
+	}
+}
+
+// askingReader sends ask once, before its first read.
+type askingReader struct {
+	r    io.Reader
+	ask  func() error
+	once sync.Once
+}
+
+func (a *askingReader) Read(p []byte) (int, error) {
+	a.once.Do(func() { a.ask() })
+	return a.r.Read(p)
+}

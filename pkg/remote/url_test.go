@@ -1,0 +1,65 @@
+package remote
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Target
+		err  string
+	}{
+		{in: "ssh://box", want: Target{SSH: true, Dest: "box"}},
+		{in: "ssh://dev@box:2222/srv/work", want: Target{SSH: true, Dest: "dev@box", Port: "2222", Root: "/srv/work"}},
+		{in: "ssh://box/", want: Target{SSH: true, Dest: "box", Root: "/"}},
+		{in: "ssh://box/~/proj", want: Target{SSH: true, Dest: "box", Root: "proj"}},
+		{in: "ssh://box/~", want: Target{SSH: true, Dest: "box", Root: "."}},
+		{in: "ssh://[::1]:22/w", want: Target{SSH: true, Dest: "::1", Port: "22", Root: "/w"}},
+		{in: "exec:docker exec -i sb7", want: Target{Prefix: []string{"docker", "exec", "-i", "sb7"}}},
+		{in: "exec:  kubectl exec -i pod -c ctr --  ", want: Target{Prefix: []string{"kubectl", "exec", "-i", "pod", "-c", "ctr", "--"}}},
+		{in: "exec:", err: "exec: needs the command"},
+		{in: "box:/srv", err: "give ssh://"},
+		{in: "ssh://", err: "no host"},
+		{in: "ssh://-oProxyCommand=x/", err: "cannot start with -"},
+		{in: "ssh://-l@box/", err: "a user cannot start with -"},
+		{in: "ssh://u:pw@box/", err: "no password"},
+		{in: "ssh://box/w?x=1", err: "no query"},
+	} {
+		got, err := Parse(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Parse(%q) = %+v, %v; want error with %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		tc.want.URL = tc.in
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	ssh, _ := Parse("ssh://dev@box:2222/w")
+	ex, _ := Parse("exec:docker exec -i sb")
+	for _, tc := range []struct {
+		t      Target
+		sshCmd []string
+		script string
+		args   []string
+		want   []string
+	}{
+		{t: ssh, want: []string{"ssh", "-T", "-e", "none", "-o", "BatchMode=yes", "-p", "2222", "--", "dev@box", sshServe}},
+		{t: ssh, sshCmd: []string{"ssh", "-F", "cfg"}, script: "echo \"$1\"", args: []string{"it's"},
+			want: []string{"ssh", "-F", "cfg", "-T", "-e", "none", "-o", "BatchMode=yes", "-p", "2222", "--", "dev@box", `sh -c 'echo "$1"' sh 'it'\''s'`}},
+		{t: ex, want: []string{"docker", "exec", "-i", "sb", "ws", "__remote"}},
+		{t: ex, script: "echo \"$1\"", args: []string{"a b"}, want: []string{"docker", "exec", "-i", "sb", "sh", "-c", "echo \"$1\"", "sh", "a b"}},
+	} {
+		if got := tc.t.Command(tc.sshCmd, tc.script, tc.args...); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s Command(%q) = %q, want %q", tc.t.URL, tc.script, got, tc.want)
+		}
+	}
+}
