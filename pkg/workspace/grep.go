@@ -166,7 +166,9 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	notice := func(shown int) string {
 		return fmt.Sprintf("[output truncated: showing %d of %d lines; narrow the search with a more specific path or pattern, or set %s]", shown, len(rows), d.param("maxCount", "max-count"))
 	}
-	used := tokens.Estimate(summary+"\n---") + tokens.Estimate(notice(len(rows)))
+	// Only the content is charged, as Mastra's cut charges it: the
+	// summary and the rows; the notice comes on top.
+	used := tokens.Estimate(summary + "\n---")
 	var sb strings.Builder
 	sb.WriteString(summary + "\n---")
 	shown := 0

@@ -291,8 +291,9 @@ func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 }
 
 // capListing joins the tree within the token budget. Output that fits is
-// Mastra's text; otherwise whole lines are kept, and the notice says how
-// many entries were shown and how to narrow the listing, before the summary.
+// Mastra's text; otherwise the whole lines that fit the budget are kept,
+// and the notice says how many entries were shown and how to narrow the
+// listing, before the summary.
 func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res *ListResult, d Dialect, depth int) string {
 	budget := w.cfg.MaxOutputTokens(ListFiles, defaultListTokens)
 	full := ".\n\n" + summary
@@ -321,7 +322,9 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 	notice := func(shown int) string {
 		return fmt.Sprintf("[output truncated: showing %d of %d entries; %s]", shown, total, hint)
 	}
-	used := tokens.Estimate(".") + tokens.Estimate(notice(total)) + tokens.Estimate(summary)
+	// Only the content is charged, as Mastra's cut charges it: the "."
+	// line and the entries; the notice and the summary come on top.
+	used := tokens.Estimate(".")
 	shown := 0
 	for shown < total {
 		n := tokens.Estimate(string(t.line(shown)))
@@ -330,6 +333,11 @@ func (w *Workspace) capListing(t *listText, summary string, root *treeNode, res 
 		}
 		used += n
 		shown++
+	}
+	if shown == total {
+		// Every entry fits; only the summary went over: nothing is cut.
+		res.OutputCut = false
+		return full
 	}
 	var sb strings.Builder
 	sb.WriteString(".\n")
