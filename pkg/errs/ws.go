@@ -205,3 +205,9 @@ func NoWSThere(url, said string) *Error {
 func ConnectionLost(url, said string) *Error {
 	return newf(RemoteLost, "remote %s: the connection ended before the command did: %s", url, said)
 }
+
+// RegexTimeout is grep's error when the ECMAScript engine gives up on a
+// line (catastrophic backtracking).
+func RegexTimeout(path string, line int, limit string) *Error {
+	return newf(Timeout, "Error: Regex match timed out after %s on %s:%d: the pattern backtracks too much; simplify it (nested quantifiers such as (a+)+, or lookaround)", limit, path, line)
+}

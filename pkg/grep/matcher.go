@@ -2,27 +2,43 @@ package grep
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
+	es "github.com/dlclark/regexp2/v2/syntax"
 	"github.com/wstools/ws/pkg/errs"
 )
 
 // Matcher finds the first match of a line: Go's RE2 engine, or an
 // ECMAScript engine for patterns that need lookaround or backreferences.
+// When every match must contain one of a few literals, those are looked
+// for first with a fast byte scan and the regexp runs only on the lines
+// that hold one.
 type Matcher struct {
 	re  *regexp.Regexp  // multi-line mode, for whole-buffer scanning
 	re1 *regexp.Regexp  // single-line, for one line
 	es  *regexp2.Regexp // the fallback
-	// literal is the whole pattern when it is a plain string: searched
-	// with bytes.Index, without the regexp machine.
-	literal []byte
-	// required is a string every match contains: a file without it is
-	// passed over after one fast search.
-	required []byte
+	// needles are the prefilter: every match contains one of them. Nil
+	// when the pattern has no such literal.
+	needles []needle
+	// exact: the pattern is the one needle, so where it is found the
+	// match is, and no regexp needs to run.
+	exact  bool
+	finder sync.Pool
 }
+
+// errTimeout is the ECMAScript engine giving up on a line.
+var errTimeout = errors.New("regex match timed out")
+
+// esTimeout bounds one match of the ECMAScript engine on one line: a
+// pattern that backtracks catastrophically fails the search instead of
+// running for ever. RE2 runs in linear time and needs no bound.
+var esTimeout = time.Second
 
 // Compile makes the matcher of a pattern: Go RE2 first, the ECMAScript
 // engine when RE2 refuses the pattern (lookaround, backreferences).
@@ -34,11 +50,17 @@ func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
 	re1, err := regexp.Compile(prefixFlags(flags, pattern))
 	if err == nil {
 		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", pattern)), re1: re1}
-		if caseSensitive {
-			if lit, complete := re1.LiteralPrefix(); complete && lit != "" {
-				m.literal = []byte(lit)
+		if tree, perr := syntax.Parse(prefixFlags(flags, pattern), syntax.Perl); perr == nil {
+			tree = tree.Simplify()
+			m.setNeedles(requiredRE2(tree))
+			// Several needles cost a pass each; when the pattern starts
+			// with a literal of three bytes or more, RE2's own prefix
+			// search over the whole buffer is faster (measured on the Go
+			// tree: Err(UnexpectedEOF|ShortWrite|ClosedPipe)).
+			if p, _ := re1.LiteralPrefix(); len(m.needles) > 1 && len(p) >= 3 {
+				m.needles = nil
 			}
-			m.required = requiredLiteral(pattern)
+			m.exact = len(m.needles) == 1 && m.needles[0].whole && isLiteral(tree)
 		}
 		return m, nil
 	}
@@ -46,12 +68,42 @@ func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
 	if !caseSensitive {
 		opts |= regexp2.IgnoreCase
 	}
-	es, err2 := regexp2.Compile(pattern, opts)
+	re2, err2 := regexp2.Compile(pattern, opts)
 	if err2 != nil {
 		return nil, errs.InvalidRegex(err.Error())
 	}
-	es.MatchTimeout = 5 * time.Second
-	return &Matcher{es: es}, nil
+	re2.MatchTimeout = esTimeout
+	m := &Matcher{es: re2}
+	if tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript}); perr == nil {
+		m.setNeedles(requiredES(tree.Root, !caseSensitive))
+	}
+	return m, nil
+}
+
+// isLiteral reports a pattern that is one literal string, nothing else.
+func isLiteral(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpLiteral
+}
+
+// setNeedles keeps the prefilter when every literal gives a needle worth
+// scanning for: at least two bytes, or a whole one-character pattern.
+func (m *Matcher) setNeedles(alts []lit, ok bool) {
+	if !ok || len(alts) == 0 {
+		return
+	}
+	ns := make([]needle, 0, len(alts))
+	for _, l := range alts {
+		n := needleOf(l)
+		if len(n.b) < 2 && !(len(alts) == 1 && n.whole && len(n.b) == 1) {
+			return
+		}
+		ns = append(ns, n)
+	}
+	m.needles = ns
+	m.finder.New = func() any { return newFinder(m.needles) }
 }
 
 func prefixFlags(flags, pattern string) string {
@@ -61,56 +113,35 @@ func prefixFlags(flags, pattern string) string {
 	return "(?" + flags + ")" + pattern
 }
 
-// requiredLiteral finds a string of at least three bytes that every match
-// of pattern must contain (the longest literal of a top-level
-// concatenation), or nil.
-func requiredLiteral(pattern string) []byte {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	re = re.Simplify()
-	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
-		re = re.Sub[0]
-	}
-	var best []rune
-	consider := func(r *syntax.Regexp) {
-		if r.Op == syntax.OpLiteral && r.Flags&syntax.FoldCase == 0 && len(r.Rune) > len(best) {
-			best = r.Rune
-		}
-	}
-	switch re.Op {
-	case syntax.OpLiteral:
-		consider(re)
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			for sub.Op == syntax.OpCapture && len(sub.Sub) == 1 {
-				sub = sub.Sub[0]
-			}
-			consider(sub)
-		}
-	}
-	if b := []byte(string(best)); len(b) >= 3 {
-		return b
-	}
-	return nil
-}
-
 // FirstInLine returns the byte offset of the first match in line, or -1.
-func (m *Matcher) FirstInLine(line []byte) int {
+// It fails only when the ECMAScript engine runs out of time.
+func (m *Matcher) FirstInLine(line []byte) (int, error) {
 	if m.es != nil {
 		mt, err := m.es.FindStringMatch(string(line))
-		if err != nil || mt == nil {
-			return -1
+		if err != nil {
+			return -1, errTimeout
+		}
+		if mt == nil {
+			return -1, nil
 		}
 		i, _ := mt.ByteRange()
-		return i
+		return i, nil
 	}
 	loc := m.re1.FindIndex(line)
 	if loc == nil {
-		return -1
+		return -1, nil
 	}
-	return loc[0]
+	return loc[0], nil
+}
+
+// TimeoutError says the ECMAScript engine gave up on a line.
+type TimeoutError struct {
+	Line  int // 0-based
+	Limit time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("regex match timed out on line %d", e.Line+1)
 }
 
 // Hit is a matching line of one file.
@@ -119,46 +150,94 @@ type Hit struct {
 	Col  int // byte offset of the first match in the line
 }
 
-// Scan finds the first match of each line of buf, at most limit
-// lines (0: no limit). RE2 scans the whole buffer at once (a file without
-// a match costs one search), counting newlines only up to each match; a
-// match that runs past its line's end is checked against that line alone.
-func (m *Matcher) Scan(buf []byte, limit int) []Hit {
+// Scan finds the first match of each line of buf, at most limit lines (0:
+// no limit). With a prefilter, only the lines that hold a needle are
+// matched; without one, RE2 scans the whole buffer at once (a file without
+// a match costs one search), counting newlines only up to each match, and
+// the ECMAScript engine goes line by line.
+func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
+	switch {
+	case m.needles != nil:
+		return m.scanCandidates(buf, limit)
+	case m.es != nil:
+		return m.scanLines(buf, limit)
+	}
+	return m.scanBuffer(buf, limit), nil
+}
+
+func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
+	f := m.finder.Get().(*finder)
+	defer m.finder.Put(f)
+	f.reset()
 	var hits []Hit
-	if m.es != nil {
-		li := IndexLines(buf)
-		for i := 0; i < li.Count(); i++ {
-			if c := m.FirstInLine(li.Get(buf, i)); c >= 0 {
-				hits = append(hits, Hit{i, c})
-				if limit > 0 && len(hits) >= limit {
-					break
-				}
-			}
-		}
-		return hits
-	}
-	if len(m.required) > 0 && !bytes.Contains(buf, m.required) {
-		return nil
-	}
 	pos, line := 0, 0 // pos starts line (0-based)
 	for pos < len(buf) {
-		var start, end int
-		if m.literal != nil {
-			i := bytes.Index(buf[pos:], m.literal)
-			if i < 0 {
-				break
-			}
-			start, end = pos+i, pos+i+len(m.literal)
-		} else {
-			loc := m.re.FindIndex(buf[pos:])
-			if loc == nil {
-				break
-			}
-			start, end = pos+loc[0], pos+loc[1]
+		c := f.find(buf, pos)
+		if c < 0 {
+			break
 		}
 		ls := pos
+		if k := bytes.LastIndexByte(buf[pos:c], '\n'); k >= 0 {
+			ls = pos + k + 1
+			line += bytes.Count(buf[pos:ls], newline)
+		}
+		le := len(buf)
+		if k := bytes.IndexByte(buf[c:], '\n'); k >= 0 {
+			le = c + k
+		}
+		col := c - ls
+		if !m.exact {
+			var err error
+			if col, err = m.FirstInLine(buf[ls:le]); err != nil {
+				return hits, &TimeoutError{Line: line, Limit: esTimeout}
+			}
+		}
+		if col >= 0 {
+			hits = append(hits, Hit{line, col})
+			if limit > 0 && len(hits) >= limit {
+				break
+			}
+		}
+		if le >= len(buf) {
+			break
+		}
+		pos, line = le+1, line+1
+	}
+	return hits, nil
+}
+
+var newline = []byte{'\n'}
+
+func (m *Matcher) scanLines(buf []byte, limit int) ([]Hit, error) {
+	var hits []Hit
+	li := IndexLines(buf)
+	for i := 0; i < li.Count(); i++ {
+		c, err := m.FirstInLine(li.Get(buf, i))
+		if err != nil {
+			return hits, &TimeoutError{Line: i, Limit: esTimeout}
+		}
+		if c >= 0 {
+			hits = append(hits, Hit{i, c})
+			if limit > 0 && len(hits) >= limit {
+				break
+			}
+		}
+	}
+	return hits, nil
+}
+
+func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
+	var hits []Hit
+	pos, line := 0, 0 // pos starts line (0-based)
+	for pos < len(buf) {
+		loc := m.re.FindIndex(buf[pos:])
+		if loc == nil {
+			break
+		}
+		start, end := pos+loc[0], pos+loc[1]
+		ls := pos
 		if k := bytes.LastIndexByte(buf[pos:start], '\n'); k >= 0 {
-			line += bytes.Count(buf[pos:start], []byte{'\n'})
+			line += bytes.Count(buf[pos:start], newline)
 			ls = pos + k + 1
 		}
 		le := len(buf)
@@ -170,7 +249,7 @@ func (m *Matcher) Scan(buf []byte, limit int) []Hit {
 		}
 		col := start - ls
 		if end > le {
-			col = m.FirstInLine(buf[ls:le])
+			col, _ = m.FirstInLine(buf[ls:le])
 		}
 		if col >= 0 {
 			hits = append(hits, Hit{line, col})

@@ -30,8 +30,9 @@ func TestScan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pattern, err)
 		}
-		if got := fmt.Sprint(m.Scan([]byte(tt.buf), tt.limit)); got != tt.want && !(got == "[]" && tt.want == "[]") {
-			t.Errorf("Scan(%q, %q) = %s, want %s", tt.pattern, tt.buf, got, tt.want)
+		hits, err := m.Scan([]byte(tt.buf), tt.limit)
+		if got := fmt.Sprint(hits); err != nil || got != tt.want && !(got == "[]" && tt.want == "[]") {
+			t.Errorf("Scan(%q, %q) = %s, %v, want %s", tt.pattern, tt.buf, got, err, tt.want)
 		}
 	}
 	if _, err := Compile("a(", true); err == nil || err.Error() != "Error: Invalid regex pattern: error parsing regexp: missing closing ): `a(`" {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"runtime"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -24,6 +25,8 @@ type File struct {
 	loc   fsroot.Loc
 	bin   bool
 	err   bool
+	// timeout: the ECMAScript engine gave up on a line of this file.
+	timeout *TimeoutError
 }
 
 // Options say what Search looks for and where.
@@ -42,6 +45,16 @@ type Result struct {
 	BinarySkipped  int
 	ReadErrors     int
 	TargetNotFound bool
+	// Timeout is set when the ECMAScript engine gave up on a line; the
+	// search stopped there.
+	Timeout *Timeout
+}
+
+// Timeout says where a match ran out of time.
+type Timeout struct {
+	Rel   string
+	Line  int // 1-based
+	Limit time.Duration
 }
 
 type grepRun struct {
@@ -154,6 +167,10 @@ func (g *grepRun) run(ctx context.Context, root string) {
 					break
 				}
 				switch {
+				case f.timeout != nil:
+					g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
+					g.maxMatches = total
+					cancel()
 				case f.err:
 					g.res.ReadErrors++
 				case f.bin:
@@ -289,7 +306,11 @@ func (g *grepRun) scan(f *File) {
 		f.bin = true
 		return
 	}
-	f.Hits = g.m.Scan(buf, g.maxCount)
+	var err2 error
+	f.Hits, err2 = g.m.Scan(buf, g.maxCount)
+	if te, ok := err2.(*TimeoutError); ok {
+		f.timeout = te
+	}
 	if len(f.Hits) > 0 {
 		f.Buf, f.Lines = buf, IndexLines(buf)
 	} else {

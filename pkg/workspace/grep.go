@@ -85,6 +85,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		o.Glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
 	}
 	found := grep.Search(ctx, w.fs, root, o)
+	if t := found.Timeout; t != nil {
+		return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
+	}
 	res := &GrepResult{Matches: []GrepMatch{}, Truncated: found.Truncated, BinarySkipped: found.BinarySkipped,
 		ReadErrors: found.ReadErrors, TargetNotFound: found.TargetNotFound}
 	res.text = w.formatGrep(res, found.Files, m, ctxLines, dialectOf(ctx))

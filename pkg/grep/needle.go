@@ -1,0 +1,224 @@
+package grep
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+// A needle is a string every match contains, looked for with a fast byte
+// scan before any regexp runs.
+type needle struct {
+	b     []byte // fold: ASCII letters lower-cased
+	fold  bool   // ASCII letters match in either case
+	whole bool   // b is the whole literal it came from
+	rare  int    // the index in b of the byte the scan looks for
+	// For a folded needle, the scan compares two of its bytes, the rarest
+	// (at o1 < o2), eight positions at a time; m1 and m2 are 0x20 for a
+	// letter, whose case bit is then ignored.
+	o1, o2 int
+	c1, c2 uint64 // the bytes, repeated in every lane
+	m1, m2 uint64
+}
+
+// pickRare chooses the byte to scan for: the one least frequent in
+// source text (both cases counted for a folded letter).
+func (n *needle) pickRare() {
+	best := -1
+	for i, c := range n.b {
+		f := int(byteRank[c])
+		if n.fold && lower(c) != upper(c) {
+			f = max(f, int(byteRank[upper(c)])) + 8 // two scans
+		}
+		if best < 0 || f < best {
+			best, n.rare = f, i
+		}
+	}
+}
+
+// pickPair chooses the two bytes a folded needle's scan compares.
+func (n *needle) pickPair() {
+	if len(n.b) < 2 {
+		return
+	}
+	a, b := -1, -1
+	for i, c := range n.b {
+		switch r := byteRank[c]; {
+		case a < 0 || r < byteRank[n.b[a]]:
+			a, b = i, a
+		case b < 0 || r < byteRank[n.b[b]]:
+			b = i
+		}
+	}
+	n.o1, n.o2 = min(a, b), max(a, b)
+	lane := func(c byte) (uint64, uint64) {
+		var m uint64
+		if lower(c) != upper(c) {
+			m = 0x2020202020202020
+		}
+		return uint64(c) * 0x0101010101010101, m
+	}
+	n.c1, n.m1 = lane(n.b[n.o1])
+	n.c2, n.m2 = lane(n.b[n.o2])
+}
+
+// findRare finds a case-sensitive needle at or after from by its rarest
+// byte.
+func (n *needle) findRare(buf []byte, from int) int {
+	c := n.b[n.rare]
+	for at := from + n.rare; at < len(buf); {
+		i := bytes.IndexByte(buf[at:], c)
+		if i < 0 {
+			return -1
+		}
+		s := at + i - n.rare
+		if s+len(n.b) <= len(buf) && bytes.Equal(buf[s:s+len(n.b)], n.b) {
+			return s
+		}
+		at += i + 1
+	}
+	return -1
+}
+
+// findFold finds a folded needle at or after from.
+func (n *needle) findFold(buf []byte, from int) int {
+	last := len(buf) - len(n.b) // the last place it can start
+	p := from
+	if len(n.b) >= 2 {
+		for ; p <= last && p+n.o2+8 <= len(buf); p += 8 {
+			x := binary.LittleEndian.Uint64(buf[p+n.o1:])
+			y := binary.LittleEndian.Uint64(buf[p+n.o2:])
+			m := zeroBytes(x|n.m1^n.c1) & zeroBytes(y|n.m2^n.c2)
+			for ; m != 0; m &= m - 1 {
+				s := p + bits.TrailingZeros64(m)/8
+				if s <= last && equalFoldASCII(buf[s:s+len(n.b)], n.b) {
+					return s
+				}
+			}
+		}
+	}
+	for ; p <= last; p++ {
+		if equalFoldASCII(buf[p:p+len(n.b)], n.b) {
+			return p
+		}
+	}
+	return -1
+}
+
+// zeroBytes has the high bit set in each byte of x that is zero (and
+// perhaps in some above one that is: callers check every candidate).
+func zeroBytes(x uint64) uint64 {
+	return (x - 0x0101010101010101) &^ x & 0x8080808080808080
+}
+
+// rank is how common the needle's scan byte is (0: rarest).
+func (n needle) rank() byte { return byteRank[n.b[n.rare]] }
+
+// at reports whether s (as long as the needle) is the needle.
+func (n *needle) at(s []byte) bool {
+	if n.fold {
+		return equalFoldASCII(s, n.b)
+	}
+	return bytes.Equal(s, n.b)
+}
+
+// finder finds the needles of a prefilter in one buffer. It remembers
+// where each needle's scan byte occurs next, so the buffer is read once
+// per needle (and case) however many candidates it holds.
+type finder struct {
+	ns   []needle
+	next [][2]int // per needle, the next offset of the scan byte: lower, upper case; -1 none
+}
+
+func newFinder(ns []needle) *finder {
+	f := &finder{ns: ns, next: make([][2]int, len(ns))}
+	return f
+}
+
+func (f *finder) reset() {
+	for i := range f.next {
+		f.next[i] = [2]int{-2, -2}
+	}
+}
+
+// find returns the offset of the leftmost needle occurrence at or after
+// from, or -1.
+func (f *finder) find(buf []byte, from int) int {
+	best := -1
+	for i := range f.ns {
+		if p := f.findOne(buf, from, i); p >= 0 && (best < 0 || p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+// findOne finds needle i at or after from.
+func (f *finder) findOne(buf []byte, from, i int) int {
+	n := &f.ns[i]
+	if !n.fold {
+		if f.next[i][0] == -1 || f.next[i][0] >= from {
+			return f.next[i][0]
+		}
+		p := bytes.Index(buf[from:], n.b)
+		if p >= 0 {
+			p += from
+		}
+		f.next[i][0] = p
+		return p
+	}
+	if p := f.next[i][0]; p == -1 || p >= from {
+		return p
+	}
+	p := n.findFold(buf, from)
+	f.next[i][0] = p
+	return p
+}
+
+// scan is the next offset at or after at of byte c, remembered in slot k
+// of needle i.
+func (f *finder) scan(buf []byte, at, i, k int, c byte) int {
+	if p := f.next[i][k]; p == -1 || p >= at {
+		return p
+	}
+	p := -1
+	if at < len(buf) {
+		if p = bytes.IndexByte(buf[at:], c); p >= 0 {
+			p += at
+		}
+	}
+	f.next[i][k] = p
+	return p
+}
+
+// equalFoldASCII compares s with the lower-cased needle b, ASCII letters
+// in either case.
+func equalFoldASCII(s, b []byte) bool {
+	for i, c := range b {
+		if s[i] != c && lower(s[i]) != c {
+			return false
+		}
+	}
+	return true
+}
+
+// byteRank orders bytes by how often they occur in source code (0: the
+// rarest), counted over the text files of the Go source tree.
+var byteRank = [256]byte{
+	0, 46, 36, 37, 38, 39, 47, 48, 1, 252, 248, 2, 3, 60, 4, 5,
+	40, 6, 7, 8, 41, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	255, 182, 226, 164, 167, 172, 178, 175, 232, 231, 186, 180, 243, 190, 235, 233,
+	250, 236, 229, 220, 222, 204, 218, 199, 209, 201, 228, 183, 176, 224, 171, 159,
+	157, 216, 191, 207, 202, 215, 193, 185, 184, 206, 163, 173, 196, 200, 192, 208,
+	203, 170, 211, 221, 217, 187, 194, 181, 197, 179, 166, 189, 205, 188, 160, 219,
+	165, 247, 223, 240, 238, 254, 239, 227, 225, 246, 168, 198, 241, 230, 249, 244,
+	234, 169, 251, 245, 253, 237, 210, 195, 242, 214, 174, 213, 177, 212, 156, 20,
+	155, 144, 154, 148, 125, 145, 138, 97, 149, 132, 136, 90, 111, 77, 98, 71,
+	108, 91, 94, 112, 137, 139, 88, 129, 141, 135, 68, 72, 133, 140, 103, 78,
+	87, 96, 85, 93, 128, 122, 110, 113, 92, 134, 109, 117, 121, 115, 100, 82,
+	84, 130, 123, 120, 99, 101, 86, 161, 95, 147, 124, 104, 142, 116, 131, 83,
+	21, 22, 162, 127, 63, 59, 51, 69, 58, 81, 80, 62, 119, 79, 152, 107,
+	73, 67, 50, 53, 55, 75, 76, 89, 150, 153, 65, 66, 56, 42, 49, 52,
+	106, 146, 158, 151, 102, 126, 143, 114, 105, 74, 70, 57, 61, 54, 43, 64,
+	118, 23, 24, 25, 44, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 45,
+}

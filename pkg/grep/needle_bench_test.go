@@ -1,0 +1,109 @@
+package grep
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchCorpus is the text of the tree named by WS_BENCH_TREE, concatenated.
+func benchCorpus(b *testing.B) []byte {
+	root := os.Getenv("WS_BENCH_TREE")
+	if root == "" {
+		b.Skip("set WS_BENCH_TREE to a source tree")
+	}
+	var buf []byte
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() && strings.HasSuffix(p, ".go") && len(buf) < 64<<20 {
+			d, _ := os.ReadFile(p)
+			buf = append(buf, d...)
+		}
+		return nil
+	})
+	return buf
+}
+
+// BenchmarkNeedles times one pass of each way to find a needle over the
+// corpus.
+func BenchmarkNeedles(b *testing.B) {
+	buf := benchCorpus(b)
+	for _, s := range []string{"UnexpectedEOF", "ShortWrite", "ClosedPipe", "deadline exceeded"} {
+		for _, fold := range []bool{false, true} {
+			n := needleOf(lit{[]rune(s), fold})
+			n.pickPair()
+			name := s
+			if fold {
+				name += "/fold"
+			}
+			b.Run(name+"/finder", func(b *testing.B) {
+				b.SetBytes(int64(len(buf)))
+				f := newFinder([]needle{n})
+				for b.Loop() {
+					f.reset()
+					for p := 0; ; p++ {
+						if p = f.find(buf, p); p < 0 {
+							break
+						}
+					}
+				}
+			})
+			if !fold {
+				b.Run(name+"/pair", func(b *testing.B) {
+					b.SetBytes(int64(len(buf)))
+					for b.Loop() {
+						for p := 0; ; p++ {
+							if p = n.findFold(buf, p); p < 0 {
+								break
+							}
+						}
+					}
+				})
+				b.Run(name+"/rare", func(b *testing.B) {
+					b.SetBytes(int64(len(buf)))
+					for b.Loop() {
+						for p := 0; ; p++ {
+							if p = n.findRare(buf, p); p < 0 {
+								break
+							}
+						}
+					}
+				})
+				b.Run(name+"/index", func(b *testing.B) {
+					b.SetBytes(int64(len(buf)))
+					for b.Loop() {
+						for p := 0; ; p++ {
+							i := bytes.Index(buf[p:], n.b)
+							if i < 0 {
+								break
+							}
+							p += i
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkScan times Scan over the corpus, with the prefilter and with
+// the regexp alone.
+func BenchmarkScan(b *testing.B) {
+	buf := benchCorpus(b)
+	for _, p := range []string{"ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", `func \w+Context\(`, `(?i)deadline exceeded`, `\w+Deadline\w*`} {
+		m, _ := Compile(p, true)
+		b.Run(p+"/prefilter", func(b *testing.B) {
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				m.Scan(buf, 0)
+			}
+		})
+		b.Run(p+"/regexp", func(b *testing.B) {
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				m.scanBuffer(buf, 0)
+			}
+		})
+	}
+}
