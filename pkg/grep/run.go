@@ -267,6 +267,9 @@ func readAllSized(fd int, size int64) ([]byte, error) {
 	}
 }
 
+// headFirst is the size above which a file's head is sniffed first.
+const headFirst = 64 << 10
+
 // scan reads one file once and finds its matching lines. It uses raw
 // system calls: an *os.File would add an fcntl and an epoll_ctl per file.
 func (g *grepRun) scan(f *File) {
@@ -281,9 +284,10 @@ func (g *grepRun) scan(f *File) {
 		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
 		return
 	}
-	// Big files are judged by their head before the rest is read: a disk
-	// image is skipped after 8 KiB, not after reading gigabytes.
-	if st.Size > 1<<20 {
+	// Files bigger than a buffer are judged by their head before the rest
+	// is read: a disk image is skipped after 8 KiB, not after reading
+	// gigabytes, and the big binary files of a source tree cost one pread.
+	if st.Size > headFirst {
 		var head [media.SniffLen]byte
 		n, err := unix.Pread(fd, head[:], 0)
 		if err != nil {
@@ -301,7 +305,7 @@ func (g *grepRun) scan(f *File) {
 		f.err = true
 		return
 	}
-	if st.Size <= 1<<20 && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {
+	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {
 		putBuf(buf)
 		f.bin = true
 		return
