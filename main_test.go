@@ -1,12 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,8 +57,9 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"settime":  cmdSettime,
+			"exitcode":    cmdExitcode,
+			"settime":     cmdSettime,
+			"embedserver": cmdEmbedServer,
 		},
 	})
 }
@@ -95,4 +102,82 @@ func cmdSettime(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: settime FILE RFC3339-TIME: %v", err)
 	}
 	ts.Check(os.Chtimes(ts.MkAbs(args[0]), t, t))
+}
+
+// cmdEmbedServer starts an OpenAI-compatible embeddings endpoint on
+// 127.0.0.1 for the rest of the script, puts its URL in $EMBED_URL and
+// writes it in place of "$EMBED_URL" in each CONFIG file. A text's vector
+// counts its words (runs of letters, lower-cased) into -dim buckets
+// (default 8) by their FNV-1a hash, so texts that share words are similar.
+// Each request is logged to LOG as "model: N texts". The first -fail
+// requests are answered 429.
+//
+//	usage: embedserver [-dim N] [-fail N] LOG [CONFIG...]
+func cmdEmbedServer(ts *testscript.TestScript, neg bool, args []string) {
+	const usage = "usage: embedserver [-dim N] [-fail N] LOG [CONFIG...]"
+	dim, fails := 8, 0
+	for len(args) >= 2 && (args[0] == "-dim" || args[0] == "-fail") {
+		v, err := strconv.Atoi(args[1])
+		if err != nil || v < 0 {
+			ts.Fatalf(usage)
+		}
+		if args[0] == "-dim" {
+			dim = v
+		} else {
+			fails = v
+		}
+		args = args[2:]
+	}
+	if neg || len(args) < 1 || dim < 1 {
+		ts.Fatalf(usage)
+	}
+	logFile := ts.MkAbs(args[0])
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, `{"error":"bad request"}`, 400)
+			return
+		}
+		f, _ := os.OpenFile(logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if n <= fails {
+			fmt.Fprintf(f, "%s: 429\n", req.Model)
+			f.Close()
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
+			return
+		}
+		fmt.Fprintf(f, "%s: %d texts\n", req.Model, len(req.Input))
+		f.Close()
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float64 `json:"embedding"`
+		}
+		data := make([]item, len(req.Input))
+		for i, text := range req.Input {
+			v := make([]float64, dim)
+			for _, word := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r < 'a' || r > 'z' }) {
+				h := fnv.New32a()
+				h.Write([]byte(word))
+				v[h.Sum32()%uint32(dim)]++
+			}
+			data[i] = item{i, v}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
+	}))
+	ts.Defer(srv.Close)
+	url := srv.URL + "/v1/embeddings"
+	ts.Setenv("EMBED_URL", url)
+	for _, c := range args[1:] {
+		data, err := os.ReadFile(ts.MkAbs(c))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(c), []byte(strings.ReplaceAll(string(data), "$EMBED_URL", url)), 0o644))
+	}
 }

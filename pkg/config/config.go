@@ -46,6 +46,28 @@ type Config struct {
 	AutoIndexPaths []string
 	Skills         []string
 	Upload         Upload
+	// ID and Name identify the workspace ("": derived from the root).
+	ID, Name string
+	// Embedder turns texts into vectors for vector and hybrid search; nil:
+	// none configured.
+	Embedder *Embedder
+	// SearchIndexName names the vector index ("": from the id).
+	SearchIndexName string
+}
+
+// Embedder holds embedder.* settings: an OpenAI-compatible endpoint (URL)
+// or a command, never both.
+type Embedder struct {
+	URL       string
+	Command   []string
+	Model     string
+	APIKeyEnv string // the environment variable holding the key; the key itself is never stored
+	// MaxBatchSize, TimeoutMs, MaxRetries, Dimensions: 0 means the default
+	// (Dimensions 0: whatever the model gives).
+	MaxBatchSize int
+	TimeoutMs    int
+	MaxRetries   *int
+	Dimensions   int
 }
 
 // Filesystem holds filesystem.* settings.
@@ -88,7 +110,10 @@ type Tools struct {
 	// WSTools offers ws's own tools (those Mastra does not have) to models
 	// through call, tools and mcp; their subcommands exist regardless.
 	WSTools bool
-	PerTool map[string]Tool
+	// OperationTimeoutMs bounds every tool call (0: none); a call that
+	// takes longer fails with TIMEOUT.
+	OperationTimeoutMs int
+	PerTool            map[string]Tool
 }
 
 // Tool is the configuration of one tool. Nil pointers mean "not set".
@@ -213,6 +238,23 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 		"autoIndexPaths": func(k string, v any) { c.AutoIndexPaths = p.strings(k, v) },
 		"skills":         func(k string, v any) { c.Skills = p.strings(k, v) },
 		"upload":         func(k string, v any) { p.upload(k, v, &c.Upload) },
+		"id":             func(k string, v any) { c.ID = p.nonEmpty(k, v) },
+		// Mastra's spelling, at the top level.
+		"operationTimeout": func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				c.Tools.OperationTimeoutMs = int(n)
+			}
+		},
+		"name":     func(k string, v any) { c.Name = p.nonEmpty(k, v) },
+		"embedder": func(k string, v any) { c.Embedder = p.embedder(k, v) },
+		"searchIndexName": func(k string, v any) {
+			c.SearchIndexName = p.str(k, v)
+			if p.err == nil {
+				if err := CheckIndexName(c.SearchIndexName); err != nil {
+					p.fail(k, "%v", err)
+				}
+			}
+		},
 	})
 	if p.err != nil {
 		return nil, p.err
@@ -550,6 +592,11 @@ func (p *parser) tools(key string, v any, t *Tools) {
 			}
 		},
 		"wsTools": func(k string, v any) { t.WSTools = p.bool(k, v) },
+		"operationTimeout": func(k string, v any) {
+			if n, ok := p.nonNegInt(k, v); ok {
+				t.OperationTimeoutMs = int(n)
+			}
+		},
 		"hooks": func(k string, v any) {
 			p.object(k, p.obj(k, v), map[string]func(string, any){
 				"beforeToolCall": func(k string, v any) { t.BeforeToolCall = p.command(k, v) },
@@ -669,4 +716,67 @@ func (p *parser) upload(key string, v any, u *Upload) {
 	if p.err == nil && u.MaxSize != nil && u.MaxSizeCommand != nil {
 		p.fail(key, "give maxSize or maxSizeCommand, not both")
 	}
+}
+
+// nonEmpty is a string that must hold something.
+func (p *parser) nonEmpty(key string, v any) string {
+	s := p.str(key, v)
+	if p.err == nil && strings.TrimSpace(s) == "" {
+		p.fail(key, "expected a non-empty string")
+	}
+	return s
+}
+
+var indexNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`) })
+
+// CheckIndexName applies Mastra's rule for searchIndexName: an SQL
+// identifier of at most 63 characters.
+func CheckIndexName(name string) error {
+	if !indexNamePattern().MatchString(name) {
+		return fmt.Errorf("Invalid searchIndexName: %q. Must start with a letter or underscore, and contain only letters, numbers, or underscores.", name)
+	}
+	if len(name) > 63 {
+		return fmt.Errorf("searchIndexName exceeds 63 characters (got %d)", len(name))
+	}
+	return nil
+}
+
+func (p *parser) embedder(key string, v any) *Embedder {
+	e := &Embedder{}
+	count := func(k string, v any, dst *int) {
+		if n, ok := p.nonNegInt(k, v); ok {
+			*dst = int(n)
+		}
+	}
+	p.object(key, p.obj(key, v), map[string]func(string, any){
+		"url": func(k string, v any) {
+			e.URL = p.str(k, v)
+			if p.err == nil && !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
+				p.fail(k, "expected an http:// or https:// URL of an embeddings endpoint, such as http://127.0.0.1:11434/v1/embeddings")
+			}
+		},
+		"command":      func(k string, v any) { e.Command = p.command(k, v) },
+		"model":        func(k string, v any) { e.Model = p.nonEmpty(k, v) },
+		"apiKeyEnv":    func(k string, v any) { e.APIKeyEnv = p.nonEmpty(k, v) },
+		"maxBatchSize": func(k string, v any) { count(k, v, &e.MaxBatchSize) },
+		"timeoutMs":    func(k string, v any) { count(k, v, &e.TimeoutMs) },
+		"dimensions":   func(k string, v any) { count(k, v, &e.Dimensions) },
+		"maxRetries": func(k string, v any) {
+			n := 0
+			count(k, v, &n)
+			e.MaxRetries = &n
+		},
+	})
+	switch {
+	case p.err != nil:
+	case e.URL == "" && e.Command == nil:
+		p.fail(key, `give "url" (an OpenAI-compatible embeddings endpoint) or "command"`)
+	case e.URL != "" && e.Command != nil:
+		p.fail(key, `give "url" or "command", not both`)
+	case e.URL != "" && e.Model == "":
+		p.fail(key+".model", "the endpoint needs a model name, such as \"nomic-embed-text\"")
+	case e.Command != nil && e.APIKeyEnv != "":
+		p.fail(key+".apiKeyEnv", "only an endpoint (url) takes an API key; a command reads its own environment")
+	}
+	return e
 }

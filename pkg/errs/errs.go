@@ -37,6 +37,7 @@ const (
 	StateCorrupt     Code = "STATE_CORRUPT"
 	InvalidPatch     Code = "INVALID_PATCH"
 	NoChange         Code = "NOTHING_TO_UNDO"
+	EmbedderFailed   Code = "EMBEDDER_FAILED"
 	Internal         Code = "INTERNAL"
 
 	// --remote: the transport failed, there is no ws on the other side,

@@ -64,7 +64,33 @@ var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 var NeedsEmbedder = textError(InvalidArgument, "search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)")
 
 // UnknownSearchMode: a search mode ws does not know.
-var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (ws searches with bm25)")
+var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (modes: bm25, vector, hybrid)")
+
+// NeedsBM25: a bm25 search in a workspace whose config enables only
+// vector search.
+func NeedsBM25() *Error {
+	return newf(InvalidArgument, `search mode "bm25" needs bm25, which the config does not enable (set "bm25": true, or use mode "vector")`)
+}
+
+// Embedder is a failure of the embedder (the message names its endpoint,
+// never the key).
+func Embedder(err error) *Error { return &Error{Code: EmbedderFailed, Message: err.Error(), Err: err} }
+
+// EmbedderKeyMissing: the environment variable that should hold the API
+// key is not set.
+func EmbedderKeyMissing(name string) *Error {
+	return newf(EmbedderFailed, "embedder: the API key variable %s is not set in the environment", name)
+}
+
+// NoVectorState: vector search without a state directory to keep vectors.
+func NoVectorState() *Error {
+	return newf(NotAvailable, "vector search keeps its vectors in the state directory, and this workspace has none")
+}
+
+// OperationTimeout: a tool call that ran past tools.operationTimeout.
+func OperationTimeout(tool string, ms int) *Error {
+	return newf(Timeout, "%s timed out after %dms (tools.operationTimeout)", tool, ms)
+}
 
 // IndexTooNew: the search index was written by a newer ws.
 func IndexTooNew(err error) *Error {

@@ -253,26 +253,7 @@ func (r *Reader) Search(query string, topK, minScore float64) []Hit {
 	kept = kept[:jsSliceEnd(len(kept), topK)]
 	hits := make([]Hit, len(kept))
 	for i, d := range kept {
-		rd := r.doc(int(d))
-		h := Hit{
-			ID:      string(r.str(rd.idOff, rd.idLen)),
-			Content: string(r.str(rd.cOff, rd.cLen)),
-			Score:   scores[d],
-		}
-		if rd.mLen > 0 {
-			h.Meta = append([]byte(nil), r.str(rd.mOff, rd.mLen)...)
-		}
-		if lr, ok := r.tok.FindLineRange(h.Content, qt); ok {
-			if rd.startLine > 0 {
-				lr.Start += rd.startLine - 1
-				lr.End += rd.startLine - 1
-			}
-			h.Range = &lr
-		}
-		if rd.startLine > 0 && rd.source >= 0 && rd.source < r.nSrc {
-			h.SourceFile = r.Source(rd.source).Path
-		}
-		hits[i] = h
+		hits[i] = r.hitAt(int(d), qt, scores[d])
 	}
 	return hits
 }

@@ -82,8 +82,8 @@ type GrepRequest struct {
 type SearchRequest struct {
 	Query    string   `json:"query" desc:"Words to look for; documents holding more of the rarer ones rank higher."`
 	TopK     *float64 `json:"topK,omitempty" default:"5" desc:"How many documents to return at most (default 5)."`
-	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Ranking method. ws ranks by keywords (bm25); vector and hybrid would need an embedding model, which ws does not have."`
-	MinScore *float64 `json:"minScore,omitempty" desc:"Leave out documents scoring below this (a BM25 score, not a fraction)."`
+	Mode     string   `json:"mode,omitempty" enum:"bm25,vector,hybrid" desc:"Ranking method: bm25 (keywords), vector (meaning; needs an embedder) or hybrid (both, half each). Default: hybrid when both are configured, else the one that is."`
+	MinScore *float64 `json:"minScore,omitempty" desc:"Leave out documents scoring below this: a raw BM25 score in bm25 mode, a cosine similarity (-1 to 1) in vector mode, the 0-1 combination in hybrid mode."`
 }
 
 // IndexRequest is the input of index (mastra_workspace_index). Mastra's

@@ -34,6 +34,9 @@ type SearchHit struct {
 	SourceFile string `json:"source_file,omitempty"`
 	// Metadata is what the index call stored with the document.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+	// ScoreDetails are the raw scores of each kind of search that found
+	// the document (Mastra's scoreDetails).
+	ScoreDetails search.ScoreDetails `json:"score_details"`
 }
 
 // SearchResult is the outcome of search.
@@ -80,17 +83,26 @@ func (w *Workspace) searchStore() search.Store {
 	return search.Store{Dir: filepath.Join(w.stateDir, "search")}
 }
 
-// Search ranks the indexed documents with BM25 (SPEC 16a: the vector and
-// hybrid modes need an embedder, and saying so beats Mastra's silent
-// fallback). Files indexed from disk that changed since are read again
+// Search ranks the indexed documents: by keywords (BM25), by meaning
+// (vector: cosine similarity of embeddings) or both (hybrid), in the mode
+// Mastra's rules pick (search.EffectiveMode). Asking for vector or hybrid
+// with no embedder configured is an error (SPEC 16a), not Mastra's silent
+// fallback. Files indexed from disk that changed since are read again
 // first, and deleted ones dropped (SPEC 16b).
 func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	canVector := w.cfg.Embedder != nil
 	switch req.Mode {
-	case "", "bm25":
-	case "vector", "hybrid":
-		return nil, errs.NeedsEmbedder(req.Mode)
+	case "", search.ModeBM25:
+	case search.ModeVector, search.ModeHybrid:
+		if !canVector {
+			return nil, errs.NeedsEmbedder(req.Mode)
+		}
 	default:
 		return nil, errs.UnknownSearchMode(req.Mode)
+	}
+	mode := search.EffectiveMode(req.Mode, w.cfg.BM25, canVector)
+	if mode == search.ModeBM25 && !w.cfg.BM25 {
+		return nil, errs.NeedsBM25()
 	}
 	topK, minScore := 5.0, 0.0
 	if req.TopK != nil {
@@ -99,25 +111,49 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	if req.MinScore != nil {
 		minScore = *req.MinScore
 	}
-	r, done, err := w.openSearchIndex(ctx)
+	r, done, err := w.openSearchIndex(ctx, mode != search.ModeBM25)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	var hits []search.Hit
+	var hits []search.Scored
 	if r != nil {
-		hits = r.Search(req.Query, topK, minScore)
+		switch mode {
+		case search.ModeBM25:
+			for _, h := range r.Search(req.Query, topK, minScore) {
+				s := h.Score
+				hits = append(hits, search.Scored{Hit: h, Details: search.ScoreDetails{BM25: &s}})
+			}
+		case search.ModeVector:
+			hits, err = w.vectorSearch(ctx, r, req.Query, topK, req.MinScore)
+		default:
+			k := search.HybridTopK(topK)
+			var vec []search.Scored
+			vec, err = w.vectorSearch(ctx, r, req.Query, k, nil)
+			plain := make([]search.Hit, len(vec))
+			for i, v := range vec {
+				plain[i] = v.Hit
+			}
+			hits = search.Merge(plain, r.Search(req.Query, k, 0), 0.5, topK, req.MinScore)
+		}
+		if err != nil {
+			return nil, err
+		}
 		// Mastra's Workspace.search takes topK again of what the engine
 		// returned: a negative topK drops that many results twice.
 		hits = hits[:search.SliceEnd(len(hits), topK)]
 	}
-	res := &SearchResult{Mode: "bm25", Results: make([]SearchHit, len(hits)), textOut: textOut{search.FormatResults(hits, "bm25")}}
+	plain := make([]search.Hit, len(hits))
+	res := &SearchResult{Mode: mode, Results: make([]SearchHit, len(hits))}
 	for i, h := range hits {
-		res.Results[i] = SearchHit{ID: h.ID, Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range, SourceFile: h.SourceFile}
+		plain[i] = h.Hit
+		res.Results[i] = SearchHit{ID: h.ID, Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range,
+			SourceFile: h.SourceFile, ScoreDetails: h.Details}
 		if len(h.Meta) > 0 {
 			res.Results[i].Metadata = h.Meta
 		}
 	}
+	res.text = search.FormatResults(plain, mode)
 	return res, nil
 }
 
@@ -129,7 +165,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (Result, error)
 		return w.RefreshIndex(ctx, RefreshIndexRequest{})
 	}
 	var n int
-	err := w.changeIndex(ctx, func(x *search.Index) error {
+	err := w.changeIndex(ctx, w.cfg.Embedder != nil, func(x *search.Index) error {
 		x.Add(search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: req.Metadata})
 		n = x.Len()
 		return nil
@@ -145,7 +181,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (Result, error)
 func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*RefreshIndexResult, error) {
 	res := &RefreshIndexResult{Added: []string{}, Changed: []string{}, Removed: []string{}}
 	var data []byte
-	err := w.changeIndexData(ctx, true, func(x *search.Index) error {
+	err := w.changeIndexData(ctx, true, w.cfg.Embedder != nil, func(x *search.Index) error {
 		w.autoIndex(ctx, x, res)
 		res.Documents = x.Len()
 		return nil
@@ -161,11 +197,15 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 
 // openSearchIndex returns the index to query, brought up to date first:
 // the autoIndexPaths indexed if the index lacks them, changed files read
-// again and deleted ones dropped. A nil reader is an empty index.
-func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func(), error) {
+// again and deleted ones dropped; with vectors, the vector store brought
+// in line with it too. A nil reader is an empty index.
+func (w *Workspace) openSearchIndex(ctx context.Context, vectors bool) (*search.Reader, func(), error) {
 	nop := func() {}
 	params := w.cfg.BM25Params
 	if w.stateDir == "" {
+		if vectors {
+			return nil, nop, errs.NoVectorState()
+		}
 		x := search.NewIndexWith(params)
 		w.autoIndex(ctx, x, nil)
 		r, err := search.Open(x.Encode())
@@ -189,13 +229,13 @@ func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func()
 	var stale []string
 	if err == nil && m != nil {
 		stale = w.staleSources(ctx, m.Reader)
-		if len(stale) == 0 {
+		if len(stale) == 0 && (!vectors || w.vectorsCurrent(m.Reader)) {
 			return m.Reader, func() { m.Close() }, nil
 		}
 		m.Close()
 		err = errIndexChange
 	}
-	if err == nil && m == nil && len(w.cfg.AutoIndexPaths) == 0 {
+	if err == nil && m == nil && len(w.cfg.AutoIndexPaths) == 0 && !vectors {
 		return nil, nop, nil
 	}
 	if err != nil && !errors.Is(err, errIndexChange) && !errors.Is(err, search.ErrCorrupt) {
@@ -203,7 +243,7 @@ func (w *Workspace) openSearchIndex(ctx context.Context) (*search.Reader, func()
 	}
 	// Something to change: do it under the lock, on what is there now.
 	var data []byte
-	err = w.changeIndexData(ctx, false, func(x *search.Index) error {
+	err = w.changeIndexData(ctx, false, vectors, func(x *search.Index) error {
 		w.refreshStale(ctx, x, stale)
 		return nil
 	}, &data)
@@ -252,17 +292,20 @@ func (w *Workspace) indexError(err error) error {
 	return stateError(err)
 }
 
-func (w *Workspace) changeIndex(ctx context.Context, change func(*search.Index) error) error {
+func (w *Workspace) changeIndex(ctx context.Context, vectors bool, change func(*search.Index) error) error {
 	var data []byte
-	return w.changeIndexData(ctx, false, change, &data)
+	return w.changeIndexData(ctx, false, vectors, change, &data)
 }
 
 // changeIndexData is the read-modify-write of the index: under the store's
 // lock it loads the index (a damaged one is set aside and rebuilt, with a
 // warning), indexes the autoIndexPaths if the index lacks them, applies
 // change and saves the result atomically. The new file's bytes are left in
-// *data. With refresh, change walks the autoIndexPaths itself.
-func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change func(*search.Index) error, data *[]byte) error {
+// *data. With refresh, change walks the autoIndexPaths itself. With
+// vectors, the documents are embedded (those whose content the vector
+// store does not hold yet) before anything is saved, so an embedder that
+// fails leaves the index as it was.
+func (w *Workspace) changeIndexData(ctx context.Context, refresh, vectors bool, change func(*search.Index) error, data *[]byte) error {
 	var store search.Store
 	var x *search.Index
 	params := w.cfg.BM25Params
@@ -306,6 +349,11 @@ func (w *Workspace) changeIndexData(ctx context.Context, refresh bool, change fu
 		return err
 	}
 	*data = x.Encode()
+	if vectors {
+		if err := w.syncVectors(ctx, x, *data); err != nil {
+			return err
+		}
+	}
 	unchanged := x.Changes() == 0 && hadAuto == (x.AutoPaths != nil) && slices.Equal(before, x.AutoPaths)
 	if w.stateDir == "" || unchanged {
 		return nil

@@ -55,7 +55,7 @@ type Feature int
 const (
 	NeedSandbox   Feature = 1 << iota // a sandbox (the config did not switch it off)
 	NeedProcesses                     // a sandbox that can start background processes
-	NeedSearch                        // search configured (bm25)
+	NeedSearch                        // search configured (bm25 or an embedder)
 	NeedSkills                        // skills configured
 )
 
@@ -141,7 +141,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped."},
 			(*Workspace).Grep),
 		tool(ToolSpec{ID: Search, Command: "search", Needs: NeedSearch,
-			Description: "Find documents in the workspace's search index by keywords (BM25 ranking), best first: each result shows the document id, the lines where the words occur, and its text."},
+			Description: "Find documents in the workspace's search index, best first: by keywords (BM25), by meaning (vector, when an embedder is configured) or both (hybrid). Each result shows the document id, the lines where the words occur, and its text."},
 			(*Workspace).Search),
 		tool(ToolSpec{ID: Index, Command: "index", Writes: true, Op: "index", Needs: NeedSearch,
 			Description: "Add text to the search index under a name, or replace what that name held, so that search can find it."},
@@ -229,7 +229,7 @@ func (w *Workspace) lacks(needs Feature) error {
 		return errs.NoSandbox()
 	case needs&NeedProcesses != 0 && len(w.superv) == 0:
 		return errs.NoProcesses()
-	case needs&NeedSearch != 0 && !w.cfg.BM25:
+	case needs&NeedSearch != 0 && !w.cfg.BM25 && w.cfg.Embedder == nil:
 		return errs.NoSearch()
 	case needs&NeedSkills != 0 && len(w.cfg.Skills) == 0:
 		return errs.NoSkills()

@@ -1,0 +1,271 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/wstools/ws/pkg/embed"
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/runner"
+	"github.com/wstools/ws/pkg/search"
+)
+
+// embedBackoff is the first wait before an embedder request is retried.
+var embedBackoff = embed.DefaultBackoff
+
+// embedder is the configured embedder. The API key is read from the
+// environment variable the config names, at each use; it is never kept.
+func (w *Workspace) embedder() (embed.Embedder, error) {
+	e := w.cfg.Embedder
+	if e == nil {
+		return nil, errs.NeedsEmbedder(search.ModeVector)
+	}
+	timeout := time.Duration(e.TimeoutMs) * time.Millisecond
+	if e.Command != nil {
+		return &embed.Command{Argv: e.Command, Name: e.Model, Dir: w.base, Env: w.hostEnv, Batch: e.MaxBatchSize, Timeout: timeout}, nil
+	}
+	key := ""
+	if e.APIKeyEnv != "" {
+		key = envValue(w.hostEnv, e.APIKeyEnv)
+		if key == "" {
+			return nil, errs.EmbedderKeyMissing(e.APIKeyEnv)
+		}
+	}
+	retries := embed.DefaultMaxRetries
+	if e.MaxRetries != nil {
+		retries = *e.MaxRetries
+	}
+	return &embed.HTTP{URL: e.URL, Name: e.Model, Key: key, Dims: e.Dimensions, Batch: e.MaxBatchSize,
+		Timeout: timeout, Retries: retries, Backoff: embedBackoff}, nil
+}
+
+// envValue is a variable of an environment list ("" when unset).
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+var notIdent = regexp.MustCompile(`[^a-zA-Z0-9_]`)
+
+// IndexName is the vector index's name: searchIndexName, else Mastra's
+// default, the id with "_search" and every other character than a letter,
+// a digit or '_' made '_' (prefixed "ws_" when it would start with a digit).
+func (w *Workspace) IndexName() string {
+	if n := w.cfg.SearchIndexName; n != "" {
+		return n
+	}
+	n := notIdent.ReplaceAllString(w.ID()+"_search", "_")
+	if n[0] >= '0' && n[0] <= '9' {
+		n = "ws_" + n
+	}
+	return n[:min(len(n), 63)]
+}
+
+// vectorFile is the embedded vector store, next to the keyword index.
+func (w *Workspace) vectorFile() string {
+	return filepath.Join(w.stateDir, "search", w.IndexName()+".vectors")
+}
+
+// openVectors opens the vector store; a damaged one is reported.
+func (w *Workspace) openVectors() (*search.VectorFile, error) {
+	v, err := search.OpenVectors(w.vectorFile())
+	if err != nil {
+		return nil, w.indexError(err)
+	}
+	return v, nil
+}
+
+// embedderModel is the model the configured embedder's vectors are
+// recorded under.
+func (w *Workspace) embedderModel() string {
+	e := w.cfg.Embedder
+	if e.Model != "" {
+		return e.Model
+	}
+	return strings.Join(e.Command, " ")
+}
+
+// vectorsCurrent reports whether the vector store holds the vectors of
+// this index's documents, made by the configured model.
+func (w *Workspace) vectorsCurrent(r *search.Reader) bool {
+	v, err := search.OpenVectors(w.vectorFile())
+	if err != nil {
+		return false
+	}
+	defer v.Close()
+	m := v.Meta()
+	return m.Synced == r.Fingerprint() && m.Model == w.embedderModel()
+}
+
+// syncVectors brings the vector store in line with the index x (whose
+// file's bytes are data): each document with content gets a vector,
+// taken from the store when it holds one made from the same content by the
+// same model, else embedded (each distinct content once). A change of
+// model or of dimension embeds everything again. A damaged store is
+// rebuilt.
+func (w *Workspace) syncVectors(ctx context.Context, x *search.Index, data []byte) error {
+	r, err := search.Open(data)
+	if err != nil {
+		return w.indexError(err)
+	}
+	fp := r.Fingerprint()
+	emb, err := w.embedder()
+	if err != nil {
+		return err
+	}
+	store, err := search.OpenVectors(w.vectorFile())
+	if err != nil {
+		if !errors.Is(err, search.ErrCorrupt) {
+			return w.indexError(err)
+		}
+		w.warn("the vector store was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") + "); every document is embedded again")
+		store = &search.VectorFile{Path: w.vectorFile()}
+	}
+	defer store.Close()
+	old := store.Meta()
+	model := w.embedderModel()
+	if old.Synced == fp && old.Model == model {
+		return nil
+	}
+	reuse := old.Model == model && store.Verify() == nil
+	for attempt := 0; ; attempt++ {
+		records, err := w.vectorRecords(ctx, emb, x, store, reuse)
+		var dimErr *dimChange
+		if errors.As(err, &dimErr) && attempt == 0 {
+			reuse = false // the model changed under its name: embed all again
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		dim := 0
+		if len(records) > 0 {
+			dim = len(records[0].Vector)
+		}
+		if err := store.Replace(search.VectorMeta{Model: model, Dim: dim, Synced: fp}, records); err != nil {
+			return w.indexError(err)
+		}
+		return nil
+	}
+}
+
+// dimChange: the embedder's vectors no longer have the stored dimension.
+type dimChange struct{ old, new int }
+
+func (e *dimChange) Error() string {
+	return fmt.Sprintf("dimension changed from %d to %d", e.old, e.new)
+}
+
+// vectorRecords makes the records of x's documents, in index order.
+func (w *Workspace) vectorRecords(ctx context.Context, emb embed.Embedder, x *search.Index, store search.VectorStore, reuse bool) ([]search.VectorRecord, error) {
+	docs := x.Docs()
+	records := make([]search.VectorRecord, 0, len(docs))
+	var texts []string
+	pending := map[search.Hash]int{} // content → its place in texts
+	var slot []int                   // per record: its place in texts, or -1
+	reused := 0
+	for i, d := range docs {
+		if d.Content == "" {
+			continue // nothing to embed, and nothing a query could be similar to
+		}
+		h := search.HashContent(d.Content)
+		rec := search.VectorRecord{VectorEntry: search.VectorEntry{ID: d.ID, Hash: h}, Ref: i}
+		at := -1
+		if vec, ok := store.Lookup(h); ok && reuse {
+			rec.Vector = vec
+			reused++
+		} else if j, ok := pending[h]; ok {
+			at = j
+		} else {
+			at = len(texts)
+			pending[h] = at
+			texts = append(texts, d.Content)
+		}
+		records = append(records, rec)
+		slot = append(slot, at)
+	}
+	if len(texts) == 0 {
+		return records, nil
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, w.embedError(err)
+	}
+	if reused > 0 && len(vecs[0]) != store.Meta().Dim {
+		return nil, &dimChange{store.Meta().Dim, len(vecs[0])}
+	}
+	if d := w.cfg.Embedder.Dimensions; d > 0 && len(vecs[0]) != d {
+		return nil, errs.Embedder(&embed.Error{Endpoint: emb.Endpoint(),
+			Msg: fmt.Sprintf("returned vectors of %d dimensions, the config says %d", len(vecs[0]), d)})
+	}
+	for i := range records {
+		if slot[i] >= 0 {
+			records[i].Vector = vecs[slot[i]]
+		}
+	}
+	return records, nil
+}
+
+// embedError is an embedder failure as a tool error; ws's own stop
+// signals and cancellations pass through.
+func (w *Workspace) embedError(err error) error {
+	var sig *runner.SignalError
+	if errors.As(err, &sig) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return errs.Embedder(err)
+}
+
+// vectorSearch embeds the query and ranks the documents by cosine
+// similarity: the best topK (JavaScript's slice rules), those below
+// minScore (when set) left out, each found in the index for its content.
+func (w *Workspace) vectorSearch(ctx context.Context, r *search.Reader, query string, topK float64, minScore *float64) ([]search.Scored, error) {
+	store, err := w.openVectors()
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	meta := store.Meta()
+	k := search.SliceEnd(meta.Count, topK)
+	if meta.Count == 0 || k == 0 {
+		return nil, nil
+	}
+	emb, err := w.embedder()
+	if err != nil {
+		return nil, err
+	}
+	vecs, err := emb.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, w.embedError(err)
+	}
+	if len(vecs[0]) != meta.Dim {
+		return nil, errs.Embedder(&embed.Error{Endpoint: emb.Endpoint(),
+			Msg: fmt.Sprintf("returned a query vector of %d dimensions, the index holds vectors of %d (model %s)", len(vecs[0]), meta.Dim, meta.Model)})
+	}
+	matches, err := store.Query(vecs[0], k)
+	if err != nil {
+		return nil, w.indexError(err)
+	}
+	var out []search.Scored
+	for _, m := range matches {
+		if minScore != nil && m.Score < *minScore {
+			continue
+		}
+		i, ok := r.FindDoc(m.ID, m.Ref)
+		if !ok {
+			continue
+		}
+		s := m.Score
+		out = append(out, search.Scored{Hit: r.DocHit(i, query, m.Score), Details: search.ScoreDetails{Vector: &s}})
+	}
+	return out, nil
+}
