@@ -117,9 +117,9 @@ type VectorFile struct {
 	meta   VectorMeta
 	data   []byte
 	mapped bool
-	ids    []string
-	hashes []Hash
-	refs   []int
+	idOff  []uint64 // where each id starts (after its length)
+	hashAt uint64   // where the hashes start
+	refAt  uint64   // where the refs start
 	vecs   []float32 // count × dim
 	norms  []float32
 	byHash map[Hash]int
@@ -145,7 +145,8 @@ func OpenVectors(path string) (*VectorFile, error) {
 	if size < vecHeader || size != int64(int(size)) {
 		return nil, corruptf("vector file is %d bytes", size)
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	// Every page is read by a query: fault them in with one call.
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
 	v.mapped = err == nil
 	if err != nil {
 		if data, err = os.ReadFile(path); err != nil {
@@ -166,7 +167,7 @@ func (v *VectorFile) Close() error {
 		return nil
 	}
 	v.mapped = false
-	v.vecs, v.norms = nil, nil
+	v.vecs, v.norms, v.idOff = nil, nil, nil
 	return unix.Munmap(v.data)
 }
 
@@ -195,10 +196,10 @@ func (v *VectorFile) parse() error {
 		return corruptf("vector file checksum mismatch")
 	}
 	v.meta = VectorMeta{Model: string(d[vecHeader : vecHeader+modelLen]), Dim: dim, Count: count, Synced: le.Uint64(d[vhSynced:])}
-	v.ids = make([]string, count)
+	v.idOff = make([]uint64, count)
 	off := vecHeader + modelLen
 	end := off + idsLen
-	for i := range v.ids {
+	for i := range v.idOff {
 		if off+4 > end {
 			return corruptf("vector file ids do not fit")
 		}
@@ -207,24 +208,64 @@ func (v *VectorFile) parse() error {
 		if l > end-off {
 			return corruptf("vector file ids do not fit")
 		}
-		v.ids[i] = string(d[off : off+l])
+		v.idOff[i] = off
 		off += l
 	}
-	v.hashes = make([]Hash, count)
-	for i := range v.hashes {
-		copy(v.hashes[i][:], d[end+32*uint64(i):])
-	}
-	v.refs = make([]int, count)
-	for i := range v.refs {
-		ref := le.Uint32(d[end+32*uint64(count)+4*uint64(i):])
-		v.refs[i] = -1
-		if ref != math.MaxUint32 {
-			v.refs[i] = int(ref)
-		}
-	}
+	v.hashAt = end
+	v.refAt = end + 32*uint64(count)
 	v.vecs = floats(d[vecOff : vecOff+4*uint64(count)*uint64(dim)])
 	v.norms = floats(d[vecOff+4*uint64(count)*uint64(dim):])
 	return nil
+}
+
+func (v *VectorFile) id(i int) string {
+	off := v.idOff[i]
+	return string(v.data[off : off+uint64(le.Uint32(v.data[off-4:]))])
+}
+
+func (v *VectorFile) hash(i int) (h Hash) {
+	copy(h[:], v.data[v.hashAt+32*uint64(i):])
+	return h
+}
+
+func (v *VectorFile) ref(i int) int {
+	r := le.Uint32(v.data[v.refAt+4*uint64(i):])
+	if r == math.MaxUint32 {
+		return -1
+	}
+	return int(r)
+}
+
+// ReadVectorMeta reads only what a vector file's header says (no checks
+// beyond its magic and version): enough to tell whether a store is
+// current. A missing file is an empty store.
+func ReadVectorMeta(path string) (VectorMeta, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return VectorMeta{}, nil
+	}
+	if err != nil {
+		return VectorMeta{}, err
+	}
+	defer f.Close()
+	h := make([]byte, vecHeader+256)
+	n, _ := f.ReadAt(h, 0)
+	h = h[:n]
+	if n < vecHeader || string(h[:8]) != vecMagic || le.Uint32(h[vhVersion:]) != vecVersion {
+		return VectorMeta{}, corruptf("not a ws vector file of this version")
+	}
+	ml := int(le.Uint32(h[vhModel:]))
+	if ml > 4096 {
+		return VectorMeta{}, corruptf("model name of %d bytes", ml)
+	}
+	if vecHeader+ml > n {
+		h = make([]byte, vecHeader+ml)
+		if _, err := f.ReadAt(h, 0); err != nil {
+			return VectorMeta{}, corruptf("short header")
+		}
+	}
+	return VectorMeta{Model: string(h[vecHeader : vecHeader+ml]), Dim: int(le.Uint32(h[vhDim:])),
+		Count: int(le.Uint32(h[vhCount:])), Synced: le.Uint64(h[vhSynced:])}, nil
 }
 
 // littleEndian: the file's floats can be used in place.
@@ -252,9 +293,9 @@ func (v *VectorFile) Meta() VectorMeta { return v.meta }
 
 // Entries lists the stored documents.
 func (v *VectorFile) Entries() []VectorEntry {
-	out := make([]VectorEntry, len(v.ids))
-	for i := range v.ids {
-		out[i] = VectorEntry{ID: v.ids[i], Hash: v.hashes[i]}
+	out := make([]VectorEntry, len(v.idOff))
+	for i := range v.idOff {
+		out[i] = VectorEntry{ID: v.id(i), Hash: v.hash(i)}
 	}
 	return out
 }
@@ -280,18 +321,18 @@ func (v *VectorFile) vector(i int) []float32 {
 // Lookup finds a stored vector by the hash of its content.
 func (v *VectorFile) Lookup(h Hash) ([]float32, bool) {
 	if v.byHash == nil {
-		v.byHash = make(map[Hash]int, len(v.hashes))
-		for i, x := range v.hashes {
-			if _, ok := v.byHash[x]; !ok {
-				v.byHash[x] = i
+		v.byHash = make(map[Hash]int, v.meta.Count)
+		for i := 0; i < v.meta.Count; i++ {
+			if x := v.hash(i); v.byHash[x] == 0 {
+				v.byHash[x] = i + 1
 			}
 		}
 	}
-	i, ok := v.byHash[h]
-	if !ok {
+	i := v.byHash[h] // one more than the position; 0: none
+	if i == 0 {
 		return nil, false
 	}
-	return v.vector(i), true
+	return v.vector(i - 1), true
 }
 
 // Replace writes a new file holding exactly records, atomically.
@@ -442,7 +483,7 @@ func (v *VectorFile) Query(q []float32, k int) ([]VectorMatch, error) {
 	all = all[:min(k, len(all))]
 	out := make([]VectorMatch, len(all))
 	for i, s := range all {
-		out[i] = VectorMatch{ID: v.ids[s.i], Score: s.score, Ref: v.refs[s.i]}
+		out[i] = VectorMatch{ID: v.id(s.i), Score: s.score, Ref: v.ref(s.i)}
 	}
 	return out, nil
 }

@@ -97,13 +97,8 @@ func (w *Workspace) embedderModel() string {
 // vectorsCurrent reports whether the vector store holds the vectors of
 // this index's documents, made by the configured model.
 func (w *Workspace) vectorsCurrent(r *search.Reader) bool {
-	v, err := search.OpenVectors(w.vectorFile())
-	if err != nil {
-		return false
-	}
-	defer v.Close()
-	m := v.Meta()
-	return m.Synced == r.Fingerprint() && m.Model == w.embedderModel()
+	m, err := search.ReadVectorMeta(w.vectorFile())
+	return err == nil && m.Synced == r.Fingerprint() && m.Model == w.embedderModel()
 }
 
 // syncVectors brings the vector store in line with the index x (whose
