@@ -235,7 +235,7 @@ func (w *Workspace) openSearchIndex(ctx context.Context, vectors bool) (*search.
 		m.Close()
 		err = errIndexChange
 	}
-	if err == nil && m == nil && len(w.cfg.AutoIndexPaths) == 0 && !vectors {
+	if err == nil && m == nil && len(w.cfg.AutoIndexPaths) == 0 {
 		return nil, nop, nil
 	}
 	if err != nil && !errors.Is(err, errIndexChange) && !errors.Is(err, search.ErrCorrupt) {
