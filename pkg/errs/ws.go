@@ -61,7 +61,7 @@ func NoSkills() *Error {
 var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 
 // NeedsEmbedder: a vector or hybrid search without an embedder.
-var NeedsEmbedder = textError(InvalidArgument, "search mode %q needs an embedder, and none is configured: ws searches with BM25 only (use mode \"bm25\" or leave mode out)")
+var NeedsEmbedder = textError(InvalidArgument, "search mode %q needs an embedder, and none is configured (set \"embedder\" in the config, or use mode \"bm25\" or leave mode out)")
 
 // UnknownSearchMode: a search mode ws does not know.
 var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (modes: bm25, vector, hybrid)")
