@@ -117,9 +117,9 @@ type VectorFile struct {
 	meta   VectorMeta
 	data   []byte
 	mapped bool
-	idOff  []uint64 // where each id starts (after its length)
-	hashAt uint64   // where the hashes start
-	refAt  uint64   // where the refs start
+	idOff  []uint64  // where each id starts (after its length)
+	hashAt uint64    // where the hashes start
+	refAt  uint64    // where the refs start
 	vecs   []float32 // count × dim
 	norms  []float32
 	byHash map[Hash]int
