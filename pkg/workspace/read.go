@@ -297,18 +297,21 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 		} else {
 			sb.WriteString(firstLong)
 		}
-		why := "alone exceeds the output budget"
+		// One wording, with the size: Mastra's "showing first ~B of ~T
+		// tokens", where T is the whole output's estimate ("more than"
+		// when the line was too long to hold in full).
+		whole := sb.String()
+		of := fmt.Sprintf("~%d", tokens.Estimate(whole))
 		if firstCut {
-			why = "is too long to show"
+			of = "more than " + of
 		}
+		next := "continue with " + d.setting("offset", "offset", start+1)
 		res.NextOffset = start + 1
-		res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
-			"\n[output truncated: line %d %s and was cut; continue with %s]", start, why, d.setting("offset", "offset", start+1))
 		if start+1 > total {
-			res.NextOffset = 0
-			res.text = tokens.HeadTokens(sb.String(), budget) + fmt.Sprintf(
-				"\n[output truncated: line %d %s and was cut; it is the last line]", start, why)
+			next, res.NextOffset = "it is the last line", 0
 		}
+		res.text = tokens.HeadTokens(whole, budget) + fmt.Sprintf(
+			"\n[output truncated: line %d alone exceeds the output budget: showing first ~%d of %s tokens; %s]", start, budget, of, next)
 		return res, nil
 	}
 	res.Content = &content
