@@ -119,16 +119,21 @@ func (fsys *FS) InsideAnyRoot(real string) bool {
 }
 
 // outsideError builds Mastra's containment message, with its hint for
-// absolute paths that were probably meant to be workspace-relative.
+// absolute paths that were probably meant to be workspace-relative. As
+// Mastra's rule has it: "/" alone gets no hint; the concrete suggestion only
+// when the first segment (split at a slash or a backslash; never "." or "..") names
+// something that resolves under the base (a dangling link does not).
 func (fsys *FS) outsideError(input string) error {
 	hint := ""
 	if filepath.IsAbs(input) {
 		trimmed := strings.TrimLeft(input, `/\`)
-		first := strings.SplitN(filepath.ToSlash(trimmed), "/", 2)[0]
-		hint = `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
-		if first != "" {
-			if _, err := os.Lstat(filepath.Join(fsys.base, first)); err == nil {
-				hint = `path is outside the workspace; use a relative path like "` + trimmed + `"`
+		if trimmed != "" {
+			hint = `path is outside the workspace; use a path relative to the workspace root, without a leading "/"`
+			first, _, _ := strings.Cut(strings.ReplaceAll(trimmed, `\`, "/"), "/")
+			if first != "" && first != "." && first != ".." {
+				if _, err := os.Stat(filepath.Join(fsys.base, first)); err == nil {
+					hint = `path is outside the workspace; use a relative path like "` + trimmed + `"`
+				}
 			}
 		}
 	}
