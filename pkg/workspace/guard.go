@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -9,19 +10,33 @@ import (
 	"github.com/wstools/ws/pkg/statefile"
 )
 
-// isoMillis formats a time as JavaScript's toISOString does.
+// isoMillis formats a time as Node's fs.Stats dates print with
+// toISOString: the time in milliseconds as the double sec·1e3 + nsec/1e6,
+// rounded half up (Math.round), so .987654321 s is .988 and .000499999 s,
+// which that double holds as .5 ms, is .001.
 func isoMillis(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+	ms := float64(t.Unix())*1e3 + float64(t.Nanosecond())/1e6
+	r := math.Floor(ms)
+	if ms-r >= 0.5 {
+		r++
+	}
+	return time.UnixMilli(int64(r)).UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// isoPair formats two times for a message, with nanoseconds when the
-// millisecond forms would look the same (or are: only the size changed).
-func isoPair(a, b time.Time) (string, string) {
-	x, y := isoMillis(a), isoMillis(b)
-	if x == y {
-		x, y = a.UTC().Format("2006-01-02T15:04:05.000000000Z"), b.UTC().Format("2006-01-02T15:04:05.000000000Z")
+// staleTimes formats the recorded and current times of a file for a
+// stale-write message: Mastra's millisecond forms when they differ;
+// otherwise (the change is below a millisecond, or only the size changed)
+// nanoseconds, with the sizes when they differ.
+func staleTimes(a, b time.Time, sizeA, sizeB int64) (x, y, sizes string) {
+	x, y = isoMillis(a), isoMillis(b)
+	if x != y {
+		return x, y, ""
 	}
-	return x, y
+	x, y = a.UTC().Format("2006-01-02T15:04:05.000000000Z"), b.UTC().Format("2006-01-02T15:04:05.000000000Z")
+	if sizeA != sizeB {
+		sizes = fmt.Sprintf("; expected size %d bytes, actual %d bytes", sizeA, sizeB)
+	}
+	return x, y, sizes
 }
 
 // writeGuard is held while a tool changes one file: the cross-process write
@@ -100,11 +115,7 @@ func (w *Workspace) checkFresh(t *fsroot.Target, l fsroot.Loc, real, toolID stri
 	if rec == nil || (cur.MtimeNS == rec.MtimeNS && cur.Size == rec.Size) {
 		return nil
 	}
-	readAt, now := isoPair(time.Unix(0, rec.MtimeNS), cur.Mtime())
-	sizes := ""
-	if cur.Size != rec.Size {
-		sizes = fmt.Sprintf("; expected size %d bytes, actual %d bytes", rec.Size, cur.Size)
-	}
+	readAt, now, sizes := staleTimes(time.Unix(0, rec.MtimeNS), cur.Mtime(), rec.Size, cur.Size)
 	if policy {
 		return errs.ModifiedSinceRead(t.Input, readAt, now, sizes)
 	}
