@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,13 +21,17 @@ func newExecCmd(app *App, runF func(context.Context, *workspace.ExecRequest) err
 	return toolCmd(app, workspace.ExecuteCommand, runF, &cobra.Command{
 		Use:   "exec [flags] -- COMMAND",
 		Short: "Run a shell command in the workspace (or in the background)",
-		Long: `Run COMMAND with /bin/sh -c in the workspace root, stdin from /dev/null, and print
-its output as the model sees it. Several arguments are joined with spaces. ws exits
-with the command's status: 124 on timeout, 128+N when killed by signal N, 125 when
-ws itself failed. --background starts it under a supervisor and prints its PID.`,
+		Long: `Run COMMAND with /bin/sh -c in the workspace root, stdin from /dev/null (ws's own
+stdin with --stdin), and print its output as the model sees it. Several arguments are
+joined with spaces. ws exits with the command's status: 124 on timeout, 128+N when
+killed by signal N (a SIGINT or SIGTERM to ws is passed on to the command), 125 when ws
+itself failed. --background starts it under a supervisor and prints its PID; with
+--stdin-pipe its stdin stays open for 'ws send'.`,
 		Example: `  ws exec -- go test ./...
   ws exec --cwd web --timeout 60 -- 'npm ci && npm test | tail -20'
-  ws exec --background -- python3 -m http.server 8000`,
+  echo hi | ws exec --stdin -- cat
+  ws exec --background -- python3 -m http.server 8000
+  ws exec --background --stdin-pipe -- python3 -iq`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("needs a COMMAND (after --)")
@@ -38,6 +43,9 @@ ws itself failed. --background starts it under a supervisor and prints its PID.`
 		stringVar(b.f, &req.Cwd, "cwd", "working directory, inside the workspace")
 		b.int(&req.Tail, "tail", "", "tail", "200", "show the last N lines of each stream; 0 = all")
 		b.bool(&req.Background, "background", "", false, "start in the background and print the PID")
+		b.bool(&req.StdinPipe, "stdin-pipe", "", false, "with --background: keep the command's stdin open for ws send")
+		b.f.Var(&stdinFlag{req: req, app: app}, "stdin", "pass ws's stdin to the (foreground) command")
+		b.f.Lookup("stdin").NoOptDefVal = "true"
 		b.list(&req.Env, "env", "NAME=value", "NAME=value", func(kv string) bool {
 			k, _, ok := strings.Cut(kv, "=")
 			return ok && k != ""
@@ -61,6 +69,29 @@ func (a *App) exec(ctx context.Context, req *workspace.ExecRequest) error {
 	}
 	if r, ok := res.(*workspace.ExecResult); ok && r.ExitStatus() != 0 {
 		return &exitStatusError{r.ExitStatus()}
+	}
+	return nil
+}
+
+// stdinFlag is --stdin: the command reads ws's own stdin.
+type stdinFlag struct {
+	req *workspace.ExecRequest
+	app *App
+	on  bool
+}
+
+func (f *stdinFlag) String() string   { return strconv.FormatBool(f.on) }
+func (f *stdinFlag) Type() string     { return "bool" }
+func (f *stdinFlag) IsBoolFlag() bool { return true }
+
+func (f *stdinFlag) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return &badValue{"true or false"}
+	}
+	f.on, f.req.Stdin = on, nil
+	if on {
+		f.req.Stdin = f.app.IO.In
 	}
 	return nil
 }

@@ -95,10 +95,21 @@ func (a *App) run(ctx context.Context, args []string) int {
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends
 	// ws at once even if a tool is stuck.
+	// The context's cause names the signal (a *runner.SignalError), so
+	// exec passes that very signal on to its command.
 	if interruptible(root, args) {
-		sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		context.AfterFunc(sctx, stop)
+		sctx, cancel := context.WithCancelCause(ctx)
+		sigc := make(chan os.Signal, 1)
+		signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			select {
+			case s := <-sigc:
+				signal.Stop(sigc)
+				cancel(&runner.SignalError{Signal: s.(syscall.Signal)})
+			case <-sctx.Done():
+			}
+		}()
+		defer func() { signal.Stop(sigc); cancel(nil) }()
 		ctx = sctx
 	}
 	root.SetArgs(args)
@@ -197,7 +208,7 @@ func interruptible(root *cobra.Command, args []string) bool {
 		c = c.Parent()
 	}
 	switch c.Name() {
-	case "exec", "ps-output", "kill", "call", "mcp", "grep", "search", "index", "skill", "upload", "patch", "undo":
+	case "exec", "ps-output", "kill", "send", "call", "mcp", "grep", "search", "index", "skill", "upload", "patch", "undo":
 		return true
 	}
 	return false

@@ -36,6 +36,7 @@ var toolCommands = map[string]func(*App) *cobra.Command{
 	"skill read":   func(a *App) *cobra.Command { return newSkillReadCmd(a, nil) },
 	"patch":        func(a *App) *cobra.Command { return newPatchCmd(a, nil) },
 	"undo":         func(a *App) *cobra.Command { return newUndoCmd(a, nil) },
+	"send":         func(a *App) *cobra.Command { return newSendCmd(a, nil) },
 }
 
 // modeOf tells a table Command that is a mode of another command, run by

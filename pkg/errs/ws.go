@@ -122,6 +122,25 @@ func NoBwrap() *Error {
 	return newf(NotAvailable, `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`)
 }
 
+// NoStdinPipe: send to a process started without a stdin pipe; how says
+// how to start one.
+func NoStdinPipe(pid, how string) *Error {
+	return newf(InvalidArgument, "process %s has no stdin pipe: start it with %s to send it input", pid, how)
+}
+
+// StdinClosed: send to a process whose stdin is closed; why says how.
+func StdinClosed(pid, why string) *Error {
+	return newf(EIO, "the stdin of process %s is closed (%s)", pid, why)
+}
+
+// BadSignal: a signal ws kill does not know.
+var BadSignal = textError(InvalidArgument, "unknown signal %q: give a name such as TERM, INT, HUP, KILL, USR1, or a number")
+
+// BadFilter: a filter that is not a regular expression.
+func BadFilter(err error) *Error {
+	return &Error{Code: InvalidPattern, Message: "filter is not a valid regular expression: " + err.Error(), Err: err}
+}
+
 // EmptyCommand: execute_command without a command.
 func EmptyCommand() *Error { return newf(InvalidArgument, "Error: the command is empty") }
 

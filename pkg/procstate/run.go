@@ -2,11 +2,16 @@ package procstate
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/wstools/ws/pkg/runner"
+	"golang.org/x/sys/unix"
 )
 
 // KillGrace is the time between TERM and KILL when ws stops a process
@@ -53,13 +58,28 @@ type RunResult struct {
 	TimedOut       bool
 }
 
-// RunForeground runs argv in its own process group with stdin from
-// /dev/null and both streams captured. When the shell exits, what is left
-// of its group gets TERM, then KILL after the grace period, so a child left
-// running with `&` cannot hold ws; a process that escaped the group and
-// still holds the pipes is not waited for beyond that. A timeout (0: none)
-// or a cancelled ctx stops the whole group the same way.
-func RunForeground(ctx context.Context, argv, env []string, cwd string, timeout time.Duration) (*RunResult, error) {
+// Foreground is a command for RunForeground.
+type Foreground struct {
+	Argv, Env []string
+	Dir       string
+	Timeout   time.Duration // 0: none
+	// Stdin is what the command reads; nil is /dev/null. An *os.File is
+	// passed on as it is; a terminal makes the command the terminal's
+	// foreground process group while it runs (so it may read it, and ^C
+	// reaches it as it would from a shell).
+	Stdin io.Reader
+}
+
+// RunForeground runs a command in its own process group with both streams
+// captured. When the shell exits, what is left of its group gets TERM,
+// then KILL after the grace period, so a child left running with `&`
+// cannot hold ws; a process that escaped the group and still holds the
+// pipes is not waited for beyond that. A timeout stops the whole group
+// the same way; so does a cancelled ctx, with the signal that cancelled
+// it (a *runner.SignalError cause: INT or TERM to ws is passed on to the
+// command, as a shell would), TERM otherwise.
+func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
+	argv := c.Argv
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -70,27 +90,43 @@ func RunForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 		outW.Close()
 		return nil, err
 	}
-	devnull, err := os.Open(os.DevNull)
+	in, err := openStdin(c.Stdin)
 	if err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
 		return nil, err
+	}
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if in.tty {
+		attr.Foreground, attr.Ctty = true, 0
+		signal.Ignore(syscall.SIGTTOU) // to take the terminal back afterwards
+		defer signal.Reset(syscall.SIGTTOU)
 	}
 	// syscall.ForkExec rather than os.StartProcess: the latter probes for
 	// pidfd support with an extra fork the first time, which is a good part
 	// of a short command's cost.
 	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
-		Dir:   cwd,
-		Env:   env,
-		Files: []uintptr{devnull.Fd(), outW.Fd(), errW.Fd()},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Dir:   c.Dir,
+		Env:   c.Env,
+		Files: []uintptr{in.f.Fd(), outW.Fd(), errW.Fd()},
+		Sys:   attr,
 	})
-	devnull.Close()
+	in.started()
 	outW.Close()
 	errW.Close()
 	if err != nil {
+		in.close()
 		outR.Close()
 		errR.Close()
 		return nil, &os.PathError{Op: "fork/exec", Path: argv[0], Err: err}
 	}
+	defer in.close()
+	if in.tty {
+		defer in.takeTerminalBack()
+	}
+	timeout := c.Timeout
 	pgid := pid
 	var out, errc capture
 	var readers sync.WaitGroup
@@ -123,9 +159,14 @@ func RunForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	case st = <-waitCh:
 	case <-timer:
 		res.TimedOut = true
-		st = stopGroup(pgid, waitCh)
+		st = stopGroup(pgid, syscall.SIGTERM, waitCh)
 	case <-ctx.Done():
-		st = stopGroup(pgid, waitCh)
+		sig := syscall.SIGTERM
+		var se *runner.SignalError
+		if errors.As(context.Cause(ctx), &se) && (se.Signal == syscall.SIGINT || se.Signal == syscall.SIGHUP) {
+			sig = se.Signal
+		}
+		st = stopGroup(pgid, sig, waitCh)
 	}
 	// The shell is gone; stop what it left behind in its group: TERM, then
 	// KILL to whatever is still there when the grace period ends (whether
@@ -160,10 +201,10 @@ func RunForeground(ctx context.Context, argv, env []string, cwd string, timeout 
 	return res, nil
 }
 
-// stopGroup sends TERM to the group, KILL after the grace period, and
+// stopGroup sends sig to the group, KILL after the grace period, and
 // returns the shell's status.
-func stopGroup(pgid int, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
-	SignalGroup(pgid, syscall.SIGTERM)
+func stopGroup(pgid int, sig syscall.Signal, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
+	SignalGroup(pgid, sig)
 	select {
 	case st := <-waitCh:
 		return st
@@ -183,4 +224,56 @@ func exitCodeOf(st syscall.WaitStatus) (code, sig int) {
 		return 128 + int(st.Signal()), int(st.Signal())
 	}
 	return st.ExitStatus(), 0
+}
+
+// stdinSource is a foreground command's stdin: the file the child gets,
+// and, for a reader that is not a file, the copy that feeds a pipe.
+type stdinSource struct {
+	f      *os.File
+	own    bool // f was opened here and is closed after the start
+	tty    bool
+	copied chan struct{}
+	w      *os.File
+}
+
+func openStdin(r io.Reader) (*stdinSource, error) {
+	if r == nil {
+		f, err := os.Open(os.DevNull)
+		return &stdinSource{f: f, own: true}, err
+	}
+	if f, ok := r.(*os.File); ok {
+		_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+		return &stdinSource{f: f, tty: err == nil}, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	s := &stdinSource{f: pr, own: true, w: pw, copied: make(chan struct{})}
+	go func() {
+		defer close(s.copied)
+		io.Copy(pw, r) // EPIPE when the command stops reading: fine
+		pw.Close()
+	}()
+	return s, nil
+}
+
+// started closes ws's copy of what the child now holds.
+func (s *stdinSource) started() {
+	if s.own {
+		s.f.Close()
+	}
+}
+
+// close stops feeding a command that has ended.
+func (s *stdinSource) close() {
+	if s.w != nil {
+		s.w.Close()
+	}
+}
+
+// takeTerminalBack makes ws's own process group the terminal's foreground
+// group again (SIGTTOU is ignored meanwhile).
+func (s *stdinSource) takeTerminalBack() {
+	_ = unix.IoctlSetPointerInt(int(s.f.Fd()), unix.TIOCSPGRP, unix.Getpgrp())
 }

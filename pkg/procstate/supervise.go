@@ -32,7 +32,27 @@ type Spec struct {
 	TimeoutMs int64    `json:"timeout_ms"`
 	LogCap    int64    `json:"log_cap"`
 	GraceMs   int64    `json:"grace_ms"`
+	// Stdin keeps a pipe open to the command's stdin, fed from the FIFO
+	// StdinName in the record directory (ws send); without it the
+	// command's stdin is /dev/null.
+	Stdin bool `json:"stdin,omitempty"`
 }
+
+// Record-directory names of the stdin pipe: the FIFO ws send writes to,
+// and the mark left once the supervisor closed the command's stdin.
+const (
+	StdinName   = "stdin"
+	StdinClosed = "stdin.closed"
+)
+
+// Signals to a supervisor, and what they ask. TERM and INT stop the
+// command: the signal goes to its group and descendants, KILL after the
+// grace period. SIGUSR2 stops it with KILL at once. SIGUSR1 closes the
+// command's stdin pipe (ws send --eof). HUP is treated as TERM.
+const (
+	SignalCloseStdin = syscall.SIGUSR1
+	SignalKillNow    = syscall.SIGUSR2
+)
 
 // Supervise is the body of `ws __supervise DIR`: it starts the command
 // described in DIR/spec.json, tells the starter its pid on ready (fd 3),
@@ -62,7 +82,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	// Signals for the supervisor mean "stop the command"; they must not be
 	// lost before the handler is in place.
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, SignalCloseStdin, SignalKillNow)
 
 	outLog, err := CreateLog(dir, "stdout.log", spec.LogCap)
 	if err != nil {
@@ -74,17 +94,27 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		reply("error %v", err)
 		return 1
 	}
+	var relay *stdinRelay
+	stdin, err := os.Open(os.DevNull)
+	if err == nil && spec.Stdin {
+		stdin.Close()
+		relay, stdin, err = openStdinRelay(dir)
+	}
+	if err != nil {
+		reply("error cannot set up the command's stdin: %v", err)
+		return 1
+	}
 	outR, outW, _ := os.Pipe()
 	errR, errW, _ := os.Pipe()
-	devnull, _ := os.Open(os.DevNull)
 	proc, err := os.StartProcess(spec.Argv[0], spec.Argv, &os.ProcAttr{
-		Dir: spec.Dir, Env: spec.Env, Files: []*os.File{devnull, outW, errW},
+		Dir: spec.Dir, Env: spec.Env, Files: []*os.File{stdin, outW, errW},
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
-	devnull.Close()
+	stdin.Close()
 	outW.Close()
 	errW.Close()
 	if err != nil {
+		relay.abort()
 		reply("error %v", err)
 		return 1
 	}
@@ -105,12 +135,16 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	dir = store.Dir(rec.ID)
 	outLog.MoveTo(dir)
 	errLog.MoveTo(dir)
+	if relay != nil {
+		relay.dir = dir
+		go relay.run()
+	}
 	reply("ok %d", pid)
 
 	var copies sync.WaitGroup
 	copies.Add(2)
-	go func() { defer copies.Done(); io.Copy(outLog, outR) }()
-	go func() { defer copies.Done(); io.Copy(errLog, errR) }()
+	go func() { defer copies.Done(); logStream(outLog, outR, nil) }()
+	go func() { defer copies.Done(); logStream(errLog, errR, nil) }()
 
 	// The reaper first only notices that the command ended (WNOWAIT): while
 	// it is an unreaped zombie its pid, and so its process group id, cannot
@@ -154,16 +188,33 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	}
 	grace := time.Duration(spec.GraceMs) * time.Millisecond
 	timedOut, killed := false, false
-	select {
-	case <-ended:
-	case <-timer:
-		timedOut, timer = true, nil
-	case <-sigs:
-		killed = true
+	stopWith := syscall.SIGTERM
+wait:
+	for {
+		select {
+		case <-ended:
+			break wait
+		case <-timer:
+			timedOut, timer = true, nil
+			break wait
+		case sig := <-sigs:
+			switch sig {
+			case SignalCloseStdin:
+				relay.close()
+				continue
+			case SignalKillNow:
+				stopWith = syscall.SIGKILL
+			case syscall.SIGINT:
+				stopWith = syscall.SIGINT
+			}
+			killed = true
+			break wait
+		}
 	}
 	if timedOut || killed {
-		stopGroupAndTree(pid, grace, ended)
+		stopGroupAndTree(pid, stopWith, grace, ended)
 	}
+	relay.stop()
 	close(reap)
 	status := <-leader
 	// What the command wrote before it ended is still in the pipes: let the
@@ -185,6 +236,8 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	default:
 		x.ExitCode = status.ExitStatus()
 	}
+	// Here the command's end is known: the one place to tell anyone who
+	// watches it (as logStream's seen is for its output).
 	_ = store.WriteExit(rec.ID, x)
 
 	// Stay until what the command left running is gone, reaping it. A TERM
@@ -197,8 +250,10 @@ func Supervise(dir string, ready io.WriteCloser) int {
 			outLog.Close()
 			errLog.Close()
 			return 0
-		case <-sigs:
-			go stopDescendants(grace)
+		case sig := <-sigs:
+			if sig != SignalCloseStdin {
+				go stopDescendants(grace)
+			}
 		case <-timer:
 			timer = nil
 			go stopDescendants(grace)
@@ -206,13 +261,37 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	}
 }
 
-// stopGroupAndTree stops a running command: TERM to its process group and
-// to every other descendant of the supervisor, then, if anything is left
-// after the grace period, KILL. The command's pid stays unreaped until this
-// returns (see the reaper), so the group id cannot have been reused.
-func stopGroupAndTree(pgid int, grace time.Duration, ended <-chan struct{}) {
-	SignalGroup(pgid, syscall.SIGTERM)
-	signalDescendants(syscall.SIGTERM)
+// logStream copies one output stream of the command into its log until
+// the stream ends. seen, when set, is shown each chunk as it is logged:
+// the place for anyone who follows the output live.
+func logStream(l *Log, r io.Reader, seen func(p []byte)) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			l.Write(buf[:n])
+			if seen != nil {
+				seen(buf[:n])
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// stopGroupAndTree stops a running command: sig (TERM or INT) to its
+// process group and to every other descendant of the supervisor, then, if
+// anything is left after the grace period, KILL. The command's pid stays
+// unreaped until this returns (see the reaper), so the group id cannot
+// have been reused.
+func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended <-chan struct{}) {
+	SignalGroup(pgid, sig)
+	signalDescendants(sig)
+	if sig == syscall.SIGKILL {
+		<-ended
+		return
+	}
 	deadline := time.After(grace)
 	select {
 	case <-ended:

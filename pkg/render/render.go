@@ -97,3 +97,61 @@ func IndentedJSON(w io.Writer, v any) error {
 	_, err := w.Write(buf.Bytes())
 	return err
 }
+
+// Stream prints a streaming tool's output as it comes (ps-output
+// --follow): in text mode each chunk goes to stdout or stderr as it was
+// written, and the final text to stdout on a line of its own; with JSON,
+// one {"type","data"} object per line: "stdout"/"stderr" chunks, then
+// "exit" with the result, or "error".
+type Stream struct {
+	io      *IO
+	json    bool
+	endedNL bool // the last chunk on stdout ended a line (or there was none)
+	wrote   bool
+}
+
+// NewStream starts a stream on s.
+func NewStream(s *IO, asJSON bool) *Stream { return &Stream{io: s, json: asJSON, endedNL: true} }
+
+type streamLine struct {
+	Type string `json:"type"`
+	Data any    `json:"data"`
+}
+
+// Chunk prints one piece of output.
+func (st *Stream) Chunk(c workspace.FollowChunk) error {
+	if st.json {
+		return JSON(st.io.Out, streamLine{Type: c.Stream, Data: c.Data})
+	}
+	w := st.io.Out
+	if c.Stream == "stderr" {
+		w = st.io.Err
+	} else {
+		st.endedNL = c.Data[len(c.Data)-1] == '\n'
+	}
+	st.wrote = true
+	_, err := w.Write(c.Data)
+	return err
+}
+
+// End prints how the stream ended: the result, or the error.
+func (st *Stream) End(tool string, res workspace.Result, err error) error {
+	if st.json {
+		if err != nil {
+			return JSON(st.io.Out, streamLine{Type: "error", Data: ErrorBody{Code: errs.CodeOf(err), Message: err.Error()}})
+		}
+		return JSON(st.io.Out, streamLine{Type: "exit", Data: res})
+	}
+	if err != nil {
+		return Error(st.io, err)
+	}
+	sep := ""
+	if !st.endedNL {
+		sep = "\n"
+	}
+	if st.wrote {
+		sep += "\n"
+	}
+	_, werr := io.WriteString(st.io.Out, sep+res.Text()+"\n")
+	return werr
+}

@@ -86,7 +86,17 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 			return nil, errs.BadEnv(kv)
 		}
 	}
-	if req.Background != nil && *req.Background {
+	background := req.Background != nil && *req.Background
+	if req.StdinPipe != nil && *req.StdinPipe && !background {
+		if dialectOf(ctx) == CLIFlags {
+			return nil, errs.Invalid("--stdin-pipe", "needs --background (a foreground command reads ws's stdin with --stdin)")
+		}
+		return nil, errs.Invalid("stdinPipe", "needs background=true")
+	}
+	if background {
+		if req.Stdin != nil {
+			return nil, errs.Invalid("--stdin", "is for foreground commands; a background command takes input through --stdin-pipe and ws send")
+		}
 		return w.startBackground(ctx, req, cwd)
 	}
 	command, tail := req.Command, tailOf(req.Tail)
@@ -99,7 +109,8 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	}
 	timeout := w.commandTimeout(req.Timeout)
 	start := w.now()
-	run, err := procstate.RunForeground(ctx, argv, w.commandEnv(req.Env), cwd, timeout)
+	run, err := procstate.RunForeground(ctx, procstate.Foreground{Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd,
+		Timeout: timeout, Stdin: req.Stdin})
 	if err != nil {
 		return nil, errs.CommandFailed(err)
 	}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"encoding/json"
+	"io"
 
 	"github.com/wstools/ws/pkg/schema"
 )
@@ -104,6 +105,10 @@ type ExecRequest struct {
 	Tail       *int     `json:"tail,omitempty" coerce:"number" null:"true" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
 	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
 	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
+	StdinPipe  *bool    `json:"stdinPipe,omitempty" desc:"With background=true: keep the command's stdin open as a pipe that send_input writes to (ws only; without it stdin is empty)."`
+	// Stdin is what a foreground command reads (ws exec --stdin passes
+	// ws's own stdin); nil is /dev/null. Not a JSON parameter.
+	Stdin io.Reader `json:"-"`
 }
 
 // ProcessOutputRequest is the input of ps-output (mastra_workspace_get_process_output).
@@ -111,12 +116,24 @@ type ProcessOutputRequest struct {
 	PID         string   `json:"pid" desc:"PID of a background process started by execute_command."`
 	Tail        *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all)."`
 	Wait        *bool    `json:"wait,omitempty" desc:"Wait for the process to exit before answering."`
-	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"With wait: give up waiting after this many seconds and answer with the output so far."`
+	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"Wait at most this many seconds for the process to exit (implies wait), then answer with the output so far."`
+	SinceLast   *bool    `json:"sinceLast,omitempty" desc:"Show only the output that is new since the last sinceLast call for this process in this conversation (ws only)."`
+	Filter      string   `json:"filter,omitempty" desc:"Keep only the output lines that match this regular expression (RE2 syntax; ws only)."`
 }
 
 // KillRequest is the input of kill (mastra_workspace_kill_process).
 type KillRequest struct {
 	PID string `json:"pid" desc:"PID of a background process started by execute_command."`
+	// Signal is the signal ws kill --signal sends (a name such as "HUP" or
+	// "SIGHUP", or a number); "" is TERM. Not a JSON parameter.
+	Signal string `json:"-"`
+}
+
+// SendInputRequest is the input of send (send_input, a ws tool).
+type SendInputRequest struct {
+	PID   string `json:"pid" desc:"PID of a background process started by execute_command with background=true and stdinPipe=true."`
+	Input string `json:"input,omitempty" desc:"Text to write to the process's stdin, exactly as given: end it with a newline to submit a line."`
+	EOF   *bool  `json:"eof,omitempty" desc:"After the input, close the process's stdin, so that it reads end of file."`
 }
 
 // SkillRequest is the input of skill.

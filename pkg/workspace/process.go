@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,6 +16,7 @@ import (
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
+	"golang.org/x/sys/unix"
 )
 
 // ProcessOutputResult is a background process's captured output and state.
@@ -81,9 +84,16 @@ func noProcess(pid string) error {
 }
 
 // ProcessOutput shows a background process's output, waiting for it to
-// exit if asked. The exit code is shown once it has exited, and the record
-// stays until `ws ps --prune`, so the output can be read again.
+// exit if asked (waitTimeout alone implies wait). The exit code is shown
+// once it has exited, and the record stays until `ws ps --prune`, so the
+// output can be read again. sinceLast shows only what this thread has not
+// been shown by an earlier sinceLast read (or a follow), and moves the
+// thread's cursor to the end; filter keeps the lines that match.
 func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest) (*ProcessOutputResult, error) {
+	filter, err := compileFilter(req.Filter)
+	if err != nil {
+		return nil, err
+	}
 	e, err := w.findProcess(req.PID)
 	if err != nil {
 		return nil, err
@@ -92,39 +102,25 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 		return nil, noProcess(req.PID)
 	}
 	waitedOut := false
-	if req.Wait != nil && *req.Wait && e.Exit == nil {
-		var deadline time.Time
-		if req.WaitTimeout != nil && *req.WaitTimeout > 0 {
-			// Beyond a year is "no limit" (and would overflow a Duration).
-			if secs := *req.WaitTimeout; secs < 365*24*3600 {
-				deadline = time.Now().Add(time.Duration(secs * float64(time.Second)))
-			}
-		}
-		e, waitedOut, err = w.waitExit(ctx, e, deadline)
+	wait := req.Wait != nil && *req.Wait || req.Wait == nil && req.WaitTimeout != nil
+	if wait && e.Exit == nil {
+		e, waitedOut, err = w.waitExit(ctx, e, waitDeadline(req.WaitTimeout))
 		if err != nil {
 			return nil, err
 		}
 	}
-	dir := w.procStore().Dir(e.Record.ID)
-	outB, outDropped, err := procstate.ReadLog(dir, "stdout.log")
+	out, err := w.readOutput(e, req.SinceLast != nil && *req.SinceLast)
 	if err != nil {
-		return nil, stateError(err)
+		return nil, err
 	}
-	errB, errDropped, err := procstate.ReadLog(dir, "stderr.log")
-	if err != nil {
-		return nil, stateError(err)
-	}
+	outB, errB := filter.keep(out.stdout), filter.keep(out.stderr)
 	tail := tailOf(req.Tail)
 	limit := w.toolTokens(GetProcessOutput)
-	out := streamText(outB, outDropped, tail, limit, tailHint(dialectOf(ctx)))
-	errText := streamText(errB, errDropped, tail, limit, tailHint(dialectOf(ctx)))
+	hint := tailHint(dialectOf(ctx))
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
-	parts := streamParts(out, errText)
-	switch {
-	case len(parts) == 0 && e.Exit == nil:
-		parts = []string{"(no output yet)"}
-	case len(parts) == 0:
-		parts = []string{"(no output)"}
+	parts := streamParts(streamText(outB, out.lost[0], tail, limit, hint), streamText(errB, out.lost[1], tail, limit, hint))
+	if len(parts) == 0 {
+		parts = []string{noOutputText(e.Exit != nil, out.since, filter != nil)}
 	}
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
@@ -133,6 +129,110 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	}
 	res.text = tokens.StripANSI(strings.Join(parts, "\n"))
 	return res, nil
+}
+
+// noOutputText stands for empty streams: Mastra's "(no output yet)" for a
+// running process, ws's "(no output)" for an ended one; "new" with
+// sinceLast, "matching" with a filter.
+func noOutputText(exited, since, filtered bool) string {
+	words := "output"
+	if filtered {
+		words = "matching output"
+	}
+	if since {
+		words = "new " + words
+	}
+	if exited {
+		return "(no " + words + ")"
+	}
+	return "(no " + words + " yet)"
+}
+
+// waitDeadline is the end of a wait of secs seconds; zero (no limit) for
+// none, 0, or beyond a year (which would overflow a Duration).
+func waitDeadline(secs *float64) time.Time {
+	if secs == nil || *secs <= 0 || *secs >= 365*24*3600 {
+		return time.Time{}
+	}
+	return time.Now().Add(time.Duration(*secs * float64(time.Second)))
+}
+
+// shownOutput is a process's output as one read shows it.
+type shownOutput struct {
+	stdout, stderr []byte
+	lost           [2]int64 // bytes before these that the reader will never see (dropped over the cap)
+	since          bool     // only what the reader had not seen
+}
+
+// readOutput reads a process's kept output: all of it, or (since) what
+// this thread has not seen, moving the thread's cursor to its end.
+func (w *Workspace) readOutput(e *procstate.Entry, since bool) (*shownOutput, error) {
+	dir := w.procStore().Dir(e.Record.ID)
+	var cur procstate.Cursor
+	if since {
+		c, err := procstate.ReadCursor(dir, w.thread)
+		if err == nil {
+			cur = c // a damaged cursor shows everything again
+		}
+	}
+	res := &shownOutput{since: since}
+	var next procstate.Cursor
+	for i, s := range []struct {
+		name string
+		from int64
+		data *[]byte
+		end  *int64
+	}{{"stdout.log", cur.Stdout, &res.stdout, &next.Stdout}, {"stderr.log", cur.Stderr, &res.stderr, &next.Stderr}} {
+		b, dropped, err := procstate.ReadLog(dir, s.name)
+		if err != nil {
+			return nil, stateError(err)
+		}
+		*s.end = dropped + int64(len(b))
+		res.lost[i] = dropped
+		if since {
+			skip := min(max(s.from-dropped, 0), int64(len(b)))
+			res.lost[i] = max(dropped-s.from, 0)
+			b = b[skip:]
+		}
+		*s.data = b
+	}
+	if since && next != cur {
+		_ = procstate.WriteCursor(dir, w.thread, next) // a cursor not moved shows output again: no failure
+	}
+	return res, nil
+}
+
+// lineFilter keeps the lines of a stream that match a regular expression;
+// nil keeps everything.
+type lineFilter struct{ re *regexp.Regexp }
+
+func compileFilter(expr string) (*lineFilter, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, errs.BadFilter(err)
+	}
+	return &lineFilter{re}, nil
+}
+
+func (f *lineFilter) keep(b []byte) []byte {
+	if f == nil || len(b) == 0 {
+		return b
+	}
+	var out []byte
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line = b[:i+1]
+		}
+		b = b[len(line):]
+		if f.re.Match(bytes.TrimSuffix(line, []byte("\n"))) {
+			out = append(out, line...)
+		}
+	}
+	return out
 }
 
 // waitExit polls until the process has an exit record, the deadline (zero:
@@ -163,6 +263,7 @@ func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline t
 // KillResult is the outcome of kill.
 type KillResult struct {
 	Process
+	Signal string `json:"signal_sent"` // the signal sent first: SIGTERM unless asked
 	textOut
 }
 
@@ -176,20 +277,38 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if err != nil {
 		return nil, err
 	}
+	sig, err := parseSignal(req.Signal)
+	if err != nil {
+		return nil, err
+	}
 	gone := errs.ProcessGone(req.PID)
-	if e != nil && e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() {
+	stops := sig == syscall.SIGTERM || sig == syscall.SIGINT || sig == syscall.SIGKILL
+	if stops && e != nil && e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() {
 		return w.killLeftovers(ctx, e, req.PID)
 	}
 	if e == nil || e.Exit != nil || !e.Record.Running() {
 		return nil, gone
 	}
 	rec := e.Record
+	if !stops {
+		// Any other signal is only delivered (HUP to reload, USR1 …):
+		// to the group, with no escalation and no wait.
+		procstate.SignalGroup(rec.PGID, sig)
+		return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{
+			fmt.Sprintf("Sent %s to process %s (and its process group).", unix.SignalName(sig), req.PID)}}, nil
+	}
 	if rec.SupervisorRunning() {
-		_ = syscall.Kill(rec.SupervisorPID, syscall.SIGTERM)
+		// The supervisor stops the group and its whole tree: TERM or INT
+		// first, KILL after the grace period; KILL at once when asked.
+		ask := sig
+		if sig == syscall.SIGKILL {
+			ask = procstate.SignalKillNow
+		}
+		_ = syscall.Kill(rec.SupervisorPID, ask)
 	} else {
 		// No supervisor: signal the group ourselves, checking each time
 		// that the pid is still the recorded process.
-		procstate.SignalGroup(rec.PGID, syscall.SIGTERM)
+		procstate.SignalGroup(rec.PGID, sig)
 		deadline := time.Now().Add(procstate.KillGrace)
 		for rec.Running() && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
@@ -197,7 +316,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		if rec.Running() {
 			procstate.SignalGroup(rec.PGID, syscall.SIGKILL)
 		}
-		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(syscall.SIGTERM), Signal: int(syscall.SIGTERM), Killed: true, EndedAt: w.now().UTC()})
+		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(sig), Signal: int(sig), Killed: true, EndedAt: w.now().UTC()})
 	}
 	e, _, err = w.waitExit(ctx, e, time.Now().Add(procstate.KillGrace+3*time.Second))
 	if err != nil {
@@ -222,7 +341,30 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	}
-	return &KillResult{Process: processOf(e), textOut: textOut{tokens.StripANSI(strings.Join(parts, "\n"))}}, nil
+	return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{tokens.StripANSI(strings.Join(parts, "\n"))}}, nil
+}
+
+// parseSignal reads a signal for kill: a name with or without SIG, in
+// any case, or a number; "" is TERM.
+func parseSignal(s string) (syscall.Signal, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return syscall.SIGTERM, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n > 0 && n <= 64 {
+			return syscall.Signal(n), nil
+		}
+		return 0, errs.BadSignal(s)
+	}
+	name := strings.ToUpper(s)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if sig := unix.SignalNum(name); sig != 0 {
+		return sig, nil
+	}
+	return 0, errs.BadSignal(s)
 }
 
 // killLeftovers stops what an exited command left running (a daemon that
@@ -238,7 +380,7 @@ func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid s
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return &KillResult{Process: processOf(e), textOut: textOut{fmt.Sprintf(
+	return &KillResult{Process: processOf(e), Signal: "SIGTERM", textOut: textOut{fmt.Sprintf(
 		"Process %s had already exited (exit code %d); the processes it left running have been stopped.", pid, e.Exit.ExitCode)}}, nil
 }
 

@@ -32,6 +32,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 		Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
 		Thread: w.thread, TimeoutMs: w.backgroundTimeout(req.Timeout).Milliseconds(),
 		LogCap: procstate.DefaultLogCap, GraceMs: procstate.KillGrace.Milliseconds(),
+		Stdin: req.StdinPipe != nil && *req.StdinPipe,
 	}
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
 		spec.LogCap = n

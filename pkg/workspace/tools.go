@@ -34,6 +34,7 @@ const (
 	MultiEdit  = "multi_edit"
 	ApplyPatch = "apply_patch"
 	Undo       = "undo"
+	SendInput  = "send_input"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -150,7 +151,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout (300 s by default). Set background=true for servers and other long jobs: they run until they exit or are killed (no timeout unless you give one), and you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
 		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses, Observes: true,
-			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end."},
+			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait); sinceLast=true shows only what you have not seen yet; filter keeps the matching lines."},
 			(*Workspace).ProcessOutput),
 		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
 			Description: "Stop a background process started with execute_command (and everything it started), and show its last output."},
@@ -173,6 +174,9 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: Undo, Command: "undo", Writes: true, Op: "undo", WSOnly: true,
 			Description: "Take back the last change ws made to a file (write, edit, delete or patch), or the last change in the workspace. Refused when the file changed since, unless force is set. An undo can itself be undone."},
 			(*Workspace).Undo),
+		tool(ToolSpec{ID: SendInput, Command: "send", Needs: NeedSandbox | NeedProcesses, WSOnly: true,
+			Description: "Write text to the stdin of a background process started with execute_command (background=true, stdinPipe=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards. Read the reply with get_process_output (sinceLast=true shows only what is new)."},
+			(*Workspace).SendInput),
 	}
 })
 

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+func newSendCmd(app *App, runF func(context.Context, *workspace.SendInputRequest) error) *cobra.Command {
+	var noNewline bool
+	return toolCmd(app, workspace.SendInput, runF, &cobra.Command{
+		Use:   "send PID [TEXT|-]",
+		Short: "Write to the stdin of a background process (started with --stdin-pipe)",
+		Long: `Write TEXT and a newline (--no-newline: TEXT alone) to the stdin of a background
+process started with 'ws exec --background --stdin-pipe'; "-" sends ws's stdin as
+it is. --eof closes the process's stdin afterwards (or alone, without TEXT), so it
+reads end of file. Read its answer with 'ws ps-output PID --since-last'.`,
+		Example: `  ws send 4242 'print(6*7)'
+  ws send 4242 - < commands.txt
+  ws send 4242 --eof`,
+		Args: rangeArgs(1, 2, "a PID and at most one TEXT"),
+	}, func(b *binder, req *workspace.SendInputRequest) {
+		b.bool(&req.EOF, "eof", "", false, "close the process's stdin after the text")
+		b.f.BoolVar(&noNewline, "no-newline", false, "send TEXT without a newline after it")
+	}, func(cmd *cobra.Command, args []string, req *workspace.SendInputRequest) error {
+		req.PID = args[0]
+		switch {
+		case len(args) == 1 && (req.EOF == nil || !*req.EOF):
+			return usagef("needs TEXT (or - for stdin), or --eof")
+		case len(args) == 1:
+		case args[1] == "-":
+			data, err := io.ReadAll(app.IO.In)
+			if err != nil {
+				return errs.IOFailed("read", "stdin", err)
+			}
+			req.Input = string(data)
+		case noNewline:
+			req.Input = args[1]
+		default:
+			req.Input = args[1] + "\n"
+		}
+		return nil
+	})
+}

@@ -1,0 +1,164 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/procstate"
+)
+
+// FollowChunk is a piece of a followed process's output, as it came.
+type FollowChunk struct {
+	Stream string `json:"stream"` // "stdout" or "stderr"
+	Data   Bytes  `json:"data"`
+}
+
+// FollowResult is how following a process ended: it exited (its code is
+// in Process), or the wait ran out.
+type FollowResult struct {
+	Process
+	StillRunning bool `json:"still_running"`
+	textOut
+}
+
+// followPoll is how often a followed process's logs are looked at.
+const followPoll = 100 * time.Millisecond
+
+// Follow streams a background process's output to emit as it is written,
+// until the process exits (then the result carries its exit code), the
+// wait (req.WaitTimeout) runs out, or ctx ends. It starts with the last
+// req.Tail lines of each stream (default 200; 0: all), or with sinceLast
+// where this thread stopped reading; the thread's cursor follows along.
+// With a filter only whole matching lines are passed on.
+func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit func(FollowChunk) error) (*FollowResult, error) {
+	filter, err := compileFilter(req.Filter)
+	if err != nil {
+		return nil, err
+	}
+	e, err := w.findProcess(req.PID)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, noProcess(req.PID)
+	}
+	dir := w.procStore().Dir(e.Record.ID)
+	streams := []*followed{{name: "stdout", log: "stdout.log"}, {name: "stderr", log: "stderr.log"}}
+	cur, _ := procstate.ReadCursor(dir, w.thread)
+	since := req.SinceLast != nil && *req.SinceLast
+	for i, s := range streams {
+		if since {
+			s.pos = []int64{cur.Stdout, cur.Stderr}[i]
+			continue
+		}
+		b, dropped, err := procstate.ReadLog(dir, s.log)
+		if err != nil {
+			return nil, stateError(err)
+		}
+		s.pos = dropped + int64(tailStart(b, tailOf(req.Tail)))
+	}
+	deadline := waitDeadline(req.WaitTimeout)
+	for {
+		// The exit is read before the logs: once it is there, the logs
+		// hold everything the process wrote.
+		now, err := w.procStore().Load(e.Record.ID)
+		if err != nil {
+			return nil, stateError(err)
+		}
+		gone := now.Exit != nil || !now.Record.Running() && !now.Record.SupervisorRunning()
+		for _, s := range streams {
+			if err := s.pass(dir, filter, gone, emit); err != nil {
+				return nil, err
+			}
+		}
+		if next := (procstate.Cursor{Stdout: streams[0].pos, Stderr: streams[1].pos}); next != cur {
+			_ = procstate.WriteCursor(dir, w.thread, next)
+			cur = next
+		}
+		res := &FollowResult{Process: processOf(now)}
+		switch {
+		case now.Exit != nil:
+			res.text = "Exit code: " + strconv.Itoa(now.Exit.ExitCode)
+			return res, nil
+		case gone:
+			res.text = "[the process is gone without an exit code: its supervisor was killed]"
+			return res, nil
+		case !deadline.IsZero() && time.Now().After(deadline):
+			res.StillRunning = true
+			res.text = fmt.Sprintf("[still running after following %ss]", js.FormatNumber(*req.WaitTimeout))
+			return res, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errs.Interrupted("following process " + req.PID)
+		case <-time.After(followPoll):
+		}
+	}
+}
+
+// followed is one stream being followed.
+type followed struct {
+	name, log string
+	pos       int64  // how far it was passed on, counted from the first byte written
+	partial   []byte // with a filter: the start of a line not yet complete
+}
+
+// pass hands on what was written since the last pass; last: the process
+// has ended, so a partial line is complete.
+func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(FollowChunk) error) error {
+	b, dropped, err := procstate.ReadLog(dir, s.log)
+	if err != nil {
+		return stateError(err)
+	}
+	end := dropped + int64(len(b))
+	if end <= s.pos && !(last && len(s.partial) > 0) {
+		return nil
+	}
+	var chunk []byte
+	if end > s.pos {
+		if s.pos < dropped {
+			chunk = fmt.Appendf(nil, "[%d bytes of output were dropped (over the per-stream cap)]\n", dropped-s.pos)
+			s.pos = dropped
+		}
+		chunk = append(chunk, b[s.pos-dropped:]...)
+		s.pos = end
+	}
+	if filter != nil {
+		chunk = append(s.partial, chunk...)
+		s.partial = nil
+		if i := bytes.LastIndexByte(chunk, '\n'); !last && i < len(chunk)-1 {
+			s.partial = append([]byte(nil), chunk[i+1:]...)
+			chunk = chunk[:i+1]
+		}
+		chunk = filter.keep(chunk)
+	}
+	if len(chunk) == 0 {
+		return nil
+	}
+	return emit(FollowChunk{Stream: s.name, Data: chunk})
+}
+
+// tailStart is where the last n lines of b begin (0: all of b).
+func tailStart(b []byte, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	end := len(b)
+	if end > 0 && b[end-1] == '\n' {
+		end--
+	}
+	for i := end - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			n--
+			if n == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,308 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/runner"
+)
+
+// waitOutput polls a process's whole output until it contains want (a
+// generous limit: the machine may be busy).
+func waitOutput(t *testing.T, w *Workspace, pid, want string) string {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		r, err := reopen(t, w).ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Tail: intp(0)})
+		must(t, err)
+		if got = r.Text(); strings.Contains(got, want) {
+			return got
+		}
+	}
+	t.Fatalf("output of %s never held %q; last: %q", pid, want, got)
+	return ""
+}
+
+// TestStdinPipe drives a background process through its stdin pipe:
+// lines sent one at a time are read as they come, eof ends its input,
+// and input to an ended process, to one without a pipe, or with no
+// background at all, is refused.
+func TestStdinPipe(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `while read line || [ -n "$line" ]; do echo "got $line"; done; echo done; exit 5`, StdinPipe: boolp(true)})
+	pid := strconv.Itoa(res.PID)
+	for _, s := range []string{"one", "two"} {
+		r, err := w.SendInput(ctx, SendInputRequest{PID: pid, Input: s + "\n"})
+		must(t, err)
+		if r.Text() != "Sent 4 bytes to process "+pid+"." {
+			t.Errorf("send: %q", r.Text())
+		}
+		waitOutput(t, w, pid, "got "+s+"\n")
+	}
+	// Text without a newline, then eof: the last line still arrives.
+	r, err := w.SendInput(ctx, SendInputRequest{PID: pid, Input: "three", EOF: boolp(true)})
+	must(t, err)
+	if r.Text() != "Sent 5 bytes to process "+pid+" and closed its stdin." || !r.Closed {
+		t.Errorf("send with eof: %q", r.Text())
+	}
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, WaitTimeout: f64(20)})
+	must(t, err)
+	if out.Text() != "got one\ngot two\ngot three\ndone\n\n\nExit code: 5" {
+		t.Errorf("after eof: %q", out.Text())
+	}
+	_, err = w.SendInput(ctx, SendInputRequest{PID: pid, Input: "x\n"})
+	if err == nil || err.Error() != "the stdin of process "+pid+" is closed (the process has exited, exit code 5)" {
+		t.Errorf("send to an ended process: %v", err)
+	}
+
+	// Without a pipe.
+	res = startBackground(t, w, ExecRequest{Command: "sleep 30"})
+	pid = strconv.Itoa(res.PID)
+	_, err = w.SendInput(ctx, SendInputRequest{PID: pid, Input: "x"})
+	if err == nil || err.Error() != "process "+pid+" has no stdin pipe: start it with stdinPipe=true (and background=true) to send it input" {
+		t.Errorf("send without a pipe: %v", err)
+	}
+	_, err = w.SendInput(WithDialect(ctx, CLIFlags), SendInputRequest{PID: pid, EOF: boolp(true)})
+	if err == nil || !strings.Contains(err.Error(), "start it with ws exec --background --stdin-pipe") {
+		t.Errorf("eof without a pipe: %v", err)
+	}
+	_, err = w.Kill(ctx, KillRequest{PID: pid})
+	must(t, err)
+	if _, err := w.SendInput(ctx, SendInputRequest{PID: "999999", Input: "x"}); err == nil || err.Error() != "No background process found with PID 999999." {
+		t.Errorf("unknown pid: %v", err)
+	}
+	_, err = w.Exec(ctx, ExecRequest{Command: "cat", StdinPipe: boolp(true)})
+	if errs.CodeOf(err) != errs.InvalidArgument || err.Error() != "stdinPipe: needs background=true" {
+		t.Errorf("stdinPipe in the foreground: %v", err)
+	}
+}
+
+// TestStdinPipeEOFAlone closes the stdin of a process that waits for it,
+// and eof twice is not an error. A process that never reads does not
+// hold the sender: its stdin still closes.
+func TestStdinPipeEOFAlone(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: "cat; echo eof", StdinPipe: boolp(true)})
+	pid := strconv.Itoa(res.PID)
+	for range 2 {
+		r, err := w.SendInput(ctx, SendInputRequest{PID: pid, EOF: boolp(true)})
+		if err != nil && !strings.Contains(err.Error(), "has exited") {
+			t.Fatal(err)
+		}
+		if err == nil && r.Text() != "Closed the stdin of process "+pid+"." {
+			t.Errorf("eof: %q", r.Text())
+		}
+	}
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, WaitTimeout: f64(20)})
+	must(t, err)
+	if out.Text() != "eof\n\n\nExit code: 0" {
+		t.Errorf("after eof: %q", out.Text())
+	}
+}
+
+// TestSinceLastAndFilter: each thread sees new output once; a filter
+// keeps matching lines; waitTimeout alone waits.
+func TestSinceLastAndFilter(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `echo a1; echo b1; while [ ! -e go ]; do sleep 0.02; done; echo a2; echo e2 >&2`})
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "b1")
+	since := func(w *Workspace, filter string) string {
+		t.Helper()
+		r, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, SinceLast: boolp(true), Filter: filter})
+		must(t, err)
+		return r.Text()
+	}
+	other, err := New(Options{Root: w.base, Config: w.cfg, StateDir: w.stateDir, Thread: "other"})
+	must(t, err)
+	t.Cleanup(func() { other.Close() })
+	// Plain reads (waitOutput's) do not move the cursor.
+	if got := since(w, ""); got != "a1\nb1\n" {
+		t.Errorf("first since-last read: %q", got)
+	}
+	if got := since(w, ""); got != "(no new output yet)" {
+		t.Errorf("nothing new: %q", got)
+	}
+	if got := since(other, "^a"); got != "a1\n" {
+		t.Errorf("other thread, filtered: %q", got)
+	}
+	if got := since(other, ""); got != "(no new output yet)" {
+		t.Errorf("other thread again: %q", got)
+	}
+	must(t, os.WriteFile(filepath.Join(w.base, "go"), nil, 0o644))
+	r, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, WaitTimeout: f64(20), SinceLast: boolp(true)})
+	must(t, err)
+	if r.Text() != "stdout:\na2\n\n\nstderr:\ne2\n\n\nExit code: 0" || r.State != "exited" {
+		t.Errorf("new output after the wait: %q", r.Text())
+	}
+	if got := since(w, ""); got != "(no new output)\n\nExit code: 0" {
+		t.Errorf("nothing new after the end: %q", got)
+	}
+	if got := since(other, "nomatch"); got != "(no new matching output)\n\nExit code: 0" {
+		t.Errorf("no match: %q", got)
+	}
+	r, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Filter: "2$"})
+	must(t, err)
+	if r.Text() != "stdout:\na2\n\n\nstderr:\ne2\n\n\nExit code: 0" {
+		t.Errorf("filter of everything: %q", r.Text())
+	}
+	_, err = w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Filter: "("})
+	if errs.CodeOf(err) != errs.InvalidPattern || !strings.HasPrefix(err.Error(), "filter is not a valid regular expression: ") {
+		t.Errorf("bad filter: %v", err)
+	}
+}
+
+// TestFollow streams output as it comes until the process exits, and
+// stops at the wait's end while it runs.
+func TestFollow(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `echo old1; echo old2; while [ ! -e go ]; do sleep 0.02; done; printf 'new '; echo line; echo err >&2; exit 3`})
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "old2")
+	var mu sync.Mutex
+	var got []string
+	emit := func(c FollowChunk) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, c.Stream+":"+string(c.Data))
+		if strings.Contains(string(c.Data), "old2") {
+			os.WriteFile(filepath.Join(w.base, "go"), nil, 0o644)
+		}
+		return nil
+	}
+	r, err := w.Follow(ctx, ProcessOutputRequest{PID: pid, Tail: intp(1)}, emit)
+	must(t, err)
+	all := strings.Join(got, "|")
+	if r.Text() != "Exit code: 3" || !strings.HasPrefix(all, "stdout:old2\n|") || strings.Contains(all, "old1") ||
+		!strings.Contains(all, "stderr:err\n") || !strings.Contains(strings.ReplaceAll(all, "|stdout:", ""), "new line\n") {
+		t.Errorf("follow: %q then %q", all, r.Text())
+	}
+	// A filter passes on whole matching lines only.
+	got = nil
+	_, err = w.Follow(ctx, ProcessOutputRequest{PID: pid, Tail: intp(0), Filter: "^new"}, emit)
+	must(t, err)
+	if strings.Join(got, "|") != "stdout:new line\n" {
+		t.Errorf("filtered follow: %q", got)
+	}
+	// A running process: the wait runs out.
+	res = startBackground(t, w, ExecRequest{Command: "echo tick; sleep 30"})
+	got = nil
+	r, err = w.Follow(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), WaitTimeout: f64(0.5)}, emit)
+	must(t, err)
+	if !r.StillRunning || r.Text() != "[still running after following 0.5s]" {
+		t.Errorf("follow with a wait: %q %v", r.Text(), got)
+	}
+	w.Kill(ctx, KillRequest{PID: strconv.Itoa(res.PID)})
+}
+
+// TestKillSignals: TERM (default), INT and KILL stop a process, each
+// reported by its status; other signals are only delivered.
+func TestKillSignals(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	tests := []struct {
+		signal string
+		code   int
+	}{{"", 143}, {"INT", 130}, {"sigkill", 137}, {"9", 137}, {"SIGTERM", 143}}
+	for _, tt := range tests {
+		// exec: the shell is the process, so its death is the status.
+		res := startBackground(t, w, ExecRequest{Command: "echo up; exec sleep 30"})
+		pid := strconv.Itoa(res.PID)
+		waitOutput(t, w, pid, "up")
+		r, err := w.Kill(ctx, KillRequest{PID: pid, Signal: tt.signal})
+		must(t, err)
+		if r.ExitCode == nil || *r.ExitCode != tt.code || !strings.HasSuffix(r.Text(), "Exit code: "+strconv.Itoa(tt.code)) {
+			t.Errorf("kill --signal %q: %q", tt.signal, r.Text())
+		}
+	}
+	res := startBackground(t, w, ExecRequest{Command: `trap 'echo hup' HUP; trap 'echo usr1' USR1; echo up; while :; do sleep 0.05; done`})
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "up")
+	for _, sig := range []string{"HUP", "usr1"} {
+		r, err := w.Kill(ctx, KillRequest{PID: pid, Signal: sig})
+		must(t, err)
+		want := "Sent SIG" + strings.ToUpper(sig) + " to process " + pid + " (and its process group)."
+		if r.Text() != want || r.State != "running" {
+			t.Errorf("signal %s: %q %s", sig, r.Text(), r.State)
+		}
+		waitOutput(t, w, pid, strings.ToLower(sig)+"\n")
+	}
+	for _, bad := range []string{"NOPE", "0", "65", "-1"} {
+		if _, err := w.Kill(ctx, KillRequest{PID: pid, Signal: bad}); errs.CodeOf(err) != errs.InvalidArgument {
+			t.Errorf("signal %q: %v", bad, err)
+		}
+	}
+	r, err := w.Kill(ctx, KillRequest{PID: pid})
+	must(t, err)
+	if r.State != "killed" {
+		t.Errorf("final kill: %s", r.State)
+	}
+}
+
+// TestExecStdin gives a foreground command input, from a file or any
+// reader.
+func TestExecStdin(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res, err := w.Exec(ctx, ExecRequest{Command: "tr a-z A-Z", Stdin: strings.NewReader("hello\n")})
+	must(t, err)
+	if res.Text() != "HELLO\n" {
+		t.Errorf("reader: %q", res.Text())
+	}
+	path := filepath.Join(t.TempDir(), "in")
+	must(t, os.WriteFile(path, []byte("x\ny\n"), 0o644))
+	f, err := os.Open(path)
+	must(t, err)
+	defer f.Close()
+	res, err = w.Exec(ctx, ExecRequest{Command: "wc -l", Stdin: f})
+	must(t, err)
+	if strings.TrimSpace(res.Text()) != "2" {
+		t.Errorf("file: %q", res.Text())
+	}
+	// A command that reads nothing does not wait for a reader that never ends.
+	pr, pw, err := os.Pipe()
+	must(t, err)
+	defer pw.Close()
+	defer pr.Close()
+	res, err = w.Exec(ctx, ExecRequest{Command: "echo no read", Stdin: struct{ *os.File }{pr}})
+	must(t, err)
+	if res.Text() != "no read\n" {
+		t.Errorf("unread: %q", res.Text())
+	}
+	_, err = w.Exec(ctx, ExecRequest{Command: "cat", Stdin: bytes.NewReader(nil), Background: boolp(true)})
+	if errs.CodeOf(err) != errs.InvalidArgument {
+		t.Errorf("stdin in the background: %v", err)
+	}
+}
+
+// TestExecSignalCause: a context cancelled by a signal to ws passes that
+// signal on, so the command's status is the shell's 130 for INT.
+func TestExecSignalCause(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	for _, tt := range []struct {
+		cause error
+		code  int
+	}{{&runner.SignalError{Signal: syscall.SIGINT}, 130}, {&runner.SignalError{Signal: syscall.SIGTERM}, 143}, {errors.New("stop"), 143}} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(300*time.Millisecond, func() { cancel(tt.cause) })
+		res, err := w.Exec(ctx, ExecRequest{Command: "exec sleep 30"})
+		must(t, err)
+		if *res.ExitCode != tt.code {
+			t.Errorf("cause %v: exit %d, want %d", tt.cause, *res.ExitCode, tt.code)
+		}
+	}
+}
