@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,17 @@ import (
 	"github.com/wstools/ws/pkg/workspace"
 )
 
-// capture returns a runF that records the request it gets, as JSON.
+// capture returns a runF that records the request it gets, as JSON (a
+// write's content streamed from stdin included).
 func capture[Req any](got *string) func(context.Context, *Req) error {
 	return func(_ context.Context, req *Req) error {
+		if w, ok := any(req).(*workspace.WriteRequest); ok && w.Source != nil {
+			data, err := io.ReadAll(w.Source)
+			if err != nil {
+				return err
+			}
+			w.Content, w.Source = string(data), nil
+		}
 		b, err := json.Marshal(req)
 		*got = string(b)
 		return err

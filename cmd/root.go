@@ -251,16 +251,26 @@ func rangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 	}
 }
 
+// stdinSource is stdin as the source of what --flag would give, refused
+// when stdin is a terminal.
+func stdinSource(app *App, flag string) (io.Reader, error) {
+	if app.IO.InTTY {
+		return nil, usagef("give the content with --%s, or pipe it on stdin", flag)
+	}
+	return app.IO.In, nil
+}
+
 // stdinOr reads stdin for a flag that was not given (a terminal on stdin
 // is refused rather than waited on).
 func stdinOr(app *App, set bool, value, flag string) (string, error) {
 	if set {
 		return value, nil
 	}
-	if app.IO.InTTY {
-		return "", usagef("give the content with --%s, or pipe it on stdin", flag)
+	in, err := stdinSource(app, flag)
+	if err != nil {
+		return "", err
 	}
-	data, err := io.ReadAll(app.IO.In)
+	data, err := io.ReadAll(in)
 	if err != nil {
 		return "", err
 	}

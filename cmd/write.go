@@ -22,7 +22,11 @@ func newWriteCmd(app *App, runF func(context.Context, *workspace.WriteRequest) e
 		b.f.BoolVar(&req.DryRun, "dry-run", false, "show the diff the write would make; write nothing")
 	}, func(cmd *cobra.Command, args []string, req *workspace.WriteRequest) (err error) {
 		req.Path = args[0]
-		req.Content, err = stdinOr(app, changed(cmd.Flags(), "content"), req.Content, "content")
+		if changed(cmd.Flags(), "content") {
+			return nil
+		}
+		// The content is streamed from stdin into the file.
+		req.Source, err = stdinSource(app, "content")
 		return err
 	})
 }

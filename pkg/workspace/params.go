@@ -24,10 +24,13 @@ type ReadRequest struct {
 
 // WriteRequest is the input of write (mastra_workspace_write_file).
 type WriteRequest struct {
-	DryRun    bool   `json:"-"` // ws write --dry-run: show the diff, write nothing
-	Path      string `json:"path" desc:"File to write; missing parent directories are created."`
-	Content   string `json:"content" desc:"The complete new content of the file."`
-	Overwrite *bool  `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
+	DryRun bool `json:"-"` // ws write --dry-run: show the diff, write nothing
+	// Source, when set, holds the content instead of Content (ws write
+	// reading stdin): it is streamed into the file, read once to its end.
+	Source    io.Reader `json:"-"`
+	Path      string    `json:"path" desc:"File to write; missing parent directories are created."`
+	Content   string    `json:"content" desc:"The complete new content of the file."`
+	Overwrite *bool     `json:"overwrite,omitempty" default:"true" desc:"Replace an existing file (default true); false fails if the file exists."`
 }
 
 // EditRequest is the input of edit (mastra_workspace_edit_file).

@@ -319,6 +319,14 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 	if err := w.Unavailable(spec); err != nil {
 		return nil, err
 	}
+	// Hooks and an approver are shown the arguments: streamed content
+	// is read in full for them.
+	if wr, ok := req.(WriteRequest); ok && wr.Source != nil && w.showsArgs(spec.ID) {
+		if err := wr.loadSource(); err != nil {
+			return nil, errs.Wrap(err)
+		}
+		req = wr
+	}
 	args, err := json.Marshal(req)
 	if err != nil {
 		return nil, errs.Wrap(err)
@@ -329,6 +337,12 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 		return nil, err
 	}
 	return w.invoke(ctx, spec, name, clean, req)
+}
+
+// showsArgs reports whether a call of the tool id shows its arguments to
+// someone: an approver or a hook.
+func (w *Workspace) showsArgs(id string) bool {
+	return w.NeedsApproval(id) || len(w.cfg.Tools.BeforeToolCall) > 0 || len(w.cfg.Tools.AfterToolCall) > 0
 }
 
 // exposedName is the name a tool is offered under.

@@ -1,11 +1,13 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
@@ -24,7 +26,9 @@ type WriteResult struct {
 }
 
 // Write replaces (or creates) a file atomically. The version it replaces
-// is kept for undo.
+// is kept for undo. Content from req.Source is streamed into the file: no
+// work per byte beyond copying it (and fingerprinting it for the history
+// when it is small enough to be kept).
 func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, error) {
 	t, g, err := w.resolveGuarded(req.Path, WriteFile)
 	if err != nil {
@@ -32,9 +36,11 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	}
 	defer g.release()
 	noReplace := req.Overwrite != nil && !*req.Overwrite
-	data := []byte(req.Content)
 	if req.DryRun {
-		return w.dryWrite(t, g, data, noReplace)
+		if err := req.loadSource(); err != nil {
+			return nil, errs.Wrap(err)
+		}
+		return w.dryWrite(t, g, []byte(req.Content), noReplace)
 	}
 	// A special file (a FIFO) has no previous version to keep; writeFile
 	// refuses it anyway.
@@ -43,13 +49,172 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 		changes = append(changes, history.Change{Key: g.real, Path: string(t.Rel()), Before: before})
 	}
 	rec := w.record(history.OpWrite, changes...)
-	st, err := w.writeFile(t, g, data, noReplace)
-	rec.done(err, w.writtenPrint(data, st))
+	src := &content{r: req.Source, keep: w.keepLimit()}
+	if req.Source == nil {
+		src.r = strings.NewReader(req.Content)
+	}
+	st, err := w.writeFile(t, g, src, noReplace)
+	rec.done(err, src.print(st))
 	if err != nil {
 		return nil, err
 	}
-	return &WriteResult{Path: Bytes(req.Path), Bytes: len(data),
-		textOut: textOut{fmt.Sprintf("Wrote %d bytes to %s", len(data), req.Path)}}, nil
+	return &WriteResult{Path: Bytes(req.Path), Bytes: int(src.n),
+		textOut: textOut{fmt.Sprintf("Wrote %d bytes to %s", src.n, req.Path)}}, nil
+}
+
+// loadSource reads req.Source into req.Content, for what needs the whole
+// content at once (a dry run's diff, the arguments shown to hooks and to
+// an approver).
+func (req *WriteRequest) loadSource() error {
+	if req.Source == nil {
+		return nil
+	}
+	data, err := io.ReadAll(req.Source)
+	req.Content, req.Source = string(data), nil
+	return err
+}
+
+// content is the bytes of a write on their way into the file: copied from
+// r, counted, and kept while they are within keep, for the history's
+// fingerprint (a file over keep is fingerprinted by its size alone).
+type content struct {
+	r    io.Reader
+	keep int64
+	n    int64
+	head []byte // all of the content when n <= keep
+}
+
+// copyChunk is the size of the reads and writes of a write, dd's bs=4M.
+const copyChunk = 4 << 20
+
+// WriteTo copies the content to dst in chunks of up to copyChunk bytes,
+// each read filled before it is written (a pipe gives at most 64 KiB a
+// read). The chunks are read into one buffer, one after the other, for as
+// long as the content may be kept: the head is kept without a copy. After
+// that the buffer's start takes each further chunk.
+func (c *content) WriteTo(dst io.Writer) (int64, error) {
+	if f, ok := c.r.(*os.File); ok {
+		growPipe(f)
+	}
+	if n, ok := remaining(c.r); ok && n > c.keep {
+		if f, ok := c.r.(*os.File); ok {
+			if to, ok := dst.(*os.File); ok {
+				// File to file: the kernel copies (copy_file_range), no
+				// byte passes through ws.
+				var err error
+				c.n, err = to.ReadFrom(f)
+				return c.n, err
+			}
+		}
+	}
+	buf := make([]byte, c.bufSize())
+	off, rolling := 0, false
+	for {
+		end := min(off+copyChunk, len(buf))
+		n, rerr := io.ReadFull(c.r, buf[off:end])
+		w, err := dst.Write(buf[off : off+n])
+		c.n += int64(w)
+		if err != nil {
+			return c.n, err
+		}
+		switch {
+		case rerr == io.EOF || rerr == io.ErrUnexpectedEOF:
+			if !rolling && c.n <= c.keep {
+				c.head = buf[:c.n]
+			}
+			return c.n, nil
+		case rerr != nil:
+			return c.n, rerr
+		}
+		if off += n; off == len(buf) {
+			off, rolling = 0, true
+			if done, err := c.splice(dst); done {
+				return c.n, err
+			}
+		}
+	}
+}
+
+// growPipe asks for a 1 MiB buffer when f is a pipe (Linux gives 64 KiB):
+// the writer then fills it in fewer, bigger steps. Best effort.
+func growPipe(f *os.File) {
+	if st, err := f.Stat(); err == nil && st.Mode()&fs.ModeNamedPipe != 0 {
+		_, _ = unix.FcntlInt(f.Fd(), unix.F_SETPIPE_SZ, 1<<20)
+	}
+}
+
+// splice moves the rest of a pipe into the file dst inside the kernel
+// (splice(2)), once nothing more is kept. done is false when it cannot
+// (r is not a pipe, or the file system refuses) and nothing was moved.
+func (c *content) splice(dst io.Writer) (done bool, err error) {
+	src, ok := c.r.(*os.File)
+	to, ok2 := dst.(*os.File)
+	if !ok || !ok2 {
+		return false, nil
+	}
+	if st, err := src.Stat(); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		return false, nil
+	}
+	in, out := int(src.Fd()), int(to.Fd())
+	for moved := false; ; {
+		n, err := unix.Splice(in, nil, out, nil, copyChunk, unix.SPLICE_F_MOVE|unix.SPLICE_F_MORE)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil && !moved:
+			return false, nil
+		case err != nil:
+			return true, err
+		case n == 0:
+			return true, nil
+		}
+		c.n += n
+		moved = true
+	}
+}
+
+// bufSize is the size of WriteTo's buffer: room for the kept head and at
+// least one chunk; when the content's size is known, no more than it needs,
+// and one chunk only if it is too big to be kept.
+func (c *content) bufSize() int {
+	size := max(c.keep+1, copyChunk) // filled, it holds more than keep
+	if n, ok := remaining(c.r); ok {
+		switch {
+		case n > c.keep:
+			size = copyChunk // nothing to keep
+		case n < size:
+			size = n + 1 // the extra byte sees the end
+		}
+	}
+	return int(size)
+}
+
+// remaining is how many bytes r has left to give, when that is known: a
+// string or byte reader, or a regular file (ws write < file).
+func remaining(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len()), true
+	case *os.File:
+		st, err := r.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return 0, false
+		}
+		pos, err := r.Seek(0, io.SeekCurrent)
+		if err != nil || pos > st.Size() {
+			return 0, false
+		}
+		return st.Size() - pos, true
+	}
+	return 0, false
+}
+
+// print is the history's fingerprint of the written file.
+func (c *content) print(st fsroot.FileStat) history.Fingerprint {
+	if c.n > c.keep {
+		return history.Fingerprint{Kind: history.KindFile, Size: c.n, MtimeNS: st.MtimeNS}
+	}
+	return history.FileFingerprint(c.head, st.MtimeNS)
 }
 
 // dryWrite says what a write would change, changing nothing.
@@ -87,8 +252,8 @@ func diffName(t *fsroot.Target, exists, old bool) string {
 
 // writeFile writes data to t under a held guard and updates the read record
 // of the file if this thread has one (recordWrite).
-func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, data []byte, noReplace bool) (fsroot.FileStat, error) {
-	st, err := w.fs.WriteAtomic(t.Loc(), bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace})
+func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, src io.WriterTo, noReplace bool) (fsroot.FileStat, error) {
+	st, err := w.fs.WriteAtomic(t.Loc(), src, fsroot.WriteOptions{NoReplace: noReplace})
 	if err != nil {
 		return st, writeError(t, err, noReplace)
 	}
