@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/workspace"
 )
 
 // approver decides calls of tools that require approval: --yes approves
@@ -40,4 +41,23 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// confirmDestroy asks on the terminal before ws destroy (unless --yes).
+func (a *App) confirmDestroy(ws *workspace.Workspace) error {
+	if a.opts.yes {
+		return nil
+	}
+	ask := a.approver()
+	if ask == nil {
+		return errs.DestroyNotConfirmed(false)
+	}
+	ok, err := ask("destroy", "ws destroy: stop the background processes of "+ws.Name()+" and remove its state directory "+ws.StateDir())
+	switch {
+	case err != nil:
+		return errs.DestroyNotConfirmed(false)
+	case !ok:
+		return errs.DestroyNotConfirmed(true)
+	}
+	return nil
 }

@@ -58,6 +58,8 @@ var otherCommands = map[string]func(*App) *cobra.Command{
 	"mcp":          newMCPCmd,
 	"remote":       newRemoteCmd,
 	"__selfcheck":  func(*App) *cobra.Command { return newSelfcheckCmd() },
+	"info":         newInfoCmd,
+	"destroy":      newDestroyCmd,
 }
 
 // newRootCmd makes ws's whole command tree.
@@ -145,7 +147,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(c)
 		}
 	}
-	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck"} {
+	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck", "info", "destroy"} {
 		if want(name) {
 			root.AddCommand(otherCommands[name](app))
 		}

@@ -256,3 +256,27 @@ func ConnectionLost(url, said string) *Error {
 func RegexTimeout(path string, line int, limit string) *Error {
 	return newf(Timeout, "Error: Regex match timed out after %s on %s:%d: the pattern backtracks too much; simplify it (nested quantifiers such as (a+)+, or lookaround)", limit, path, line)
 }
+
+// NoStateDir: a command that needs the state directory in a workspace
+// that has none.
+func NoStateDir() *Error { return newf(NotAvailable, "this workspace has no state directory") }
+
+// DestroyHoldsRoot: destroy refuses a state directory that would take the
+// workspace's files with it.
+func DestroyHoldsRoot(dir string) *Error {
+	return newf(InvalidArgument, "the state directory %s holds the workspace root; destroy removes state only, never the files", dir)
+}
+
+// DestroyShared: destroy refuses a state directory other workspaces use.
+func DestroyShared(dir, other string) *Error {
+	return newf(InvalidArgument, "the state directory %s also holds the background processes of the workspace %s; destroy it from there, or give each workspace its own --state-dir", dir, other)
+}
+
+// DestroyNotConfirmed: destroy without --yes and no terminal to ask on,
+// or the answer was no.
+func DestroyNotConfirmed(asked bool) *Error {
+	if asked {
+		return newf(ApprovalRefused, "destroy cancelled")
+	}
+	return newf(ApprovalRefused, "ws destroy removes the workspace's state: confirm with --yes (there is no terminal to ask on)")
+}

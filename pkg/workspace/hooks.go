@@ -35,6 +35,7 @@ func (w *Workspace) NeedsApproval(id string) bool {
 // the output or the error. This is Mastra's wrapWithToolHooks, with the
 // hooks as commands that read JSON on stdin.
 func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, args []byte, req any) (Result, error) {
+	w.touch()
 	if w.NeedsApproval(spec.ID) {
 		ok, err := w.approve(ctx, name, string(args))
 		if err != nil {

@@ -18,3 +18,6 @@ func (w *Workspace) Name() string {
 	id := w.ID()
 	return "workspace-" + id[:min(8, len(id))]
 }
+
+// StateDir is the workspace's state directory ("" when it has none).
+func (w *Workspace) StateDir() string { return w.stateDir }

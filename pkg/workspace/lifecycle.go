@@ -1,0 +1,311 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/search"
+)
+
+// metaFile records when the workspace's state was created; its mtime is
+// when a tool was last called (lastAccessedAt).
+const metaFile = "workspace.json"
+
+type workspaceMeta struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Root      string `json:"root"`
+	CreatedAt string `json:"created_at"`
+}
+
+// touch records an access: the first one creates workspace.json, later
+// ones set its modification time. A failure here never fails a call.
+func (w *Workspace) touch() {
+	if w.stateDir == "" {
+		return
+	}
+	p := filepath.Join(w.stateDir, metaFile)
+	now := w.now()
+	if os.Chtimes(p, now, now) == nil {
+		return
+	}
+	data, err := json.MarshalIndent(workspaceMeta{ID: w.ID(), Name: w.Name(), Root: w.fs.RealBase(),
+		CreatedAt: now.UTC().Format(time.RFC3339Nano)}, "", "  ")
+	if err != nil || writeStateFile(p, append(data, '\n')) != nil {
+		return
+	}
+	_ = os.Chtimes(p, now, now)
+}
+
+// InfoRequest is the input of `ws info` (Mastra's getInfo).
+type InfoRequest struct {
+	// FileCount counts the workspace's files (ten levels deep, as Mastra's
+	// includeFileCount does): slow on a big tree.
+	FileCount bool `json:"includeFileCount,omitempty"`
+}
+
+// InfoResult describes the workspace: getInfo's fields, then ws's own.
+type InfoResult struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"` // ready: the workspace has state; pending: none yet (or destroyed)
+	// CreatedAt and LastAccessedAt are when the state was created and when
+	// a tool was last called; null without state.
+	CreatedAt      *time.Time     `json:"created_at"`
+	LastAccessedAt *time.Time     `json:"last_accessed_at"`
+	Filesystem     InfoFilesystem `json:"filesystem"`
+	Sandbox        *InfoSandbox   `json:"sandbox"` // null when the config switches it off
+	StateDir       string         `json:"state_dir"`
+	StateExists    bool           `json:"state_exists"`
+	Processes      InfoProcesses  `json:"processes"`
+	Index          InfoIndex      `json:"index"`
+}
+
+// InfoFilesystem is the filesystem's description.
+type InfoFilesystem struct {
+	Provider   string `json:"provider"` // "local"
+	BasePath   string `json:"base_path"`
+	ReadOnly   bool   `json:"read_only"`
+	Contained  bool   `json:"contained"`
+	TotalFiles *int   `json:"total_files,omitempty"`
+}
+
+// InfoSandbox is the sandbox's description.
+type InfoSandbox struct {
+	Provider         string `json:"provider"` // "local"
+	Status           string `json:"status"`   // "ready"
+	Isolation        string `json:"isolation"`
+	WorkingDirectory string `json:"working_directory"`
+}
+
+// InfoProcesses counts the workspace's background process records by
+// state.
+type InfoProcesses struct {
+	Running  int `json:"running"`
+	Exited   int `json:"exited"`
+	Killed   int `json:"killed"`
+	TimedOut int `json:"timed_out"`
+	Lost     int `json:"lost"`
+}
+
+// InfoIndex describes the search index.
+type InfoIndex struct {
+	Documents  int    `json:"documents"`
+	Vectors    int    `json:"vectors"`
+	Name       string `json:"name"` // the vector index's name (searchIndexName)
+	Model      string `json:"model,omitempty"`
+	Dimensions int    `json:"dimensions,omitempty"`
+}
+
+// Info describes the workspace without changing anything.
+func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, error) {
+	res := &InfoResult{ID: w.ID(), Name: w.Name(), Status: "pending", StateDir: w.stateDir,
+		Filesystem: InfoFilesystem{Provider: "local", BasePath: w.fs.RealBase(), ReadOnly: w.readOnly, Contained: w.cfg.Filesystem.Contained},
+		Index:      InfoIndex{Name: w.IndexName()}}
+	if !w.cfg.Sandbox.Disabled {
+		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: w.fs.RealBase()}
+	}
+	if req.FileCount {
+		n := 0
+		if t, err := w.fs.Resolve("."); err == nil {
+			w.allFiles(ctx, t.Loc(), ".", func(autoFile) { n++ })
+		}
+		res.Filesystem.TotalFiles = &n
+	}
+	if w.stateDir != "" {
+		if _, err := os.Stat(w.stateDir); err == nil {
+			res.StateExists = true
+		}
+		if st, err := os.Stat(filepath.Join(w.stateDir, metaFile)); err == nil {
+			res.Status = "ready"
+			mt := st.ModTime().UTC()
+			res.LastAccessedAt = &mt
+			var m workspaceMeta
+			if data, err := os.ReadFile(filepath.Join(w.stateDir, metaFile)); err == nil && json.Unmarshal(data, &m) == nil {
+				if t, err := time.Parse(time.RFC3339Nano, m.CreatedAt); err == nil {
+					t = t.UTC()
+					res.CreatedAt = &t
+				}
+			}
+		}
+	}
+	if res.StateExists {
+		entries, err := w.procStore().List(w.fs.RealBase())
+		if err != nil {
+			return nil, stateError(err)
+		}
+		for _, e := range entries {
+			switch processOf(e).State {
+			case "running":
+				res.Processes.Running++
+			case "exited":
+				res.Processes.Exited++
+			case "killed":
+				res.Processes.Killed++
+			case "timed_out":
+				res.Processes.TimedOut++
+			default:
+				res.Processes.Lost++
+			}
+		}
+		if m, err := w.searchStore().Load(); err == nil && m != nil {
+			res.Index.Documents = m.NumDocs()
+			m.Close()
+		}
+		if vm, err := search.ReadVectorMeta(w.vectorFile()); err == nil {
+			res.Index.Vectors, res.Index.Model, res.Index.Dimensions = vm.Count, vm.Model, vm.Dim
+		}
+	}
+	return res, nil
+}
+
+// Text is one "key: value" line per fact.
+func (r *InfoResult) Text() string {
+	var sb strings.Builder
+	line := func(k, v string) { sb.WriteString(k + ": " + v + "\n") }
+	line("id", r.ID)
+	line("name", r.Name)
+	line("status", r.Status)
+	when := func(t *time.Time) string {
+		if t == nil {
+			return "-"
+		}
+		return t.Format(time.RFC3339)
+	}
+	line("createdAt", when(r.CreatedAt))
+	line("lastAccessedAt", when(r.LastAccessedAt))
+	fsDesc := "local " + r.Filesystem.BasePath
+	if r.Filesystem.ReadOnly {
+		fsDesc += " (read-only"
+	} else {
+		fsDesc += " (read-write"
+	}
+	if r.Filesystem.Contained {
+		fsDesc += ", contained)"
+	} else {
+		fsDesc += ", not contained)"
+	}
+	if r.Filesystem.TotalFiles != nil {
+		fsDesc += fmt.Sprintf(", %d %s", *r.Filesystem.TotalFiles, pluralWord(*r.Filesystem.TotalFiles, "file", "files"))
+	}
+	line("filesystem", fsDesc)
+	if r.Sandbox != nil {
+		line("sandbox", "local, isolation "+r.Sandbox.Isolation+", working directory "+r.Sandbox.WorkingDirectory)
+	} else {
+		line("sandbox", "none")
+	}
+	if !r.StateExists {
+		line("state", r.StateDir+" (none: nothing has run here yet, or ws destroy removed it)")
+		return strings.TrimSuffix(sb.String(), "\n")
+	}
+	line("state", r.StateDir)
+	p := r.Processes
+	procs := []string{strconv.Itoa(p.Running) + " running", strconv.Itoa(p.Exited) + " exited"}
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{p.Killed, "killed"}, {p.TimedOut, "timed out"}, {p.Lost, "lost"}} {
+		if x.n > 0 {
+			procs = append(procs, strconv.Itoa(x.n)+" "+x.what)
+		}
+	}
+	line("processes", strings.Join(procs, ", "))
+	idx := fmt.Sprintf("%d %s", r.Index.Documents, pluralWord(r.Index.Documents, "document", "documents"))
+	if r.Index.Model != "" {
+		idx += fmt.Sprintf(", %d %s in %s (model %s, %d dimensions)", r.Index.Vectors, pluralWord(r.Index.Vectors, "vector", "vectors"),
+			r.Index.Name, r.Index.Model, r.Index.Dimensions)
+	}
+	line("index", idx)
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+// DestroyRequest is the input of `ws destroy`.
+type DestroyRequest struct{}
+
+// DestroyResult says what destroy did.
+type DestroyResult struct {
+	Stopped  []int  `json:"stopped"` // pids of the background processes stopped
+	StateDir string `json:"state_dir"`
+	Removed  bool   `json:"removed"` // false: there was no state
+	textOut
+}
+
+// Destroy stops every background process of the workspace and removes its
+// state directory (read records, locks, process records and logs, the
+// search index and vectors). The workspace's files are never touched: a
+// state directory that is the root or holds it is refused, and so is one
+// shared with other workspaces' processes.
+func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResult, error) {
+	if w.stateDir == "" {
+		return nil, errs.NoStateDir()
+	}
+	real := fsroot.RealpathPartial(w.stateDir)
+	if _, inside := fsroot.Within(real, w.fs.RealBase()); inside {
+		return nil, errs.DestroyHoldsRoot(w.stateDir)
+	}
+	res := &DestroyResult{Stopped: []int{}, StateDir: w.stateDir}
+	if _, err := os.Stat(w.stateDir); errors.Is(err, fs.ErrNotExist) {
+		res.text = "No state to remove: " + w.stateDir + " does not exist."
+		return res, nil
+	}
+	if other := w.otherRoots(); other != "" {
+		return nil, errs.DestroyShared(w.stateDir, other)
+	}
+	entries, err := w.procStore().List(w.fs.RealBase())
+	if err != nil {
+		return nil, stateError(err)
+	}
+	for _, e := range entries {
+		if e.Record.Running() || e.Record.SupervisorRunning() {
+			pid := strconv.Itoa(e.Record.PID)
+			if _, err := w.Kill(ctx, KillRequest{PID: pid}); err != nil {
+				var we *errs.Error
+				if !errors.As(err, &we) {
+					return nil, err // interrupted
+				}
+				continue // it ended meanwhile
+			}
+			res.Stopped = append(res.Stopped, e.Record.PID)
+		}
+	}
+	if err := os.RemoveAll(w.stateDir); err != nil {
+		return nil, stateError(err)
+	}
+	res.Removed = true
+	var sb strings.Builder
+	if n := len(res.Stopped); n > 0 {
+		pids := make([]string, n)
+		for i, p := range res.Stopped {
+			pids[i] = strconv.Itoa(p)
+		}
+		fmt.Fprintf(&sb, "Stopped %d background %s (%s).\n", n, pluralWord(n, "process", "processes"), strings.Join(pids, ", "))
+	}
+	sb.WriteString("Removed the state directory " + w.stateDir + "; the workspace's files are untouched.")
+	res.text = sb.String()
+	return res, nil
+}
+
+// otherRoots names a workspace root other than this one that has process
+// records in the state directory ("" when there is none).
+func (w *Workspace) otherRoots() string {
+	dir := filepath.Join(w.stateDir, "procs")
+	names, _ := os.ReadDir(dir)
+	s := procstate.Open(w.stateDir)
+	for _, d := range names {
+		if e, err := s.Load(d.Name()); err == nil && e.Record.Root != w.fs.RealBase() {
+			return e.Record.Root
+		}
+	}
+	return ""
+}
