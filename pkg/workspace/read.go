@@ -238,6 +238,17 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 			res.Path, st.Size, start, total, plural(total), total)
 		return res, nil
 	}
+	if total == 0 && start > 1 {
+		res.Kind = ReadPastEnd
+		res.text = fmt.Sprintf("%s (%d bytes): offset %d is past the end of the file, which is empty. The file has been fully read; stop paginating.",
+			res.Path, st.Size, start)
+		return res, nil
+	}
+	if total == 0 {
+		// An empty file read from its start, ranged or not, has one
+		// answer: its header and nothing (no "lines 0-0 of 0" window).
+		ranged = false
+	}
 
 	header := func(last int) string {
 		if !ranged {
