@@ -22,11 +22,13 @@
 // Environment:
 //   WS_BM25=<json>      the Workspace's bm25 option instead of true: {k1,b} or {bm25:{k1,b},tokenize:{…}};
 //                       tokenize.splitPattern (a regex source) becomes a RegExp, tokenize.stopwords a Set.
+//   WS_SKILLS=<json>    the Workspace's skills option (an array of paths); the skill tools are then added
+//                       beside the workspace tools, as Mastra's Agent adds them (the tools config does not apply).
 //   WS_CALL_MODE=agent  run every call through Mastra's CoreToolBuilder (makeCoreTool, no model, so no
 //                       schema-compat layer), i.e. the path an Agent uses: input is validated there
 //                       BEFORE the workspace wrappers (write lock, read tracker) see it. Default: direct
 //                       tools[name].execute(input, {}) as the brief specifies.
-import { Workspace, LocalFilesystem, LocalSandbox, createWorkspaceTools } from '@mastra/core/workspace';
+import { Workspace, LocalFilesystem, LocalSandbox, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
 import { isValidationError } from '@mastra/core/tools';
 
 // Keep stdout for the result only: route any library logging to stderr.
@@ -79,9 +81,11 @@ async function main() {
     sandbox: new LocalSandbox({ workingDirectory: root }),
     bm25,
     ...(toolsConfig !== undefined ? { tools: toolsConfig } : {}),
+    ...(process.env.WS_SKILLS ? { skills: parseJsonArg(process.env.WS_SKILLS, 'WS_SKILLS', false) } : {}),
   });
   await ws.init();
   const tools = await createWorkspaceTools(ws);
+  if (process.env.WS_SKILLS && ws.skills) Object.assign(tools, createSkillTools(ws.skills));
 
   const resolve = name => {
     if (tools[name]) return [name, tools[name]];

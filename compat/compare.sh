@@ -10,7 +10,9 @@
 # INPUT a batch: a JSON array of [tool, input] pairs run in order (one
 # Mastra tool set; one ws call each, sharing the state directory), every
 # result followed by a "-----" line. CONFIG is a ws config file's JSON; its
-# "tools", "filesystem" and "bm25" keys become the same Mastra options.
+# "tools", "filesystem", "bm25" and "skills" keys become the same Mastra
+# options. A "setup" key in it (not part of the ws config) is a shell
+# command run in both fixture copies first.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -38,14 +40,16 @@ while IFS=$'\t' read -r tool input config; do
   n=$((n+1))
   rm -rf "$work/m" "$work/w" "$work/state"
   node "$mastra/fixture.mjs" "$work/m"; node "$mastra/fixture.mjs" "$work/w"
-  cfgflag=() margs=("" "") bm25=""
+  cfgflag=() margs=("" "") bm25="" skills=""
   if [ -n "${config:-}" ]; then
-    printf %s "$config" > "$work/config.json"
+    setup=$(part setup "$config")
+    if [ -n "$setup" ]; then (cd "$work/m" && sh -c "$setup"); (cd "$work/w" && sh -c "$setup"); fi
+    node -e 'const c = JSON.parse(process.argv[1]); delete c.setup; process.stdout.write(JSON.stringify(c))' "$config" > "$work/config.json"
     cfgflag=(--config "$work/config.json")
     margs=("$(part tools "$config")" "$(part filesystem "$config")")
-    bm25=$(part bm25 "$config")
+    bm25=$(part bm25 "$config") skills=$(part skills "$config")
   fi
-  a=$(WS_BM25=$bm25 node "$mastra/call.mjs" "$work/m" "$tool" "$input" "${margs[@]}" 2>/dev/null; echo .)
+  a=$(WS_BM25=$bm25 WS_SKILLS=$skills node "$mastra/call.mjs" "$work/m" "$tool" "$input" "${margs[@]}" 2>/dev/null; echo .)
   a=${a%.}
   if [ "$tool" = - ]; then
     a=$(printf %s "$a" | perl -0pe 's/(^|-----\n)THROWN [A-Za-z]+: /$1/g'; echo .); a=${a%.}

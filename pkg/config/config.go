@@ -24,10 +24,12 @@ const (
 
 // ToolKey is a tool a config may configure under "tools": its id, and
 // whether it takes read_file's media settings. The list comes from the
-// tool table (workspace.ConfigKeys).
+// tool table (workspace.ConfigKeys). A Fixed tool (a skill tool) is not
+// configured there, as in Mastra, but its name is taken when skills are.
 type ToolKey struct {
 	ID    string
 	Media bool
+	Fixed bool
 }
 
 // DefaultMediaTypes are the MIME types read_file returns as media parts
@@ -269,8 +271,13 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 func checkNames(c *Config, tools []ToolKey) error {
 	exposed := map[string]string{}
 	for _, k := range tools {
+		if k.Fixed && len(c.Skills) > 0 {
+			exposed[k.ID] = k.ID
+		}
+	}
+	for _, k := range tools {
 		id := k.ID
-		if !c.ToolEnabled(id) {
+		if k.Fixed || !c.ToolEnabled(id) {
 			continue
 		}
 		name := id
@@ -606,6 +613,11 @@ func (p *parser) tools(key string, v any, t *Tools) {
 	}
 	for _, tk := range p.toolKeys {
 		fields[tk.ID] = func(k string, v any) { t.PerTool[tk.ID] = p.tool(k, tk, v) }
+		if tk.Fixed {
+			fields[tk.ID] = func(k string, v any) {
+				p.fail(k, "the skill tools are not workspace tools: the tools config does not apply to them (as in Mastra)")
+			}
+		}
 	}
 	p.object(key, m, fields)
 }

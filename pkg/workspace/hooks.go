@@ -22,8 +22,12 @@ type hookResult struct {
 }
 
 // NeedsApproval reports whether a tool requires approval before it runs:
-// its own requireApproval, else the global one.
+// its own requireApproval, else the global one (never for a skill tool,
+// which Mastra's Agent adds without approval).
 func (w *Workspace) NeedsApproval(id string) bool {
+	if s, ok := Spec(id); ok && s.AgentTool {
+		return false
+	}
 	if t := w.cfg.Tool(id); t.RequireApproval != nil {
 		return *t.RequireApproval
 	}
@@ -33,7 +37,8 @@ func (w *Workspace) NeedsApproval(id string) bool {
 // invoke runs one validated call: approval, the before hook (which may
 // answer instead of the tool), the tool, then the after hook, which sees
 // the output or the error. This is Mastra's wrapWithToolHooks, with the
-// hooks as commands that read JSON on stdin.
+// hooks as commands that read JSON on stdin. The hooks wrap the workspace
+// tools only, so not the skill tools.
 func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, args []byte, req any) (Result, error) {
 	w.touch()
 	if w.NeedsApproval(spec.ID) {
@@ -46,7 +51,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
-	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 {
+	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 && !spec.AgentTool {
 		out, err := runHook(ctx, "beforeToolCall", hook, hookIn, w.base, w.hostEnv)
 		if err != nil {
 			return nil, err
@@ -65,7 +70,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	res, err := spec.run(ctx, w, req)
-	if hook := w.cfg.Tools.AfterToolCall; len(hook) > 0 {
+	if hook := w.cfg.Tools.AfterToolCall; len(hook) > 0 && !spec.AgentTool {
 		if res != nil {
 			hookIn["output"] = res.Text()
 		}

@@ -81,6 +81,10 @@ type ToolSpec struct {
 	// MediaOptions: the tool takes read_file's mediaTypes and
 	// maxMediaBytes settings.
 	MediaOptions bool
+	// AgentTool marks a tool Mastra's Agent adds beside the workspace
+	// tools (the skill tools): the tools config does not reach it — it is
+	// not switched off, renamed, made to need approval or hooked.
+	AgentTool bool
 
 	params func() schema.Params // read from the request struct on first use
 	decode func(args []byte) (any, error)
@@ -156,13 +160,13 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
 			Description: "Stop a background process started with execute_command (and everything it started), and show its last output."},
 			(*Workspace).Kill),
-		tool(ToolSpec{ID: Skill, Command: "skill", Needs: NeedSkills,
+		tool(ToolSpec{ID: Skill, AgentTool: true, Command: "skill", Needs: NeedSkills,
 			Description: "Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools."},
 			(*Workspace).Skill),
-		tool(ToolSpec{ID: SkillSearch, Command: "skill search", Needs: NeedSkills,
+		tool(ToolSpec{ID: SkillSearch, AgentTool: true, Command: "skill search", Needs: NeedSkills,
 			Description: "Search the instructions and reference files of the available skills for a topic."},
 			(*Workspace).SkillSearch),
-		tool(ToolSpec{ID: SkillRead, Command: "skill read", Needs: NeedSkills,
+		tool(ToolSpec{ID: SkillRead, AgentTool: true, Command: "skill read", Needs: NeedSkills,
 			Description: "Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines."},
 			(*Workspace).SkillRead),
 		tool(ToolSpec{ID: MultiEdit, Command: "edit --edits", Writes: true, Op: "multi_edit", WSOnly: true,
@@ -208,7 +212,7 @@ func Spec(id string) (*ToolSpec, bool) {
 func ConfigKeys() []config.ToolKey {
 	var keys []config.ToolKey
 	for _, s := range Tools() {
-		keys = append(keys, config.ToolKey{ID: s.ID, Media: s.MediaOptions})
+		keys = append(keys, config.ToolKey{ID: s.ID, Media: s.MediaOptions, Fixed: s.AgentTool})
 	}
 	return keys
 }
@@ -218,7 +222,7 @@ func ConfigKeys() []config.ToolKey {
 // read-only (Mastra's message); or the workspace lacks what it needs.
 func (w *Workspace) Unavailable(s *ToolSpec) error {
 	switch {
-	case !w.cfg.ToolEnabled(s.ID):
+	case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
 		return errs.ToolNotAvailable(s.ID)
 	case s.Writes && w.readOnly:
 		return errs.ReadOnlyMode(s.Op)
