@@ -1,0 +1,303 @@
+//go:build fault
+
+package fault
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// wsBin is the ws binary built for the suite.
+var wsBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ws-fault-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	wsBin = filepath.Join(dir, "ws")
+	build := exec.Command("go", "build", "-o", wsBin, "github.com/wstools/ws")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building ws:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// iterations is a count from the environment (WS_FAULT_ITERATIONS scales
+// every loop of the suite), def when unset.
+func iterations(t *testing.T, def int) int {
+	if s := os.Getenv("WS_FAULT_ITERATIONS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("WS_FAULT_ITERATIONS=%q: want a positive count", s)
+		}
+		return n * def / 50
+	}
+	return def
+}
+
+// ws runs the ws binary in root with its own state directory.
+func ws(root string, args ...string) *exec.Cmd {
+	c := exec.Command(wsBin, args...)
+	c.Dir = root
+	c.Env = append(os.Environ(), "WS_STATE_DIR="+filepath.Join(filepath.Dir(root), "state"), "WS_ROOT="+root)
+	return c
+}
+
+func newRoot(t *testing.T) string {
+	root := filepath.Join(t.TempDir(), "root")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// temps lists the temporary files of ws in dir.
+func temps(t *testing.T, dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".ws-tmp-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestKillDuringWrite kills `ws write` with SIGKILL at a random moment of
+// writing 1–4 MiB (from a file on stdin, and through a pipe): the file must
+// then hold its old bytes or the new ones, never a mix or a truncation, and
+// the next write must leave no temporary file behind.
+func TestKillDuringWrite(t *testing.T) {
+	n := iterations(t, 50)
+	root := newRoot(t)
+	target := filepath.Join(root, "f.bin")
+	rng := rand.New(rand.NewSource(1))
+	old := []byte("initial\n")
+	if err := os.WriteFile(target, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(filepath.Dir(root), "src.bin")
+	var partial, sawOld, sawNew, leftovers int
+	for i := 0; i < n; i++ {
+		next := make([]byte, 1<<20+rng.Intn(3<<20))
+		rng.Read(next)
+		c := ws(root, "write", "f.bin")
+		var feed *os.File
+		if i%2 == 0 {
+			if err := os.WriteFile(src, next, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Stdin = f
+		} else {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Stdin, feed = r, w
+		}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if feed != nil {
+			go func(w *os.File, data []byte) { w.Write(data); w.Close() }(feed, next)
+		}
+		time.Sleep(time.Duration(rng.Intn(40000)) * time.Microsecond)
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+		if f, ok := c.Stdin.(*os.File); ok {
+			f.Close()
+		}
+		got, err := os.ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case bytes.Equal(got, next):
+			sawNew++
+			old = next
+		case bytes.Equal(got, old):
+			sawOld++
+		default:
+			partial++
+			t.Errorf("iteration %d: the file holds %d bytes, neither the old %d nor the new %d", i, len(got), len(old), len(next))
+			old = got
+		}
+		leftovers += len(temps(t, root))
+	}
+	if out, err := ws(root, "write", "f.bin", "--content", "done").CombinedOutput(); err != nil {
+		t.Fatalf("the write after the kills failed: %v: %s", err, out)
+	}
+	left := temps(t, root)
+	t.Logf("%d kills during a write: %d partial files, old content %d times, new %d times; %d temporary files seen after kills, %d left after the next write",
+		n, partial, sawOld, sawNew, leftovers, len(left))
+	if len(left) > 0 {
+		t.Errorf("temporary files left after the next write: %v", left)
+	}
+}
+
+// TestConcurrentEditors runs 8 ws processes editing one file at once, each
+// bumping its own counter line; a lost update shows as a counter short of
+// its count (or an edit that finds its line gone).
+func TestConcurrentEditors(t *testing.T) {
+	const editors = 8
+	edits := max(iterations(t, 25), 1)
+	root := newRoot(t)
+	var lines strings.Builder
+	for e := 0; e < editors; e++ {
+		fmt.Fprintf(&lines, "editor-%d count 0\n", e)
+	}
+	if err := os.WriteFile(filepath.Join(root, "shared.txt"), []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	for e := 0; e < editors; e++ {
+		wg.Add(1)
+		go func(e int) {
+			defer wg.Done()
+			for n := 0; n < edits; n++ {
+				old := fmt.Sprintf("editor-%d count %d\n", e, n)
+				out, err := ws(root, "edit", "shared.txt", "--old", old, "--new", fmt.Sprintf("editor-%d count %d\n", e, n+1)).CombinedOutput()
+				if err != nil {
+					failed.Add(1)
+					t.Errorf("editor %d, edit %d: %v: %s", e, n, err, out)
+					return
+				}
+			}
+		}(e)
+	}
+	wg.Wait()
+	data, err := os.ReadFile(filepath.Join(root, "shared.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := 0
+	for e := 0; e < editors; e++ {
+		if !strings.Contains(string(data), fmt.Sprintf("editor-%d count %d\n", e, edits)) {
+			lost++
+		}
+	}
+	t.Logf("%d editors x %d edits of one file: %d lost updates, %d failed edits", editors, edits, lost, failed.Load())
+	if lost > 0 {
+		t.Errorf("lost updates: the file ends as\n%s", data)
+	}
+}
+
+// TestSymlinkSwapRace swaps a symlink (and a directory symlink) between a
+// place inside the workspace and one outside, as fast as it can, while
+// files are read and written through it: no read may see the outside
+// file's bytes and no write may change it.
+func TestSymlinkSwapRace(t *testing.T) {
+	reads := iterations(t, 2000)
+	tmp := t.TempDir()
+	root, outside := filepath.Join(tmp, "root"), filepath.Join(tmp, "outside")
+	for _, d := range []string{filepath.Join(root, "dir"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := []byte("SECRET outside the workspace\n")
+	for _, p := range []string{filepath.Join(outside, "secret.txt"), filepath.Join(outside, "f.txt")} {
+		if err := os.WriteFile(p, secret, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(root, "inside.txt"), filepath.Join(root, "dir", "f.txt")} {
+		if err := os.WriteFile(p, []byte("inside\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := workspace.New(workspace.Options{Root: root, Home: tmp, Config: config.Default(), StateDir: filepath.Join(tmp, "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	swap := func(link string, targets ...string) func() {
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				tmpLink := link + ".new"
+				os.Remove(tmpLink)
+				if os.Symlink(targets[i%len(targets)], tmpLink) == nil {
+					os.Rename(tmpLink, link)
+				}
+			}
+		}()
+		return func() { close(stop); <-done }
+	}
+	stopFile := swap(filepath.Join(root, "link"), "inside.txt", filepath.Join(outside, "secret.txt"))
+	stopDir := swap(filepath.Join(root, "dlink"), "dir", outside)
+	ctx := context.Background()
+	escapes, served, refused := 0, 0, 0
+	for i := 0; i < reads; i++ {
+		for _, p := range []string{"link", "dlink/f.txt"} {
+			res, err := w.Read(ctx, workspace.ReadRequest{Path: p})
+			if err != nil {
+				refused++
+				continue
+			}
+			served++
+			if strings.Contains(res.Text(), "SECRET") {
+				escapes++
+			}
+		}
+		if i%4 == 0 {
+			for _, p := range []string{"link", "dlink/f.txt"} {
+				if _, err := w.Write(ctx, workspace.WriteRequest{Path: p, Content: "written through the link\n"}); err != nil {
+					refused++
+				}
+			}
+		}
+	}
+	stopFile()
+	stopDir()
+	for _, p := range []string{filepath.Join(outside, "secret.txt"), filepath.Join(outside, "f.txt")} {
+		if data, _ := os.ReadFile(p); !bytes.Equal(data, secret) {
+			escapes++
+			t.Errorf("%s was changed through the workspace: %q", p, data)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(outside, ".ws-tmp-*")); len(left) > 0 {
+		escapes++
+		t.Errorf("temporary files were created outside the workspace: %v", left)
+	}
+	t.Logf("%d reads and %d writes through swapped links: %d escapes (%d served, %d refused)", 2*reads, 2*((reads+3)/4), escapes, served, refused)
+	if escapes > 0 {
+		t.Errorf("%d escapes", escapes)
+	}
+}
