@@ -1,29 +1,137 @@
 package cmd
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/mcp"
 )
 
+// mcpHTTPOptions are ws mcp --http's.
+type mcpHTTPOptions struct {
+	addr, tokenFile string
+	maxBody         int64
+	maxRequests     int
+	maxSessions     int
+}
+
 func newMCPCmd(app *App) *cobra.Command {
-	return &cobra.Command{
+	var o mcpHTTPOptions
+	c := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the workspace's tools over MCP (stdio)",
+		Short: "Serve the workspace's tools over MCP (stdio, or streamable HTTP with --http)",
 		Long: `Run a Model Context Protocol server on stdin/stdout offering every enabled tool,
 under the same names, schemas and results as 'ws call'. Tools that require approval
-are asked of the user through the client (MCP elicitation) when it can ask, else
-refused; --yes approves them without asking. At the end of its input ws answers
-every request already read, running tool calls included, then exits.`,
+are asked about through the client's elicitation, or need --yes.
+
+With --http ADDR, serve MCP's streamable HTTP transport at http://ADDR/mcp instead,
+to any number of sessions at once. Every request needs the bearer token: the
+value of WS_MCP_TOKEN, or the first line of --token-file; without either, ws makes
+one and prints it on stderr. ADDR is 127.0.0.1:PORT by default (a bare PORT, or
+:PORT for every interface); an address beyond loopback is refused unless the token
+is set. SIGTERM or SIGINT stops taking requests, lets the calls in flight finish
+and answer, and exits.`,
 		Example: `  ws --root ~/project mcp
-  # in an MCP client config: {"command": "ws", "args": ["--root", "/path/to/project", "mcp"]}`,
+  # in an MCP client config: {"command": "ws", "args": ["--root", "/path/to/project", "mcp"]}
+  WS_MCP_TOKEN=$(openssl rand -hex 32) ws --root ~/project mcp --http 8080
+  ws mcp --http 0.0.0.0:8080 --token-file /run/secrets/mcp-token`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.noPrompt = true
-			ws, err := app.Workspace()
-			if err != nil {
-				return err
+			if !changed(cmd.Flags(), "http") {
+				for _, f := range []string{"token-file", "max-body-bytes", "max-requests", "max-sessions"} {
+					if changed(cmd.Flags(), f) {
+						return usagef("--%s goes with --http", f)
+					}
+				}
+				ws, err := app.Workspace()
+				if err != nil {
+					return err
+				}
+				return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out)
 			}
-			return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out)
+			return app.serveMCPHTTP(cmd, o)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&o.addr, "http", "", "serve streamable HTTP at ADDR (host:port, :port or port; default host 127.0.0.1)")
+	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (default: env WS_MCP_TOKEN)")
+	f.Int64Var(&o.maxBody, "max-body-bytes", 4<<20, "refuse a request body larger than this (413)")
+	f.IntVar(&o.maxRequests, "max-requests", 64, "requests handled at once; more get 429")
+	f.IntVar(&o.maxSessions, "max-sessions", 256, "open sessions; a new one beyond gets 503")
+	return c
+}
+
+// serveMCPHTTP checks the address and the token, listens and serves.
+func (a *App) serveMCPHTTP(cmd *cobra.Command, o mcpHTTPOptions) error {
+	addr := o.addr
+	if addr == "" {
+		return usagef("--http needs an address: host:port, :port or port")
+	}
+	if !strings.Contains(addr, ":") {
+		addr = "127.0.0.1:" + addr
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return usagef("--http %q: %v", o.addr, err)
+	}
+	if o.maxBody <= 0 || o.maxRequests <= 0 || o.maxSessions <= 0 {
+		return usagef("--max-body-bytes, --max-requests and --max-sessions take a number above 0")
+	}
+	token, err := mcpToken(o.tokenFile)
+	if err != nil {
+		return err
+	}
+	generated := token == ""
+	if generated && !mcp.Loopback(addr) {
+		return usagef("--http %s is reachable beyond this machine: set the token (WS_MCP_TOKEN or --token-file)", o.addr)
+	}
+	if generated {
+		b := make([]byte, 32)
+		rand.Read(b)
+		token = hex.EncodeToString(b)
+	}
+	ws, err := a.Workspace()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return errs.Listen(o.addr, err)
+	}
+	fmt.Fprintf(a.IO.Err, "ws mcp: serving http://%s%s\n", ln.Addr(), mcp.Path)
+	if generated {
+		fmt.Fprintf(a.IO.Err, "ws mcp: bearer token %s (set WS_MCP_TOKEN or --token-file to choose it)\n", token)
+	}
+	return mcp.ServeHTTP(cmd.Context(), ws, version, ln, mcp.HTTPOptions{
+		Token:          token,
+		MaxBodyBytes:   o.maxBody,
+		MaxRequests:    o.maxRequests,
+		MaxSessions:    o.maxSessions,
+		SessionTimeout: time.Hour,
+		Grace:          2 * time.Second,
+	})
+}
+
+// mcpToken is the token of --token-file (its first line), else of
+// WS_MCP_TOKEN, else "".
+func mcpToken(file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(os.Getenv("WS_MCP_TOKEN")), nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", usagef("--token-file: %s", errs.Errno(err))
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "", usagef("--token-file %s: the first line is empty", file)
+	}
+	return line, nil
 }

@@ -251,6 +251,13 @@ func ConnectionLost(url, said string) *Error {
 	return newf(RemoteLost, "remote %s: the connection ended before the command did: %s", url, said)
 }
 
+// Listen: ws mcp --http cannot listen on its address.
+func Listen(addr string, err error) *Error {
+	e := newf(EIO, "--http %s: cannot listen: %s", addr, Errno(err))
+	e.Err = err
+	return e
+}
+
 // RegexTimeout is grep's error when the ECMAScript engine gives up on a
 // line (catastrophic backtracking).
 func RegexTimeout(path string, line int, limit string) *Error {

@@ -116,36 +116,51 @@ type elicitSchema struct {
 // when the client declared it, and otherwise refuses with a message that
 // says why. ctx is the tool call's: cancelling it withdraws the question.
 func (h *Handler) approver(ctx context.Context) workspace.Approver {
-	return func(tool, summary string) (bool, error) {
+	can := func() bool {
 		h.mu.Lock()
-		can := h.elicit
-		h.mu.Unlock()
-		if !can {
-			return false, errs.CannotAsk(tool)
-		}
+		defer h.mu.Unlock()
+		return h.elicit
+	}
+	return approval(ctx, can, func(ctx context.Context, message string) (string, error) {
 		raw, err := h.request(ctx, "elicitation/create", elicitRequest{
-			Message:         "Allow " + summary + "?",
+			Message:         message,
 			RequestedSchema: elicitSchema{Type: "object"},
 		})
+		if err != nil {
+			return "", err
+		}
+		var answer struct {
+			Action string `json:"action"`
+		}
+		if err := json.Unmarshal(raw, &answer); err != nil {
+			return "", errors.New("the answer is not an elicitation result: " + err.Error())
+		}
+		return answer.Action, nil
+	})
+}
+
+// approval is the approver of both transports: can tells whether the
+// client can be asked, ask puts the question (an elicitation with no
+// field: accepting is the yes) and returns the action the user chose.
+func approval(ctx context.Context, can func() bool, ask func(ctx context.Context, message string) (string, error)) workspace.Approver {
+	return func(tool, summary string) (bool, error) {
+		if !can() {
+			return false, errs.CannotAsk(tool)
+		}
+		action, err := ask(ctx, "Allow "+summary+"?")
 		if err != nil {
 			if ctx.Err() != nil {
 				return false, errs.AskFailed(tool, "the call was cancelled")
 			}
 			return false, errs.AskFailed(tool, err.Error())
 		}
-		var answer struct {
-			Action string `json:"action"`
-		}
-		if err := json.Unmarshal(raw, &answer); err != nil {
-			return false, errs.AskFailed(tool, "the answer is not an elicitation result: "+err.Error())
-		}
-		switch answer.Action {
+		switch action {
 		case "accept":
 			return true, nil
 		case "decline", "cancel":
 			return false, nil
 		}
-		return false, errs.AskFailed(tool, "unknown action "+strconv.Quote(answer.Action))
+		return false, errs.AskFailed(tool, "unknown action "+strconv.Quote(action))
 	}
 }
 

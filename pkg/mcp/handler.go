@@ -347,12 +347,18 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	if !h.known[p.Name] {
 		return nil, errorf(codeInvalidParams, "unknown tool %q", p.Name)
 	}
-	args := []byte(p.Arguments)
+	return h.runTool(ctx, p.Name, p.Arguments, h.approver(ctx)), nil
+}
+
+// runTool runs the tool name with the JSON arguments of a tools/call
+// (absent: none) and approve for the calls that need approval: the one
+// tool call of both transports.
+func (h *Handler) runTool(ctx context.Context, name string, args json.RawMessage, approve workspace.Approver) *callToolResult {
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
-	return toResult(res, err), nil
+	_, res, err := h.ws.Call(workspace.WithApprover(ctx, approve), name, args)
+	return toResult(res, err)
 }
 
 // toResult turns a tool outcome into MCP content: the text, a media part

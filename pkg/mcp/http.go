@@ -1,0 +1,227 @@
+package mcp
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+// HTTPOptions set up ServeHTTP.
+type HTTPOptions struct {
+	// Token is the bearer token every request must carry.
+	Token string
+	// MaxBodyBytes bounds a request's body (413 beyond it).
+	MaxBodyBytes int64
+	// MaxRequests bounds the POST requests handled at once (429 beyond).
+	MaxRequests int
+	// MaxSessions bounds the open sessions (503 for a new one beyond).
+	MaxSessions int
+	// SessionTimeout closes a session idle that long (0: never).
+	SessionTimeout time.Duration
+	// Grace is how long, once the calls in flight have answered, the
+	// server waits for their responses to be written before it closes.
+	Grace time.Duration
+}
+
+// Path is where ServeHTTP serves MCP.
+const Path = "/mcp"
+
+// ServeHTTP serves the workspace's tools over MCP's streamable HTTP
+// transport (the official Go SDK's) at Path on ln, until ctx is done;
+// then it takes no new request, lets the tool calls in flight finish and
+// answer, and returns.
+//
+// The tools are the stdio server's: the same list (names, descriptions,
+// schemas, annotations, from NewHandler) and the same call (runTool, with
+// approval through elicitation), so the two transports cannot drift
+// apart; the SDK does the protocol and the HTTP sessions.
+func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln net.Listener, opts HTTPOptions) error {
+	h := NewHandler(ws, version)
+	var sessions atomic.Int64
+	srv := sdk.NewServer(&sdk.Implementation{Name: h.result.ServerInfo.Name, Title: h.result.ServerInfo.Title, Version: version},
+		&sdk.ServerOptions{
+			Instructions: h.result.Instructions,
+			Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}},
+			InitializedHandler: func(ctx context.Context, req *sdk.InitializedRequest) {
+				sessions.Add(1)
+				go func() { req.Session.Wait(); sessions.Add(-1) }()
+			},
+		})
+	for _, t := range h.tools {
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return err
+		}
+		name := t.Name
+		srv.AddTool(&sdk.Tool{
+			Name:        t.Name,
+			Description: t.Description,
+			InputSchema: json.RawMessage(schema),
+			Annotations: &sdk.ToolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint, IdempotentHint: t.Annotations.IdempotentHint},
+		}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			res := h.runTool(ctx, name, req.Params.Arguments, sessionApprover(ctx, req.Session))
+			data, err := marshal(res)
+			if err != nil {
+				return nil, err
+			}
+			out := &sdk.CallToolResult{}
+			return out, json.Unmarshal(data, out)
+		})
+	}
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: opts.MaxBodyBytes, SessionTimeout: opts.SessionTimeout})
+
+	// Requests in flight: the POSTs, which carry the calls; a GET is a
+	// stream for server messages and holds nothing up.
+	posts := &gate{max: opts.MaxRequests}
+	mux := http.NewServeMux()
+	mux.Handle(Path, bearer(opts.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if status, msg := posts.enter(); status != 0 {
+				if status == http.StatusTooManyRequests {
+					w.Header().Set("Retry-After", "1")
+				}
+				httpError(w, status, msg)
+				return
+			}
+			defer posts.leave()
+			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && sessions.Load() >= int64(opts.MaxSessions) {
+				httpError(w, http.StatusServiceUnavailable, "too many sessions")
+				return
+			}
+		}
+		mcpHandler.ServeHTTP(w, r)
+	})))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Drain: no new connection or request; the calls in flight finish
+	// (their contexts are not the server's), answer, and the server closes.
+	idle := posts.close()
+	shut := make(chan error, 1)
+	go func() {
+		sctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() { <-idle; time.Sleep(opts.Grace); cancel() }()
+		shut <- hs.Shutdown(sctx)
+	}()
+	<-shut
+	hs.Close() // the GET streams left
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// gate counts the requests in flight, up to max (0: no bound), and once
+// closed lets none in.
+type gate struct {
+	mu     sync.Mutex
+	n, max int
+	closed bool
+	idle   chan struct{} // closed when closed and n is 0
+}
+
+// enter lets a request in, or says with which HTTP status it is refused.
+func (g *gate) enter() (int, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.closed:
+		return http.StatusServiceUnavailable, "the server is shutting down"
+	case g.max > 0 && g.n >= g.max:
+		return http.StatusTooManyRequests, "too many requests at once"
+	}
+	g.n++
+	return 0, ""
+}
+
+func (g *gate) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.n--
+	if g.closed && g.n == 0 {
+		close(g.idle)
+	}
+}
+
+// close lets no more requests in; the channel is closed once the last one
+// has left.
+func (g *gate) close() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	g.idle = make(chan struct{})
+	if g.n == 0 {
+		close(g.idle)
+	}
+	return g.idle
+}
+
+// sessionApprover asks for approval through the SDK session's elicitation,
+// as approver does over stdio.
+func sessionApprover(ctx context.Context, ss *sdk.ServerSession) workspace.Approver {
+	can := func() bool {
+		p := ss.InitializeParams()
+		if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+			return false
+		}
+		e := p.Capabilities.Elicitation
+		return e.Form != nil || e.URL == nil
+	}
+	return approval(ctx, can, func(ctx context.Context, message string) (string, error) {
+		res, err := ss.Elicit(ctx, &sdk.ElicitParams{Message: message, RequestedSchema: elicitSchema{Type: "object"}})
+		if err != nil {
+			return "", err
+		}
+		return res.Action, nil
+	})
+}
+
+// bearer lets through the requests that carry the token.
+func bearer(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ws"`)
+			httpError(w, http.StatusUnauthorized, "a bearer token is required")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func httpError(w http.ResponseWriter, status int, msg string) {
+	http.Error(w, msg, status)
+}
+
+// Loopback reports whether a listen address is on the loopback interface
+// only: 127.0.0.0/8, ::1 or localhost. An empty host (every interface) is
+// not.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,295 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wstools/ws/pkg/workspace"
+)
+
+const testToken = "t0ken"
+
+// startHTTP serves ws over HTTP on a free loopback port until the test
+// ends (or stop is called); it returns the URL and stop, which waits for
+// ServeHTTP to return and gives its error.
+func startHTTP(t *testing.T, ws *workspace.Workspace, opts HTTPOptions) (string, func() error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	if opts.Token == "" {
+		opts.Token = testToken
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeHTTP(ctx, ws, "test", ln, opts) }()
+	var once sync.Once
+	var serr error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case serr = <-done:
+			case <-time.After(20 * time.Second):
+				serr = fmt.Errorf("ServeHTTP did not return")
+			}
+		})
+		return serr
+	}
+	t.Cleanup(func() { stop() })
+	return "http://" + ln.Addr().String() + Path, stop
+}
+
+// withToken adds the bearer token to every request.
+type withToken struct{ token string }
+
+func (w withToken) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+w.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connect opens an SDK client session to url.
+func connect(t *testing.T, url string) (*sdk.ClientSession, error) {
+	t.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: withToken{testToken}}, DisableStandaloneSSE: true}, nil)
+	if err == nil {
+		t.Cleanup(func() { s.Close() })
+	}
+	return s, err
+}
+
+// stdioAnswer is the stdio handler's result for one request, after
+// initialize.
+func stdioAnswer(t *testing.T, ws *workspace.Workspace, method string, params any) json.RawMessage {
+	t.Helper()
+	h := NewHandler(ws, "test")
+	h.Handle(context.Background(), []byte(initialize))
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	var resp struct {
+		Result json.RawMessage
+		Error  *rpcError
+	}
+	must(t, json.Unmarshal(h.Handle(context.Background(), msg), &resp))
+	if resp.Error != nil {
+		t.Fatalf("stdio %s: %v", method, resp.Error.Message)
+	}
+	return resp.Result
+}
+
+// canonical is v as compact JSON with sorted keys, for comparisons.
+func canonical(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	must(t, err)
+	var x any
+	must(t, json.Unmarshal(data, &x))
+	data, err = json.Marshal(x)
+	must(t, err)
+	return string(data)
+}
+
+// TestHTTPSameSurface: the tools over HTTP are the stdio server's: the
+// same list and the same results.
+func TestHTTPSameSurface(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	s, err := connect(t, url)
+	must(t, err)
+	ctx := context.Background()
+	if got := s.InitializeResult().Instructions; got != ws.Instructions() {
+		t.Errorf("instructions %q, want %q", got, ws.Instructions())
+	}
+	list, err := s.ListTools(ctx, nil)
+	must(t, err)
+	var want struct {
+		Tools []struct {
+			Name, Description string
+			InputSchema       json.RawMessage
+			Annotations       toolAnnotations
+		}
+	}
+	must(t, json.Unmarshal(stdioAnswer(t, ws, "tools/list", nil), &want))
+	if len(list.Tools) != len(want.Tools) || len(want.Tools) == 0 {
+		t.Fatalf("%d tools over HTTP, %d over stdio", len(list.Tools), len(want.Tools))
+	}
+	for i, got := range list.Tools {
+		w := want.Tools[i]
+		if got.Name != w.Name || got.Description != w.Description || canonical(t, got.InputSchema) != canonical(t, w.InputSchema) ||
+			got.Annotations == nil || got.Annotations.ReadOnlyHint != w.Annotations.ReadOnlyHint {
+			t.Errorf("tool %d: HTTP %s differs from stdio %s", i, canonical(t, got), canonical(t, w))
+		}
+	}
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"mastra_workspace_read_file", map[string]any{"path": "a.txt"}},
+		{"mastra_workspace_read_file", map[string]any{"path": "nope.txt"}},
+		{"mastra_workspace_read_file", map[string]any{"path": "a.txt", "offset": 0}},
+		{"mastra_workspace_grep", map[string]any{"pattern": "wor"}},
+		{"mastra_workspace_list_files", nil},
+	} {
+		got, err := s.CallTool(ctx, &sdk.CallToolParams{Name: call.name, Arguments: call.args})
+		must(t, err)
+		want := stdioAnswer(t, ws, "tools/call", map[string]any{"name": call.name, "arguments": call.args})
+		var w any
+		must(t, json.Unmarshal(want, &w))
+		if a, b := canonical(t, got), canonical(t, w); a != b {
+			t.Errorf("%s %v:\nHTTP  %s\nstdio %s", call.name, call.args, a, b)
+		}
+	}
+}
+
+// post sends one raw request to url.
+func post(t *testing.T, url, token, session, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	must(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	must(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// TestHTTPLimits: the token, the body size, the requests at once and the
+// sessions are all bounded.
+func TestHTTPLimits(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxBodyBytes: 1 << 10, MaxRequests: 2, MaxSessions: 1})
+	for _, tc := range []struct {
+		name, token, body string
+		want              int
+	}{
+		{"no token", "", initBody, http.StatusUnauthorized},
+		{"wrong token", "t0ke", initBody, http.StatusUnauthorized},
+		{"body too large", testToken, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("x", 2<<10) + `"}}`, http.StatusRequestEntityTooLarge},
+	} {
+		if resp := post(t, url, tc.token, "", tc.body); resp.StatusCode != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
+		} else if tc.want == http.StatusUnauthorized && resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s: 401 without WWW-Authenticate", tc.name)
+		}
+	}
+
+	// One session: a second one is refused.
+	s, err := connect(t, url)
+	must(t, err)
+	if _, err := connect(t, url); err == nil || !strings.Contains(err.Error(), "503") && !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Errorf("a second session: %v, want 503", err)
+	}
+
+	// Two requests at once: another POST while two calls run gets 429.
+	// (A bound of one would refuse a client's own notification sent while
+	// the answer to its initialize is still being finished.)
+	done := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command", Arguments: map[string]any{"command": "sleep 1"}})
+			done <- err
+		}()
+	}
+	time.Sleep(400 * time.Millisecond)
+	if resp := post(t, url, testToken, s.ID(), `{"jsonrpc":"2.0","id":9,"method":"ping"}`); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a request beyond the bound: status %d, want 429 with Retry-After", resp.StatusCode)
+	}
+	must(t, <-done)
+	must(t, <-done)
+}
+
+// TestHTTPConcurrentSessions: sessions are served at the same time.
+func TestHTTPConcurrentSessions(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	const n = 6
+	start := time.Now()
+	var wg sync.WaitGroup
+	outs := make([]string, n)
+	for i := range n {
+		wg.Go(func() {
+			s, err := connect(t, url)
+			if err != nil {
+				outs[i] = err.Error()
+				return
+			}
+			res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command",
+				Arguments: map[string]any{"command": fmt.Sprintf("sleep 0.5; echo session %d", i)}})
+			if err != nil {
+				outs[i] = err.Error()
+				return
+			}
+			outs[i] = res.Content[0].(*sdk.TextContent).Text
+		})
+	}
+	wg.Wait()
+	for i, out := range outs {
+		if out != fmt.Sprintf("session %d\n", i) {
+			t.Errorf("session %d: %q", i, out)
+		}
+	}
+	if d := time.Since(start); d > n*500*time.Millisecond {
+		t.Errorf("%d sessions of 0.5 s took %v: not concurrent", n, d)
+	}
+}
+
+// TestHTTPDrain: when the server is stopped, a call in flight finishes
+// and answers; then the server is gone.
+func TestHTTPDrain(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
+	s, err := connect(t, url)
+	must(t, err)
+	type answer struct {
+		res *sdk.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command",
+			Arguments: map[string]any{"command": "sleep 1; echo finished"}})
+		done <- answer{res, err}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	a := <-done
+	if a.err != nil || a.res.IsError || a.res.Content[0].(*sdk.TextContent).Text != "finished\n" {
+		t.Fatalf("the call in flight: %+v, %v", a.res, a.err)
+	}
+	must(t, <-stopped)
+	if _, err := http.Post(url, "application/json", bytes.NewReader([]byte(initBody))); err == nil {
+		t.Errorf("the server still answers after it stopped")
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:80": true, "127.1.2.3:80": true, "[::1]:80": true, "localhost:80": true, "LOCALHOST:1": true,
+		":80": false, "0.0.0.0:80": false, "[::]:80": false, "10.0.0.1:80": false, "example.com:80": false, "80": false,
+	} {
+		if got := Loopback(addr); got != want {
+			t.Errorf("Loopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}

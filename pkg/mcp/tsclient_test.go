@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tsSDK is the version of the official TypeScript MCP SDK the test uses.
+const tsSDK = "@modelcontextprotocol/sdk@1.32.2"
+
+// TestTypeScriptClient runs testdata/ts-client.mjs, a session of the
+// official TypeScript MCP client (npm, installed here into a temporary
+// directory), against a real `ws mcp --http` process. Skipped without
+// node and npm, unless WS_REQUIRE_NODE=1 (CI).
+func TestTypeScriptClient(t *testing.T) {
+	node, err1 := exec.LookPath("node")
+	npm, err2 := exec.LookPath("npm")
+	if err1 != nil || err2 != nil {
+		if os.Getenv("WS_REQUIRE_NODE") == "1" {
+			t.Fatalf("node and npm are needed: %v %v", err1, err2)
+		}
+		t.Skip("node and npm are needed")
+	}
+	dir := t.TempDir()
+	install := exec.Command(npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", dir, tsSDK)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm install %s: %v\n%s", tsSDK, err, out)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "ts-client.mjs"))
+	must(t, err)
+	data, err := os.ReadFile(script)
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "client.mjs"), data, 0o644)) // beside its node_modules
+
+	bin := filepath.Join(dir, "ws")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/wstools/ws")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\nworld\n"), 0o644))
+	ws := exec.Command(bin, "--root", root, "--state-dir", t.TempDir(), "mcp", "--http", "127.0.0.1:0")
+	ws.Env = append(os.Environ(), "WS_MCP_TOKEN="+testToken, "WS_REMOTE=")
+	stderr, err := ws.StderrPipe()
+	must(t, err)
+	must(t, ws.Start())
+	defer ws.Process.Kill()
+	r := bufio.NewReader(stderr)
+	line, err := r.ReadString('\n')
+	must(t, err)
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "ws mcp: serving ")
+	if !ok {
+		t.Fatalf("ws mcp said %q", line)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), url, testToken, itoa(ws.Process.Pid))
+	var out, errb bytes.Buffer
+	client.Stdout, client.Stderr = &out, &errb
+	if err := client.Run(); err != nil {
+		t.Fatalf("the client: %v\n%s\n%s", err, out.String(), errb.String())
+	}
+	got := map[string]json.RawMessage{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		must(t, json.Unmarshal([]byte(l), &got))
+	}
+	type result struct {
+		Text    string `json:"text"`
+		IsError bool   `json:"isError"`
+	}
+	want := map[string]any{
+		"unauthorized": 401,
+		"noToken":      "refused",
+		"server":       "ws",
+		"read":         result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
+		"write":        result{Text: "Wrote 8 bytes to b.txt"},
+		"readBack":     result{Text: "b.txt (16 bytes)\n     1→from TypeScript"},
+		"missing":      result{Text: "File not found: nope.txt", IsError: true},
+		"exec":         result{Text: "hi\n\nExit code: 3"},
+		"second":       result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
+		"drained":      result{Text: "drained\n"},
+	}
+	for key, w := range want {
+		wj, _ := json.Marshal(w)
+		if a, b := canonical(t, got[key]), canonical(t, json.RawMessage(wj)); a != b {
+			t.Errorf("%s: got %s, want %s", key, a, b)
+		}
+	}
+	var tools []string
+	must(t, json.Unmarshal(got["tools"], &tools))
+	if len(tools) == 0 || !strings.Contains(strings.Join(tools, " "), "mastra_workspace_read_file") {
+		t.Errorf("tools: %v", tools)
+	}
+	for _, key := range []string{"edit", "invalid"} {
+		var r result
+		must(t, json.Unmarshal(got[key], &r))
+		if key == "edit" && (r.IsError || !strings.HasPrefix(r.Text, "Replaced 1 occurrence in b.txt")) ||
+			key == "invalid" && (!r.IsError || !strings.HasPrefix(r.Text, "Tool input validation failed for mastra_workspace_read_file.")) {
+			t.Errorf("%s: %+v", key, r)
+		}
+	}
+	if string(got["after"]) == "200" {
+		t.Errorf("the server answered after SIGTERM")
+	}
+	// ws exits 0 once the call in flight has answered.
+	done := make(chan error, 1)
+	go func() { done <- ws.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ws mcp after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("ws mcp did not exit after SIGTERM")
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
