@@ -13,7 +13,7 @@ import (
 )
 
 // newTestWorkspace is a workspace over a temporary root holding a.txt.
-func newTestWorkspace(t *testing.T) (*workspace.Workspace, string) {
+func newTestWorkspace(t testing.TB) (*workspace.Workspace, string) {
 	t.Helper()
 	root := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\nworld\n"), 0o644))
@@ -23,7 +23,7 @@ func newTestWorkspace(t *testing.T) (*workspace.Workspace, string) {
 	return ws, root
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ const testToken = "t0ken"
 // startHTTP serves ws over HTTP on a free loopback port until the test
 // ends (or stop is called); it returns the URL and stop, which waits for
 // ServeHTTP to return and gives its error.
-func startHTTP(t *testing.T, ws *workspace.Workspace, opts HTTPOptions) (string, func() error) {
+func startHTTP(t testing.TB, ws *workspace.Workspace, opts HTTPOptions) (string, func() error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
@@ -58,7 +58,7 @@ func (w withToken) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // connect opens an SDK client session to url.
-func connect(t *testing.T, url string) (*sdk.ClientSession, error) {
+func connect(t testing.TB, url string) (*sdk.ClientSession, error) {
 	t.Helper()
 	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
