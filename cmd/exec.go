@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,11 @@ func (a *App) exec(ctx context.Context, req *workspace.ExecRequest) error {
 		// anything else is ws failing to run the command: 125.
 		if _, ok := exitCodes[errs.CodeOf(err)]; ok {
 			return err
+		}
+		// tools.operationTimeout: a timeout, as timeout(1) reports one.
+		var we *errs.Error
+		if errors.As(err, &we) && we.Op == workspace.OperationTimeoutOp {
+			return &exitStatusError{124}
 		}
 		return &exitStatusError{exitWSFailed}
 	}

@@ -69,7 +69,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 			return skippedResult(answer.Output), nil
 		}
 	}
-	res, err := spec.run(ctx, w, req)
+	res, err := w.runLimited(ctx, spec, name, req)
 	if hook := w.cfg.Tools.AfterToolCall; len(hook) > 0 && !spec.AgentTool {
 		if res != nil {
 			hookIn["output"] = res.Text()
@@ -168,3 +168,58 @@ func (w *Workspace) approve(ctx context.Context, name, args string) (bool, error
 	}
 	return ask(name, summary)
 }
+
+// OperationTimeoutOp is the Op of the error of a call that ran past
+// tools.operationTimeout.
+const OperationTimeoutOp = "operationTimeout"
+
+// timeoutGrace is how long a call past its operation timeout is given to
+// stop by itself (its context is cancelled) before ws stops waiting.
+const timeoutGrace = 200 * time.Millisecond
+
+// runLimited runs the tool, bounded by tools.operationTimeout when it is
+// set: at the deadline the call's context is cancelled (commands are
+// killed, walks and waits stop), and the call fails with TIMEOUT whatever
+// the tool returns then; a tool that does not stop within timeoutGrace is
+// no longer waited for.
+func (w *Workspace) runLimited(ctx context.Context, spec *ToolSpec, name string, req any) (Result, error) {
+	ms := w.cfg.Tools.OperationTimeoutMs
+	if ms <= 0 {
+		return spec.run(ctx, w, req)
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errOperationTimeout)
+	defer cancel()
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := spec.run(tctx, w, req)
+		done <- outcome{res, err}
+	}()
+	timedOut := func() (Result, error) {
+		e := errs.OperationTimeout(name, ms)
+		e.Op = OperationTimeoutOp
+		return nil, e
+	}
+	select {
+	case o := <-done:
+		if errors.Is(context.Cause(tctx), errOperationTimeout) && ctx.Err() == nil {
+			return timedOut()
+		}
+		return o.res, o.err
+	case <-tctx.Done():
+		if ctx.Err() != nil {
+			o := <-done // the caller's own cancellation: the tool answers it
+			return o.res, o.err
+		}
+		select {
+		case <-done:
+		case <-time.After(timeoutGrace):
+		}
+		return timedOut()
+	}
+}
+
+var errOperationTimeout = errors.New("operation timeout")
