@@ -278,10 +278,13 @@ func (fsys *FS) statFlags(l Loc, flags int) (FileStat, error) {
 	return Fstat(fd)
 }
 
-// realPathOf names the file behind fd, for read-tracker keys and locks.
+// realPathOf names the file behind fd, for read-tracker keys and locks. A
+// file replaced since fd was opened (another writer renamed its new version
+// over it) reads as "<path> (deleted)": its path is looked up again then,
+// so that every writer of one path takes the one lock of that path.
 func RealPathOf(fd int, fallback string) string {
 	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
-	if err != nil || !filepath.IsAbs(p) {
+	if err != nil || !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
 		return RealpathPartial(fallback)
 	}
 	return p
