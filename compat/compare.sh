@@ -12,7 +12,8 @@
 # result followed by a "-----" line. CONFIG is a ws config file's JSON; its
 # "tools", "filesystem", "bm25" and "skills" keys become the same Mastra
 # options. A "setup" key in it (not part of the ws config) is a shell
-# command run in both fixture copies first.
+# command run in both fixture copies first. <ROOT> in INPUT is the fixture
+# copy's absolute path, <NAME> the name of its directory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -28,6 +29,9 @@ trap 'rm -rf "$work"' EXIT
 # part KEY JSON: the value of one top-level key of a JSON object as JSON
 # ("" if absent; a string as it is)
 part() { node -e 'const v = JSON.parse(process.argv[1])[process.argv[2]]; process.stdout.write(v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v))' "$2" "$1"; }
+# subst TEXT m|w: TEXT with <ROOT> as that fixture copy's absolute path and
+# <NAME> as its directory's name
+subst() { local t=${1//<ROOT>/$work/$2}; printf %s "${t//<NAME>/$2}"; }
 # wscall TOOL INPUT: one ws call; its output, as compared, in $out
 wscall() {
   local id=mastra_workspace_$1
@@ -49,18 +53,18 @@ while IFS=$'\t' read -r tool input config; do
     margs=("$(part tools "$config")" "$(part filesystem "$config")")
     bm25=$(part bm25 "$config") skills=$(part skills "$config")
   fi
-  a=$(WS_BM25=$bm25 WS_SKILLS=$skills node "$mastra/call.mjs" "$work/m" "$tool" "$input" "${margs[@]}" 2>/dev/null; echo .)
+  a=$(WS_BM25=$bm25 WS_SKILLS=$skills node "$mastra/call.mjs" "$work/m" "$tool" "$(subst "$input" m)" "${margs[@]}" 2>/dev/null; echo .)
   a=${a%.}
   if [ "$tool" = - ]; then
     a=$(printf %s "$a" | perl -0pe 's/(^|-----\n)THROWN [A-Za-z]+: /$1/g'; echo .); a=${a%.}
     b=
     while IFS= read -r pair; do
-      wscall "$(part 0 "$pair")" "$(part 1 "$pair")"
+      wscall "$(part 0 "$pair")" "$(part 1 "$(subst "$pair" w)")"
       b+=$out$'\n-----\n'
     done < <(node -e 'for (const p of JSON.parse(process.argv[1])) console.log(JSON.stringify(p))' "$input")
   else
     a=${a#THROWN *: }
-    wscall "$tool" "$input"; b=$out
+    wscall "$tool" "$(subst "$input" w)"; b=$out
   fi
   a=${a//$work\/m/<ROOT>}; b=${b//$work\/w/<ROOT>}
   if [ "$a" = "$b" ]; then same=$((same+1)); continue; fi
