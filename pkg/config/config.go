@@ -109,6 +109,9 @@ type Tools struct {
 	WriteLockTimeoutMs int
 	BeforeToolCall     []string
 	AfterToolCall      []string
+	// HookTimeout bounds one hook command (seconds); nil: the default,
+	// 30 s; 0: no limit.
+	HookTimeout *float64
 	// WSTools offers ws's own tools (those Mastra does not have) to models
 	// through call, tools and mcp; their subcommands exist regardless.
 	WSTools bool
@@ -570,6 +573,18 @@ func (p *parser) tokenize(key string, m map[string]any, o *search.TokenizeOption
 	})
 }
 
+// seconds reads a non-negative number of seconds.
+func (p *parser) seconds(key string, v any) *float64 {
+	f, ok := p.number(key, v)
+	if !ok {
+		return nil
+	}
+	if f < 0 {
+		p.fail(key, "expected a non-negative number of seconds, got %v", v)
+	}
+	return &f
+}
+
 func (p *parser) command(key string, v any) []string {
 	switch x := v.(type) {
 	case string:
@@ -608,6 +623,7 @@ func (p *parser) tools(key string, v any, t *Tools) {
 			p.object(k, p.obj(k, v), map[string]func(string, any){
 				"beforeToolCall": func(k string, v any) { t.BeforeToolCall = p.command(k, v) },
 				"afterToolCall":  func(k string, v any) { t.AfterToolCall = p.command(k, v) },
+				"timeout":        func(k string, v any) { t.HookTimeout = p.seconds(k, v) },
 			})
 		},
 	}
@@ -690,6 +706,9 @@ type Upload struct {
 	MaxSize        []string // --max-size values: SIZE or PATTERN=SIZE
 	FilterCommand  []string
 	MaxSizeCommand []string
+	// CommandTimeout bounds one filter or size command (seconds); nil:
+	// the default, 30 s; 0: no limit.
+	CommandTimeout *float64
 }
 
 func (p *parser) upload(key string, v any, u *Upload) {
@@ -724,6 +743,7 @@ func (p *parser) upload(key string, v any, u *Upload) {
 		},
 		"filterCommand":  func(k string, v any) { u.FilterCommand = p.command(k, v) },
 		"maxSizeCommand": func(k string, v any) { u.MaxSizeCommand = p.command(k, v) },
+		"commandTimeout": func(k string, v any) { u.CommandTimeout = p.seconds(k, v) },
 	})
 	if p.err == nil && u.MaxSize != nil && u.MaxSizeCommand != nil {
 		p.fail(key, "give maxSize or maxSizeCommand, not both")

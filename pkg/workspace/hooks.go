@@ -12,8 +12,18 @@ import (
 	"github.com/wstools/ws/pkg/runner"
 )
 
-// hookTimeout bounds one hook command.
-const hookTimeout = 60 * time.Second
+// helperTimeout bounds one config command (a hook, an upload filter)
+// when the config does not say: 30 s.
+const helperTimeout = 30 * time.Second
+
+// helperTimeoutOf is a config command's timeout: the configured seconds
+// (0: no limit), else helperTimeout.
+func helperTimeoutOf(secs *float64) time.Duration {
+	if secs == nil {
+		return helperTimeout
+	}
+	return seconds(*secs)
+}
 
 // hookResult is the answer of a before hook that stopped the call.
 type hookResult struct {
@@ -52,7 +62,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 	}
 	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
 	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 && !spec.AgentTool {
-		out, err := runHook(ctx, "beforeToolCall", hook, hookIn, w.base, w.hostEnv)
+		out, err := w.runHook(ctx, "beforeToolCall", hook, hookIn)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +91,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		// was cancelled (an audit log must see it), and its failure is a
 		// warning, not the call's result, which stands. A signal to ws
 		// still stops it.
-		if _, herr := runHook(context.WithoutCancel(ctx), "afterToolCall", hook, hookIn, w.base, w.hostEnv); herr != nil {
+		if _, herr := w.runHook(context.WithoutCancel(ctx), "afterToolCall", hook, hookIn); herr != nil {
 			var sig *runner.SignalError
 			if errors.As(herr, &sig) {
 				return nil, herr
@@ -108,14 +118,15 @@ func skippedResult(raw json.RawMessage) *hookResult {
 }
 
 // runHook runs a hook command with the call as JSON on stdin and returns
-// what it printed. A failure names the hook. A background child the hook
-// leaves behind is not waited for.
-func runHook(ctx context.Context, name string, argv []string, in any, dir string, env []string) ([]byte, error) {
+// what it printed, within tools.hooks.timeout. A failure names the hook.
+// A background child the hook leaves behind is not waited for.
+func (w *Workspace) runHook(ctx context.Context, name string, argv []string, in any) ([]byte, error) {
 	data, err := json.Marshal(in)
 	if err != nil {
 		return nil, errs.Wrap(err)
 	}
-	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: dir, Env: env, Stdin: data, Timeout: hookTimeout})
+	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv, Stdin: data,
+		Timeout: helperTimeoutOf(w.cfg.Tools.HookTimeout)})
 	if err != nil {
 		return nil, errs.CommandError("hook "+name, argv, err, stderrLine(res))
 	}

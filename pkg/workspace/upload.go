@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -224,9 +223,6 @@ func answerText(out string) string {
 	return out
 }
 
-// uploadCommandTimeout bounds one filter or size command.
-const uploadCommandTimeout = 60 * time.Second
-
 // runUploadCommand runs a config command with a file's info as one line of
 // JSON on stdin, in the workspace root, and returns what it printed, trimmed.
 func (w *Workspace) runUploadCommand(ctx context.Context, name string, argv []string, info upload.FileInfo) (string, error) {
@@ -235,7 +231,7 @@ func (w *Workspace) runUploadCommand(ctx context.Context, name string, argv []st
 		return "", err
 	}
 	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv,
-		Stdin: append(in, '\n'), Timeout: uploadCommandTimeout}) // one line, for line-oriented shell filters
+		Stdin: append(in, '\n'), Timeout: helperTimeoutOf(w.cfg.Upload.CommandTimeout)}) // one line, for line-oriented shell filters
 	if err != nil {
 		return "", errs.CommandError(name, argv, err, stderrLine(res))
 	}
