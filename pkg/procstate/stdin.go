@@ -76,7 +76,12 @@ func (s *stdinRelay) run() {
 }
 
 // drain passes on what is in the FIFO now, without waiting for more.
+// The deadline that stopped run is lifted first: it would refuse the raw
+// read as well.
 func (s *stdinRelay) drain(buf []byte) {
+	if s.fifo.SetReadDeadline(time.Time{}) != nil {
+		return
+	}
 	rc, err := s.fifo.SyscallConn()
 	if err != nil {
 		return
