@@ -332,14 +332,22 @@ func TestSSH(t *testing.T) {
 
 			// A signal to the local ws reaches the remote command.
 			sig := func(prefix []string) outcome {
-				cmd := exec.Command(s.ws, append(prefix, "exec", "--", "echo started; sleep 30")...)
+				started := filepath.Join(t.TempDir(), "started")
+				cmd := exec.Command(s.ws, append(prefix, "exec", "--", "echo started; : > "+started+"; sleep 30")...)
 				cmd.Env, cmd.Dir = s.env(), client
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(700 * time.Millisecond)
+				// Signal once the command runs (a loaded machine may take
+				// seconds to get there), not after a fixed sleep.
+				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+					if _, err := os.Stat(started); err == nil {
+						break
+					}
+				}
+				time.Sleep(100 * time.Millisecond)
 				cmd.Process.Signal(syscall.SIGTERM)
 				done := make(chan error, 1)
 				go func() { done <- cmd.Wait() }()
