@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/procstate"
@@ -28,6 +29,21 @@ func newPSCmd(app *App) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&prune, "prune", false, "remove the records of processes that have ended")
 	return cmd
+}
+
+func newCallbacksCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "__callbacks",
+		Hidden: true,
+		Args:   exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			syscall.CloseOnExec(3) // the callbacks must not hold the pipe
+			if code := procstate.RunCallbacks(os.NewFile(3, "events")); code != 0 {
+				return &exitStatusError{code}
+			}
+			return nil
+		},
+	}
 }
 
 func newSuperviseCmd() *cobra.Command {

@@ -51,6 +51,7 @@ var otherCommands = map[string]func(*App) *cobra.Command{
 	"history":      newHistoryCmd,
 	"ps":           newPSCmd,
 	"__supervise":  func(*App) *cobra.Command { return newSuperviseCmd() },
+	"__callbacks":  func(*App) *cobra.Command { return newCallbacksCmd() },
 	"call":         newCallCmd,
 	"tools":        newToolsCmd,
 	"upload":       newUploadCmd,
@@ -147,7 +148,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(c)
 		}
 	}
-	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck", "info", "destroy"} {
+	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck", "info", "destroy", "__callbacks"} {
 		if want(name) {
 			root.AddCommand(otherCommands[name](app))
 		}

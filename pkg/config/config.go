@@ -93,6 +93,15 @@ type Sandbox struct {
 	// BackgroundOutputBytes caps the output kept per stream of a background
 	// process (the newest part is kept); 0 means the default, 64 MiB.
 	BackgroundOutputBytes int64
+	// BackgroundProcesses are Mastra's backgroundProcesses callbacks, as
+	// commands (nil: none).
+	BackgroundProcesses BackgroundCallbacks
+}
+
+// BackgroundCallbacks holds sandbox.backgroundProcesses.*: commands run
+// for each output chunk of a background process and when it exits.
+type BackgroundCallbacks struct {
+	OnStdout, OnStderr, OnExit []string
 }
 
 // NativeSandbox holds sandbox.nativeSandbox.* settings.
@@ -480,6 +489,17 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 			}
 		},
 		"inheritEnv": func(k string, v any) { s.InheritEnv = p.bool(k, v) },
+		"backgroundProcesses": func(k string, v any) {
+			b := &s.BackgroundProcesses
+			p.object(k, p.obj(k, v), map[string]func(string, any){
+				"onStdout": func(k string, v any) { b.OnStdout = p.command(k, v) },
+				"onStderr": func(k string, v any) { b.OnStderr = p.command(k, v) },
+				"onExit":   func(k string, v any) { b.OnExit = p.command(k, v) },
+				"abortSignal": func(k string, v any) {
+					p.fail(k, "background processes outlive ws; stop one with ws kill")
+				},
+			})
+		},
 		"backgroundOutputBytes": func(k string, v any) {
 			if n, ok := p.nonNegInt(k, v); ok {
 				s.BackgroundOutputBytes = n

@@ -36,6 +36,9 @@ type Spec struct {
 	// StdinName in the record directory (ws send); without it the
 	// command's stdin is /dev/null.
 	Stdin bool `json:"stdin,omitempty"`
+	// Callbacks, when set, are run by a dispatcher the supervisor sends
+	// the command's output and end to, on fd 4.
+	Callbacks *Callbacks `json:"callbacks,omitempty"`
 }
 
 // Record-directory names of the stdin pipe: the FIFO ws send writes to,
@@ -104,6 +107,13 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		reply("error cannot set up the command's stdin: %v", err)
 		return 1
 	}
+	var events *eventSink
+	if spec.Callbacks != nil {
+		if f := os.NewFile(4, "events"); f != nil {
+			syscall.CloseOnExec(4) // the command must not hold the pipe
+			events = newEventSink(f)
+		}
+	}
 	outR, outW, _ := os.Pipe()
 	errR, errW, _ := os.Pipe()
 	proc, err := os.StartProcess(spec.Argv[0], spec.Argv, &os.ProcAttr{
@@ -139,12 +149,19 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		relay.dir = dir
 		go relay.run()
 	}
+	events.send(event{Type: "record", Dir: dir, PID: pid, Command: spec.Command})
 	reply("ok %d", pid)
 
 	var copies sync.WaitGroup
 	copies.Add(2)
-	go func() { defer copies.Done(); logStream(outLog, outR, nil) }()
-	go func() { defer copies.Done(); logStream(errLog, errR, nil) }()
+	go func() {
+		defer copies.Done()
+		logStream(outLog, outR, func(p []byte) { events.chunk("stdout", p) })
+	}()
+	go func() {
+		defer copies.Done()
+		logStream(errLog, errR, func(p []byte) { events.chunk("stderr", p) })
+	}()
 
 	// The reaper first only notices that the command ended (WNOWAIT): while
 	// it is an unreaped zombie its pid, and so its process group id, cannot
@@ -239,6 +256,7 @@ wait:
 	// Here the command's end is known: the one place to tell anyone who
 	// watches it (as logStream's seen is for its output).
 	_ = store.WriteExit(rec.ID, x)
+	events.exit(x.ExitCode)
 
 	// Stay until what the command left running is gone, reaping it. A TERM
 	// (ws kill of the leftovers) or the timeout still stops it; the group
@@ -249,6 +267,7 @@ wait:
 			<-drained
 			outLog.Close()
 			errLog.Close()
+			events.wait()
 			return 0
 		case sig := <-sigs:
 			if sig != SignalCloseStdin {
@@ -341,6 +360,20 @@ func signalDescendants(sig syscall.Signal) {
 // stderr (so `$(ws exec --background …)` returns at once), and returns the
 // command's pid as soon as the supervisor reports it on fd 3.
 func Start(superv, env []string, dir string) (int, error) {
+	return StartWith(superv, nil, env, dir)
+}
+
+// StartWith is Start with a callback dispatcher (callbacks: its command
+// line, ws __callbacks), started first, for a spec with Callbacks.
+func StartWith(superv, callbacks, env []string, dir string) (int, error) {
+	var events *os.File
+	if len(callbacks) > 0 {
+		var err error
+		if events, err = startCallbacks(callbacks, env); err != nil {
+			return 0, fmt.Errorf("cannot start the callback dispatcher: %w", err)
+		}
+		defer events.Close()
+	}
 	readyR, readyW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -351,6 +384,9 @@ func Start(superv, env []string, dir string) (int, error) {
 	cmd.Env = env
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{readyW}
+	if events != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, events)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Start()
 	readyW.Close()

@@ -40,6 +40,9 @@ type Process struct {
 	// Leftovers: the command ended, but processes it started still run
 	// (its supervisor stays to reap them; kill stops them).
 	Leftovers bool `json:"leftovers,omitempty"`
+	// Callbacks says how the config's backgroundProcesses callbacks fared
+	// (ws ps only).
+	Callbacks *procstate.CallbacksStatus `json:"callbacks,omitempty"`
 }
 
 func processOf(e *procstate.Entry) Process {
@@ -419,6 +422,11 @@ func (r *PSResult) Text() string {
 	if leftovers {
 		sb.WriteString("\n(*: processes it started are still running; ws kill PID stops them)")
 	}
+	for _, p := range r.Processes {
+		if c := p.Callbacks; c != nil && c.Failed() {
+			sb.WriteString("\n" + callbackNote(p.PID, c))
+		}
+	}
 	if len(r.Pruned) > 0 {
 		fmt.Fprintf(&sb, "\n(pruned %d ended process record%s)", len(r.Pruned), plural(len(r.Pruned)))
 	}
@@ -452,6 +460,7 @@ func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
 	}
 	for _, e := range entries {
 		p := processOf(e)
+		p.Callbacks = w.procStore().LoadCallbacks(e.Record.ID)
 		if req.Prune != nil && *req.Prune && p.State != "running" {
 			if err := w.procStore().Remove(e.Record.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, stateError(err)
@@ -462,4 +471,25 @@ func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
 		res.Processes = append(res.Processes, p)
 	}
 	return res, nil
+}
+
+// callbackNote is ps's line about the callbacks of a process that failed
+// or missed output.
+func callbackNote(pid int, c *procstate.CallbacksStatus) string {
+	var parts []string
+	for _, x := range []struct {
+		name string
+		st   *procstate.CallbackStatus
+	}{{"onStdout", c.OnStdout}, {"onStderr", c.OnStderr}, {"onExit", c.OnExit}} {
+		if x.st == nil {
+			continue
+		}
+		if x.st.Failures > 0 {
+			parts = append(parts, fmt.Sprintf("%s failed %d of %d runs (last: %s)", x.name, x.st.Failures, x.st.Runs, x.st.LastError))
+		}
+		if x.st.DroppedBytes > 0 {
+			parts = append(parts, fmt.Sprintf("%s was too slow: %d bytes of output not handed to it", x.name, x.st.DroppedBytes))
+		}
+	}
+	return fmt.Sprintf("(callbacks of %d: %s)", pid, strings.Join(parts, "; "))
 }

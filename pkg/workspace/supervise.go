@@ -37,11 +37,17 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
 		spec.LogCap = n
 	}
+	var dispatcher []string
+	if cb := w.cfg.Sandbox.BackgroundProcesses; cb.OnStdout != nil || cb.OnStderr != nil || cb.OnExit != nil {
+		spec.Callbacks = &procstate.Callbacks{OnStdout: cb.OnStdout, OnStderr: cb.OnStderr, OnExit: cb.OnExit,
+			Dir: w.base, Env: w.commandEnv(nil)}
+		dispatcher = append(append([]string{}, w.superv[:len(w.superv)-1]...), "__callbacks")
+	}
 	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
 		os.RemoveAll(dir)
 		return nil, stateError(err)
 	}
-	pid, err := procstate.Start(w.superv, w.hostEnv, dir)
+	pid, err := procstate.StartWith(w.superv, dispatcher, w.hostEnv, dir)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, errs.CommandFailed(err)
