@@ -84,16 +84,16 @@ func TestMastraExamples(t *testing.T) {
 	if len(set.Warnings) != 1 || !strings.Contains(set.Warnings[0], "skills/bad/SKILL.md") {
 		t.Errorf("warnings: %q", set.Warnings)
 	}
-	hits, _ := set.Search("layout", nil, 5, nil)
+	hits, _ := set.Search("layout", nil, 5, nil, nil)
 	if got, want := FormatHits(hits), "[pdf-tools] (score: 0.80)\npdftotext -layout keeps the layout.\nline two\nline three\n"; got != want {
 		t.Errorf("substring search: %q", got)
 	}
 	bm25 := search.DefaultParams()
-	hits, _ = set.Search("layout pdftotext", nil, 5, &bm25)
+	hits, _ = set.Search("layout pdftotext", nil, 5, &bm25, nil)
 	if got, want := FormatHits(hits), "[pdf-tools] (lines 1-1) (score: 1.12)\npdftotext -layout keeps the layout.\nline two\nline three\n\n\n[pdf-tools] (lines 3-3) (score: 0.19)\n# PDF tools\n\nUse pdftotext to extract text."; got != want {
 		t.Errorf("bm25 search: %q", got)
 	}
-	if hits, _ := set.Search("zebra", nil, 5, &bm25); FormatHits(hits) != "No results found." {
+	if hits, _ := set.Search("zebra", nil, 5, &bm25, nil); FormatHits(hits) != "No results found." {
 		t.Error("no results")
 	}
 	two, three := 2.0, 3.0

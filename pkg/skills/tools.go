@@ -66,13 +66,23 @@ const (
 // result per skill and source and at most topK; without, it is Mastra's
 // case-insensitive substring fallback (score 1 for instructions, 0.8 for a
 // reference, contents cut to 200 characters). bm25 holds the workspace's
-// BM25 settings, nil when it has no search.
-func (s *Set) Search(query string, skillNames []string, topK float64, bm25 *search.Params) ([]Hit, error) {
-	if bm25 != nil {
-		return s.searchBM25(query, skillNames, topK, *bm25)
+// BM25 settings, nil when it has no search. rank, when set, ranks the
+// skills' documents instead of BM25 (the workspace's vector or hybrid
+// search); it gets them as an index built with bm25's settings (or the
+// defaults).
+func (s *Set) Search(query string, skillNames []string, topK float64, bm25 *search.Params, rank Ranker) ([]Hit, error) {
+	if bm25 != nil || rank != nil {
+		p := search.DefaultParams()
+		if bm25 != nil {
+			p = *bm25
+		}
+		return s.searchBM25(query, skillNames, topK, p, rank)
 	}
 	return s.searchSubstring(query, skillNames, topK)
 }
+
+// Ranker ranks all the documents of an index for a query, best first.
+type Ranker func(x *search.Index, p search.Params, query string) ([]search.Hit, error)
 
 func nameAllowed(names []string, n string) bool {
 	if names == nil {
@@ -91,7 +101,7 @@ type docRef struct {
 	source string
 }
 
-func (s *Set) searchBM25(query string, skillNames []string, topK float64, params search.Params) ([]Hit, error) {
+func (s *Set) searchBM25(query string, skillNames []string, topK float64, params search.Params, rank Ranker) ([]Hit, error) {
 	x := search.NewIndexWith(params)
 	refs := map[string]docRef{}
 	for _, sk := range s.all() {
@@ -108,7 +118,15 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64, params
 			refs[id] = docRef{sk, "references/" + r}
 		}
 	}
-	hits := x.Search(query, math.Inf(1), 0)
+	var hits []search.Hit
+	if rank != nil {
+		var err error
+		if hits, err = rank(x, params, query); err != nil {
+			return nil, err
+		}
+	} else {
+		hits = x.Search(query, math.Inf(1), 0)
+	}
 	out := []Hit{}
 	seen := map[string]bool{}
 	for _, h := range hits {

@@ -68,14 +68,25 @@ func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*S
 	if w.cfg.BM25 {
 		bm25 = &w.cfg.BM25Params
 	}
-	hits, err := set.Search(req.Query, req.SkillNames, topK, bm25)
-	w.flushSkillWarnings(set)
-	if err != nil {
-		return nil, errs.Coded(errs.NotUnique, err)
-	}
 	mode := skills.ModeSubstring
 	if w.cfg.BM25 {
 		mode = skills.ModeBM25
+	}
+	var rank skills.Ranker
+	if w.cfg.Embedder != nil {
+		mode = search.EffectiveMode("", w.cfg.BM25, true)
+		rank = func(x *search.Index, p search.Params, query string) ([]search.Hit, error) {
+			return w.rankSkills(ctx, x, p, query, mode)
+		}
+	}
+	hits, err := set.Search(req.Query, req.SkillNames, topK, bm25, rank)
+	w.flushSkillWarnings(set)
+	var we *errs.Error
+	if errors.As(err, &we) {
+		return nil, err // the embedder's, or the vector store's
+	}
+	if err != nil {
+		return nil, errs.Coded(errs.NotUnique, err)
 	}
 	return &SkillSearchResult{Mode: mode, Results: hits, Warnings: set.Warnings, textOut: textOut{skills.FormatHits(hits)}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -75,15 +76,6 @@ func (w *Workspace) vectorFile() string {
 	return filepath.Join(w.stateDir, "search", w.IndexName()+".vectors")
 }
 
-// openVectors opens the vector store; a damaged one is reported.
-func (w *Workspace) openVectors() (*search.VectorFile, error) {
-	v, err := search.OpenVectors(w.vectorFile())
-	if err != nil {
-		return nil, w.indexError(err)
-	}
-	return v, nil
-}
-
 // embedderModel is the model the configured embedder's vectors are
 // recorded under.
 func (w *Workspace) embedderModel() string {
@@ -108,6 +100,11 @@ func (w *Workspace) vectorsCurrent(r *search.Reader) bool {
 // model or of dimension embeds everything again. A damaged store is
 // rebuilt.
 func (w *Workspace) syncVectors(ctx context.Context, x *search.Index, data []byte) error {
+	return w.syncVectorsIn(ctx, x, data, w.vectorFile())
+}
+
+// syncVectorsIn is syncVectors with the vector store at file.
+func (w *Workspace) syncVectorsIn(ctx context.Context, x *search.Index, data []byte, file string) error {
 	r, err := search.Open(data)
 	if err != nil {
 		return w.indexError(err)
@@ -117,13 +114,13 @@ func (w *Workspace) syncVectors(ctx context.Context, x *search.Index, data []byt
 	if err != nil {
 		return err
 	}
-	store, err := search.OpenVectors(w.vectorFile())
+	store, err := search.OpenVectors(file)
 	if err != nil {
 		if !errors.Is(err, search.ErrCorrupt) {
 			return w.indexError(err)
 		}
 		w.warn("the vector store was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") + "); every document is embedded again")
-		store = &search.VectorFile{Path: w.vectorFile()}
+		store = &search.VectorFile{Path: file}
 	}
 	defer store.Close()
 	old := store.Meta()
@@ -224,9 +221,14 @@ func (w *Workspace) embedError(err error) error {
 // similarity: the best topK (JavaScript's slice rules), those below
 // minScore (when set) left out, each found in the index for its content.
 func (w *Workspace) vectorSearch(ctx context.Context, r *search.Reader, query string, topK float64, minScore *float64) ([]search.Scored, error) {
-	store, err := w.openVectors()
+	return w.vectorSearchIn(ctx, r, w.vectorFile(), query, topK, minScore)
+}
+
+// vectorSearchIn is vectorSearch with the vector store at file.
+func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, query string, topK float64, minScore *float64) ([]search.Scored, error) {
+	store, err := search.OpenVectors(file)
 	if err != nil {
-		return nil, err
+		return nil, w.indexError(err)
 	}
 	defer store.Close()
 	meta := store.Meta()
@@ -263,4 +265,49 @@ func (w *Workspace) vectorSearch(ctx context.Context, r *search.Reader, query st
 		out = append(out, search.Scored{Hit: r.DocHit(i, query, m.Score), Details: search.ScoreDetails{Vector: &s}})
 	}
 	return out, nil
+}
+
+// skillVectorFile holds the vectors of the skills' documents (their
+// instructions and references), apart from the workspace's index.
+func (w *Workspace) skillVectorFile() string {
+	return filepath.Join(w.stateDir, "search", "skills.vectors")
+}
+
+// rankSkills ranks the skills' documents (the index x, built with p) in
+// mode, vector or hybrid: their vectors are kept by content in
+// skillVectorFile, so a skill is embedded again only when it changes.
+func (w *Workspace) rankSkills(ctx context.Context, x *search.Index, p search.Params, query, mode string) ([]search.Hit, error) {
+	if w.stateDir == "" {
+		return nil, errs.NoVectorState()
+	}
+	data := x.Encode()
+	if err := w.syncVectorsIn(ctx, x, data, w.skillVectorFile()); err != nil {
+		return nil, err
+	}
+	r, err := search.Open(data)
+	if err != nil {
+		return nil, w.indexError(err)
+	}
+	r.Built(p)
+	all := math.Inf(1)
+	vec, err := w.vectorSearchIn(ctx, r, w.skillVectorFile(), query, all, nil)
+	if err != nil {
+		return nil, err
+	}
+	var ranked []search.Scored
+	if mode == search.ModeHybrid {
+		plain := make([]search.Hit, len(vec))
+		for i, v := range vec {
+			plain[i] = v.Hit
+		}
+		ranked = search.Merge(plain, r.Search(query, all, 0), 0.5, all, nil)
+	} else {
+		ranked = vec
+	}
+	hits := make([]search.Hit, len(ranked))
+	for i, s := range ranked {
+		hits[i] = s.Hit
+		hits[i].Score = s.Score
+	}
+	return hits, nil
 }
