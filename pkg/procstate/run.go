@@ -101,8 +101,6 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if in.tty {
 		attr.Foreground, attr.Ctty = true, 0
-		signal.Ignore(syscall.SIGTTOU) // to take the terminal back afterwards
-		defer signal.Reset(syscall.SIGTTOU)
 	}
 	// syscall.ForkExec rather than os.StartProcess: the latter probes for
 	// pidfd support with an extra fork the first time, which is a good part
@@ -242,8 +240,11 @@ func openStdin(r io.Reader) (*stdinSource, error) {
 		return &stdinSource{f: f, own: true}, err
 	}
 	if f, ok := r.(*os.File); ok {
-		_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-		return &stdinSource{f: f, tty: err == nil}, nil
+		// A terminal is handed over only when it is ws's controlling
+		// terminal and ws is its foreground (a job the shell runs in
+		// the foreground); otherwise it is passed on like any file.
+		pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+		return &stdinSource{f: f, tty: err == nil && pgrp == unix.Getpgrp()}, nil
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -273,7 +274,10 @@ func (s *stdinSource) close() {
 }
 
 // takeTerminalBack makes ws's own process group the terminal's foreground
-// group again (SIGTTOU is ignored meanwhile).
+// group again. ws is a background group by then, so SIGTTOU, which would
+// stop it, is ignored for the call.
 func (s *stdinSource) takeTerminalBack() {
+	signal.Ignore(syscall.SIGTTOU)
+	defer signal.Reset(syscall.SIGTTOU)
 	_ = unix.IoctlSetPointerInt(int(s.f.Fd()), unix.TIOCSPGRP, unix.Getpgrp())
 }
