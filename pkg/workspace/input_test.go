@@ -191,6 +191,12 @@ func TestFollow(t *testing.T) {
 		!strings.Contains(all, "stderr:err\n") || !strings.Contains(strings.ReplaceAll(all, "|stdout:", ""), "new line\n") {
 		t.Errorf("follow: %q then %q", all, r.Text())
 	}
+	// Following moved this thread's cursor: nothing is new for sinceLast.
+	since, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, SinceLast: boolp(true)})
+	must(t, err)
+	if since.Text() != "(no new output)\n\nExit code: 3" {
+		t.Errorf("since-last after follow: %q", since.Text())
+	}
 	// A filter passes on whole matching lines only.
 	got = nil
 	_, err = w.Follow(ctx, ProcessOutputRequest{PID: pid, Tail: intp(0), Filter: "^new"}, emit)
