@@ -18,9 +18,15 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/wstools/ws/cmd"
+	"github.com/wstools/ws/pkg/landlock"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "__landlock" {
+		// ws's Landlock launcher re-executes the binary with its own
+		// path as argv[0]: act as ws.
+		os.Exit(cmd.Main())
+	}
 	testscript.Main(m, map[string]func(){
 		"ws": func() { os.Exit(cmd.Main()) },
 	})
@@ -53,6 +59,10 @@ func TestScript(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
+			}
+			if cond == "landlock" { // the kernel offers Landlock
+				_, err := landlock.ABI()
+				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

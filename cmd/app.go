@@ -110,6 +110,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 		Now:        a.Now,
 		HostEnv:    os.Environ(),
 		Supervisor: supervisorArgv(),
+		Launcher:   launcherArgv(),
 		Approve:    a.approver(),
 		Warn:       func(msg string) { render.Error(a.IO, errors.New("warning: "+msg)) },
 	})
@@ -129,6 +130,18 @@ func supervisorArgv() []string {
 		return nil
 	}
 	return []string{exe, "ws", "__supervise"}
+}
+
+// launcherArgv runs this same binary as `ws __landlock`, the launcher that
+// confines itself with Landlock and then executes the command. Its argv[0]
+// is the executable's path (a test binary acts as ws on seeing
+// __landlock as its first argument).
+func launcherArgv() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, "__landlock"}
 }
 
 // runTool runs one tool by id with req, the request its subcommand's

@@ -52,6 +52,7 @@ var otherCommands = map[string]func(*App) *cobra.Command{
 	"ps":           newPSCmd,
 	"__supervise":  func(*App) *cobra.Command { return newSuperviseCmd() },
 	"__callbacks":  func(*App) *cobra.Command { return newCallbacksCmd() },
+	"__landlock":   newLandlockCmd,
 	"call":         newCallCmd,
 	"tools":        newToolsCmd,
 	"upload":       newUploadCmd,
@@ -148,7 +149,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(c)
 		}
 	}
-	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck", "info", "destroy", "__callbacks"} {
+	for _, name := range []string{"history", "ps", "__supervise", "call", "tools", "upload", "instructions", "mcp", "remote", "__remote", "__selfcheck", "info", "destroy", "__callbacks", "__landlock"} {
 		if want(name) {
 			root.AddCommand(otherCommands[name](app))
 		}

@@ -87,7 +87,7 @@ type Sandbox struct {
 	// BackgroundTimeout bounds background commands (seconds); nil: none,
 	// they run until they exit or are killed.
 	BackgroundTimeout *float64
-	Isolation         string // "none" or "bwrap"
+	Isolation         string // "none", "bwrap" or "landlock"
 	InheritEnv        bool
 	NativeSandbox     NativeSandbox
 	// BackgroundOutputBytes caps the output kept per stream of a background
@@ -484,8 +484,8 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 		},
 		"isolation": func(k string, v any) {
 			s.Isolation = p.str(k, v)
-			if p.err == nil && !slices.Contains([]string{"none", "bwrap"}, s.Isolation) {
-				p.fail(k, `expected "none" or "bwrap", got %q`, s.Isolation)
+			if p.err == nil && !slices.Contains([]string{"none", "bwrap", "landlock"}, s.Isolation) {
+				p.fail(k, `expected "none", "bwrap" or "landlock", got %q`, s.Isolation)
 			}
 		},
 		"inheritEnv": func(k string, v any) { s.InheritEnv = p.bool(k, v) },

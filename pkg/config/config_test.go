@@ -62,7 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "x"`},
 		{`{"tools": {"mastra_workspace_grep": {"name": "mastra_workspace_read_file"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "mastra_workspace_read_file"`},
 		{`{"tools": {"mastra_workspace_grep": {"name": "has space"}}}`, `config: tools.mastra_workspace_grep.name: a tool name must be`},
-		{`{"sandbox": {"isolation": "docker"}}`, `config: sandbox.isolation: expected "none" or "bwrap", got "docker"`},
+		{`{"sandbox": {"isolation": "docker"}}`, `config: sandbox.isolation: expected "none", "bwrap" or "landlock", got "docker"`},
 		{`[]`, "config: expected a JSON object at the top level, got array"},
 		{`{`, "config: invalid JSON"},
 		{`{} {}`, "config: invalid JSON: trailing data"},

@@ -117,6 +117,14 @@ func ReadRecordCorrupt(path string, err error) *Error {
 	return newf(StateCorrupt, "the read-tracker record of %s is corrupt; read the file again to rebuild it", path).at(path, err)
 }
 
+// NoLandlock: isolation "landlock" on a kernel without Landlock (or a ws
+// that cannot start its launcher).
+func NoLandlock(err error) *Error {
+	e := newf(NotAvailable, `sandbox isolation "landlock" is not available: %v; use a kernel with Landlock enabled (Linux 5.13 or later, "landlock" in the lsm= boot list) or set sandbox.isolation to "bwrap" or "none"`, err)
+	e.Err = err
+	return e
+}
+
 // NoBwrap: isolation "bwrap" without bubblewrap installed.
 func NoBwrap() *Error {
 	return newf(NotAvailable, `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`)

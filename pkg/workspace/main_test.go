@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,12 +10,19 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/landlock"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
 // TestMain lets the test binary act as the background supervisor, as the ws
 // binary does with `ws __supervise DIR`.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "__landlock" {
+		// The Landlock launcher, as `ws __landlock` is.
+		err := landlock.Exec(os.Args[2:], os.Environ())
+		fmt.Fprintln(os.Stderr, "landlock launcher:", err)
+		os.Exit(125)
+	}
 	if os.Getenv("WS_TEST_SUPERVISOR") == "1" && len(os.Args) == 3 && os.Args[1] == "__supervise" {
 		os.Exit(procstate.Supervise(os.Args[2], os.NewFile(3, "ready")))
 	}

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/landlock"
 )
 
 // Sandbox defaults.
@@ -129,17 +132,72 @@ func seconds(s float64) time.Duration {
 }
 
 // shellArgv is the argv that runs command: /bin/sh -c, wrapped in
-// bubblewrap when sandbox.isolation is "bwrap".
+// bubblewrap when sandbox.isolation is "bwrap", or started by ws's
+// Landlock launcher when it is "landlock".
 func (w *Workspace) shellArgv(command, cwd string) ([]string, error) {
 	sh := []string{"/bin/sh", "-c", command}
-	if w.cfg.Sandbox.Isolation != "bwrap" {
-		return sh, nil
+	switch w.cfg.Sandbox.Isolation {
+	case "bwrap":
+		bwrap, err := findBwrap()
+		if err != nil {
+			return nil, errs.NoBwrap()
+		}
+		return append(w.bwrapArgs(bwrap, cwd), sh...), nil
+	case "landlock":
+		return w.landlockArgv(sh)
 	}
-	bwrap, err := findBwrap()
+	return sh, nil
+}
+
+// landlockABI is the kernel's Landlock ABI; tests replace it to stand for
+// a kernel without Landlock.
+var landlockABI = landlock.ABI
+
+// landlockArgv runs sh through the launcher (ws __landlock), which
+// confines itself with Landlock and then executes sh: the command may read
+// the system and write only the workspace (unless the filesystem is
+// read-only), readWritePaths, the temp directory and the terminal and null
+// devices; no TCP unless nativeSandbox.allowNetwork. The ws process itself
+// is never confined.
+func (w *Workspace) landlockArgv(sh []string) ([]string, error) {
+	abi, err := landlockABI()
 	if err != nil {
-		return nil, errs.NoBwrap()
+		return nil, errs.NoLandlock(err)
 	}
-	return append(w.bwrapArgs(bwrap, cwd), sh...), nil
+	if len(w.launcher) == 0 {
+		return nil, errs.NoLandlock(errors.New("ws cannot find its own executable to start the launcher"))
+	}
+	p := landlock.Policy{DenyNetwork: !w.cfg.Sandbox.NativeSandbox.AllowNetwork}
+	if p.DenyNetwork && abi < landlock.NetworkABI {
+		w.warn(fmt.Sprintf("this kernel's Landlock (ABI %d) cannot deny network access (ABI %d, Linux 6.7, can): the command has the network; use sandbox.isolation \"bwrap\" to cut it", abi, landlock.NetworkABI))
+	}
+	if !w.readOnly {
+		_, reals := w.fs.AllowedRoots()
+		p.ReadWrite = append(p.ReadWrite, w.fs.RealBase())
+		p.ReadWrite = append(p.ReadWrite, reals...)
+	}
+	for _, d := range w.cfg.Sandbox.NativeSandbox.ReadWritePaths {
+		p.ReadWrite = append(p.ReadWrite, w.fs.Absolute(d))
+	}
+	p.ReadWrite = append(p.ReadWrite, w.commandTempDir(), "/dev/shm")
+	p.ReadWrite = append(p.ReadWrite, landlockDevices...)
+	argv := append([]string{}, w.launcher...)
+	argv = append(argv, p.Args()...)
+	return append(argv, sh...), nil
+}
+
+// landlockDevices are the devices a confined command may write: a shell
+// needs /dev/null, a terminal its tty and pseudo-terminals.
+var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+
+// commandTempDir is the temp directory a command sees: its TMPDIR, else /tmp.
+func (w *Workspace) commandTempDir() string {
+	for _, kv := range w.commandEnv(nil) {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok && filepath.IsAbs(v) {
+			return v
+		}
+	}
+	return "/tmp"
 }
 
 // findBwrap locates bubblewrap on PATH or where Debian puts it; tests

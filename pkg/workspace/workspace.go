@@ -31,6 +31,10 @@ type Options struct {
 	// (ws re-executing itself as `ws __supervise`); the record directory is
 	// appended. Without it background processes are not available.
 	Supervisor []string
+	// Launcher is the command line of ws's Landlock launcher (ws
+	// re-executing itself as `ws __landlock`), for sandbox.isolation
+	// "landlock"; the policy and the command are appended.
+	Launcher []string
 	// Approve is asked before a tool that requires approval runs, with a
 	// one-line summary of the call. Without it the context's approver
 	// (WithApprover) is asked, and without that such calls are refused.
@@ -51,6 +55,7 @@ type Workspace struct {
 	now      func() time.Time
 	hostEnv  []string
 	superv   []string
+	launcher []string
 	approver Approver
 	warnf    func(msg string)
 }
@@ -90,6 +95,7 @@ func New(o Options) (*Workspace, error) {
 		now:      now,
 		hostEnv:  o.HostEnv,
 		superv:   o.Supervisor,
+		launcher: o.Launcher,
 		approver: o.Approve,
 		warnf:    o.Warn,
 	}
