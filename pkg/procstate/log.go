@@ -128,3 +128,56 @@ func ReadLog(dir, name string) ([]byte, int64, error) {
 	}
 	return append(old, now...), dropped, nil
 }
+
+// ReadLogFrom returns the kept output of a stream from the absolute
+// offset from (counted from the first byte ever written, dropped bytes
+// included) to its end, and the absolute offset where the returned bytes
+// start: from itself, or later when the bytes at from were dropped. Only
+// the part asked for is read, so following a large log costs what is new.
+func ReadLogFrom(dir, name string, from int64) ([]byte, int64, error) {
+	cur := filepath.Join(dir, name)
+	var dropped int64
+	if b, err := os.ReadFile(cur + ".dropped"); err == nil {
+		dropped, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	// The older part first, as ReadLog does.
+	var oldSize int64
+	var out []byte
+	start := max(from, dropped)
+	if f, err := os.Open(cur + ".1"); err == nil {
+		fi, err := f.Stat()
+		if err == nil {
+			oldSize = fi.Size()
+			if start < dropped+oldSize {
+				out, err = readAt(f, start-dropped)
+			}
+		}
+		f.Close()
+		if err != nil {
+			return nil, 0, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, err
+	}
+	f, err := os.Open(cur)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, start, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	rest, err := readAt(f, max(start-dropped-oldSize, 0))
+	if err != nil {
+		return nil, 0, err
+	}
+	return append(out, rest...), start, nil
+}
+
+// readAt reads f from off to its end.
+func readAt(f *os.File, off int64) ([]byte, error) {
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
+}

@@ -49,3 +49,41 @@ func TestLogSmall(t *testing.T) {
 		t.Fatalf("missing log: %q %v", got, err)
 	}
 }
+
+// TestReadLogFrom reads from every offset of a log that rotated (the
+// first bytes dropped) and compares with ReadLog.
+func TestReadLogFrom(t *testing.T) {
+	dir := t.TempDir()
+	l, err := CreateLog(dir, "out.log", 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for i := range 30 {
+		line := []byte{byte('a' + i%26), '\n'}
+		l.Write(line)
+		all = append(all, line...)
+	}
+	l.Close()
+	kept, dropped, err := ReadLog(dir, "out.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dropped == 0 || string(all[dropped:]) != string(kept) {
+		t.Fatalf("setup: dropped %d, kept %q", dropped, kept)
+	}
+	for from := int64(0); from <= int64(len(all))+2; from++ {
+		got, start, err := ReadLogFrom(dir, "out.log", from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStart := max(from, dropped)
+		want := ""
+		if wantStart < int64(len(all)) {
+			want = string(all[wantStart:])
+		}
+		if start != wantStart || string(got) != want {
+			t.Errorf("from %d: start %d %q, want %d %q", from, start, got, wantStart, want)
+		}
+	}
+}

@@ -56,11 +56,11 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 			s.pos = []int64{cur.Stdout, cur.Stderr}[i]
 			continue
 		}
-		b, dropped, err := procstate.ReadLog(dir, s.log)
+		b, start, err := procstate.ReadLogFrom(dir, s.log, 0)
 		if err != nil {
 			return nil, stateError(err)
 		}
-		s.pos = dropped + int64(tailStart(b, tailOf(req.Tail)))
+		s.pos = start + int64(tailStart(b, tailOf(req.Tail)))
 	}
 	deadline := waitDeadline(req.WaitTimeout)
 	for {
@@ -111,23 +111,19 @@ type followed struct {
 // pass hands on what was written since the last pass; last: the process
 // has ended, so a partial line is complete.
 func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(FollowChunk) error) error {
-	b, dropped, err := procstate.ReadLog(dir, s.log)
+	b, start, err := procstate.ReadLogFrom(dir, s.log, s.pos)
 	if err != nil {
 		return stateError(err)
 	}
-	end := dropped + int64(len(b))
-	if end <= s.pos && !(last && len(s.partial) > 0) {
+	if len(b) == 0 && !(last && len(s.partial) > 0) {
 		return nil
 	}
 	var chunk []byte
-	if end > s.pos {
-		if s.pos < dropped {
-			chunk = fmt.Appendf(nil, "[%d bytes of output were dropped (over the per-stream cap)]\n", dropped-s.pos)
-			s.pos = dropped
-		}
-		chunk = append(chunk, b[s.pos-dropped:]...)
-		s.pos = end
+	if start > s.pos {
+		chunk = fmt.Appendf(nil, "[%d bytes of output were dropped (over the per-stream cap)]\n", start-s.pos)
 	}
+	chunk = append(chunk, b...)
+	s.pos = start + int64(len(b))
 	if filter != nil {
 		chunk = append(s.partial, chunk...)
 		s.partial = nil

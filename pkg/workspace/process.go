@@ -186,17 +186,13 @@ func (w *Workspace) readOutput(e *procstate.Entry, since bool) (*shownOutput, er
 		data *[]byte
 		end  *int64
 	}{{"stdout.log", cur.Stdout, &res.stdout, &next.Stdout}, {"stderr.log", cur.Stderr, &res.stderr, &next.Stderr}} {
-		b, dropped, err := procstate.ReadLog(dir, s.name)
+		// With since only what is new is read; without, s.from is 0.
+		b, start, err := procstate.ReadLogFrom(dir, s.name, s.from)
 		if err != nil {
 			return nil, stateError(err)
 		}
-		*s.end = dropped + int64(len(b))
-		res.lost[i] = dropped
-		if since {
-			skip := min(max(s.from-dropped, 0), int64(len(b)))
-			res.lost[i] = max(dropped-s.from, 0)
-			b = b[skip:]
-		}
+		*s.end = start + int64(len(b))
+		res.lost[i] = start - s.from
 		*s.data = b
 	}
 	if since && next != cur {
