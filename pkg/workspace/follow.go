@@ -60,7 +60,11 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		if err != nil {
 			return nil, stateError(err)
 		}
-		s.pos = start + int64(tailStart(b, tailOf(req.Tail)))
+		// From the very start when all that is kept is shown, so that the
+		// first pass says what was dropped.
+		if at := tailStart(b, tailOf(req.Tail)); at > 0 {
+			s.pos = start + int64(at)
+		}
 	}
 	deadline := waitDeadline(req.WaitTimeout)
 	for {
@@ -118,11 +122,11 @@ func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(Fol
 	if len(b) == 0 && !(last && len(s.partial) > 0) {
 		return nil
 	}
-	var chunk []byte
+	var notice []byte
 	if start > s.pos {
-		chunk = fmt.Appendf(nil, "[%d bytes of output were dropped (over the per-stream cap)]\n", start-s.pos)
+		notice = fmt.Appendf(nil, "[%d bytes of output were dropped (over the per-stream cap)]\n", start-s.pos)
 	}
-	chunk = append(chunk, b...)
+	chunk := b
 	s.pos = start + int64(len(b))
 	if filter != nil {
 		chunk = append(s.partial, chunk...)
@@ -133,6 +137,8 @@ func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(Fol
 		}
 		chunk = filter.keep(chunk)
 	}
+	// The notice of dropped output is shown, filter or not.
+	chunk = append(notice, chunk...)
 	if len(chunk) == 0 {
 		return nil
 	}

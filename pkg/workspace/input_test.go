@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/runner"
 )
@@ -310,5 +311,27 @@ func TestExecSignalCause(t *testing.T) {
 		if *res.ExitCode != tt.code {
 			t.Errorf("cause %v: exit %d, want %d", tt.cause, *res.ExitCode, tt.code)
 		}
+	}
+}
+
+// TestFollowDropped: output dropped over the cap before it could be
+// followed is said so, filter or not.
+func TestFollowDropped(t *testing.T) {
+	cfg := config.Default()
+	cfg.Sandbox.BackgroundOutputBytes = 1000
+	w := newSupervisedWorkspace(t, cfg)
+	res := startBackground(t, w, ExecRequest{Command: "seq 1 2000"})
+	pid := strconv.Itoa(res.PID)
+	_, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, WaitTimeout: f64(20)})
+	must(t, err)
+	var got []string
+	_, err = w.Follow(context.Background(), ProcessOutputRequest{PID: pid, Tail: intp(0), Filter: "^1999$"}, func(c FollowChunk) error {
+		got = append(got, string(c.Data))
+		return nil
+	})
+	must(t, err)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "[") || !strings.Contains(got[0], " bytes of output were dropped (over the per-stream cap)]\n") ||
+		!strings.HasSuffix(got[0], "]\n1999\n") {
+		t.Errorf("follow of a capped log: %q", got)
 	}
 }
