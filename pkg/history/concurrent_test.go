@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,6 +21,12 @@ const (
 	helperName = "WS_HISTORY_HELPER_NAME"
 	helperMax  = "WS_HISTORY_HELPER_MAX"
 )
+
+// slowLockWait is the lock wait of the concurrency tests. They check that
+// no change is lost or torn, not how fast the lock is handed on: 20
+// writers under -race on a busy machine can keep one waiting longer than
+// the default ten seconds.
+const slowLockWait = 2 * time.Minute
 
 // recordMany records n changes of the file name, version i keeping the
 // bytes "name i" (the previous version's after).
@@ -47,7 +54,7 @@ func TestHelperProcess(t *testing.T) {
 		t.Skip("run by the concurrency tests")
 	}
 	maxEntries, _ := strconv.Atoi(os.Getenv(helperMax))
-	s := Open(dir, Options{MaxEntries: maxEntries})
+	s := Open(dir, Options{MaxEntries: maxEntries, LockTimeout: slowLockWait})
 	name := os.Getenv(helperName)
 	switch os.Getenv(helperMode) {
 	case "record":
@@ -97,7 +104,7 @@ func TestConcurrentRecorders(t *testing.T) {
 				t.Skip("starts processes")
 			}
 			dir := filepath.Join(t.TempDir(), "history")
-			s := Open(dir, Options{MaxEntries: tt.maxEntries})
+			s := Open(dir, Options{MaxEntries: tt.maxEntries, LockTimeout: slowLockWait})
 			var names []string
 			var cmds []*exec.Cmd
 			for i := range tt.processes {
@@ -113,7 +120,7 @@ func TestConcurrentRecorders(t *testing.T) {
 				wg.Go(func() {
 					// A separate Store value per goroutine, as separate
 					// calls of ws would have.
-					if err := recordMany(Open(dir, Options{MaxEntries: tt.maxEntries}), name, perWriter); err != nil {
+					if err := recordMany(Open(dir, Options{MaxEntries: tt.maxEntries, LockTimeout: slowLockWait}), name, perWriter); err != nil {
 						errs <- err
 					}
 					// Readers run while others write.
