@@ -282,9 +282,15 @@ func DestroyHoldsRoot(dir string) *Error {
 	return newf(InvalidArgument, "the state directory %s holds the workspace root; destroy removes state only, never the files", dir)
 }
 
+// DestroyForeign: destroy refuses a state directory holding something ws
+// does not make there.
+func DestroyForeign(dir, name string) *Error {
+	return newf(InvalidArgument, "the state directory %s holds %s, which ws did not make; destroy removes only ws's state, so it leaves this directory alone (check --state-dir and WS_STATE_DIR)", dir, name)
+}
+
 // DestroyShared: destroy refuses a state directory other workspaces use.
 func DestroyShared(dir, other string) *Error {
-	return newf(InvalidArgument, "the state directory %s also holds the background processes of the workspace %s; destroy it from there, or give each workspace its own --state-dir", dir, other)
+	return newf(InvalidArgument, "the state directory %s also holds the state of the workspace %s; destroy it from there, or give each workspace its own --state-dir", dir, other)
 }
 
 // DestroyNotConfirmed: destroy without --yes and no terminal to ask on,

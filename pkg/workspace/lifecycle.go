@@ -245,7 +245,8 @@ type DestroyResult struct {
 // state directory (read records, locks, process records and logs, the
 // search index and vectors). The workspace's files are never touched: a
 // state directory that is the root or holds it is refused, and so is one
-// shared with other workspaces' processes.
+// that holds anything ws does not make or that another workspace uses;
+// only ws's own entries are removed.
 func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResult, error) {
 	if w.stateDir == "" {
 		return nil, errs.NoStateDir()
@@ -261,6 +262,10 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	}
 	if other := w.otherRoots(); other != "" {
 		return nil, errs.DestroyShared(w.stateDir, other)
+	}
+	names, err := w.stateEntries()
+	if err != nil {
+		return nil, err
 	}
 	entries, err := w.procStore().List(w.fs.RealBase())
 	if err != nil {
@@ -279,7 +284,14 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 			res.Stopped = append(res.Stopped, e.Record.PID)
 		}
 	}
-	if err := os.RemoveAll(w.stateDir); err != nil {
+	// Only what ws made goes, entry by entry: stateEntries refused a
+	// directory holding anything else.
+	for _, n := range names {
+		if err := os.RemoveAll(filepath.Join(w.stateDir, n)); err != nil {
+			return nil, stateError(err)
+		}
+	}
+	if err := os.Remove(w.stateDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, stateError(err)
 	}
 	res.Removed = true
@@ -294,6 +306,37 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	sb.WriteString("Removed the state directory " + w.stateDir + "; the workspace's files are untouched.")
 	res.text = sb.String()
 	return res, nil
+}
+
+// stateNames are the entries ws makes at the top of a state directory.
+var stateNames = map[string]bool{metaFile: true, "reads": true, "locks": true, "procs": true,
+	"search": true, "history": true}
+
+// stateEntries lists the state directory for destroy and refuses one that
+// is not this workspace's state alone: an entry ws does not make (the
+// directory is something else, given as --state-dir by mistake), or a
+// workspace.json naming another root (a state directory shared by
+// workspaces). A statefile's temporary file is ws's own.
+func (w *Workspace) stateEntries() ([]string, error) {
+	dirents, err := os.ReadDir(w.stateDir)
+	if err != nil {
+		return nil, stateError(err)
+	}
+	var names []string
+	for _, d := range dirents {
+		n := d.Name()
+		if !stateNames[n] && !strings.HasPrefix(n, ".tmp-") {
+			return nil, errs.DestroyForeign(w.stateDir, n)
+		}
+		names = append(names, n)
+	}
+	if data, err := os.ReadFile(filepath.Join(w.stateDir, metaFile)); err == nil {
+		var m workspaceMeta
+		if json.Unmarshal(data, &m) == nil && m.Root != "" && m.Root != w.fs.RealBase() {
+			return nil, errs.DestroyShared(w.stateDir, m.Root)
+		}
+	}
+	return names, nil
 }
 
 // otherRoots names a workspace root other than this one that has process
