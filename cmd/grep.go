@@ -8,6 +8,9 @@ import (
 )
 
 func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) error) *cobra.Command {
+	if runF == nil {
+		runF = app.grep
+	}
 	return toolCmd(app, workspace.Grep, runF, &cobra.Command{
 		Use:   "grep PATTERN [PATH]",
 		Short: "Search file contents for a regular expression",
@@ -27,4 +30,17 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		}
 		return nil
 	})
+}
+
+// grep runs the search; like grep(1) and rg, the subcommand exits 1 when
+// nothing matched (a tool call still succeeds: the search was done).
+func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
+	res, err := a.runToolResult(ctx, workspace.Grep, *req)
+	if err != nil {
+		return err
+	}
+	if r, ok := res.(*workspace.GrepResult); ok && len(r.Matches) == 0 {
+		return &exitStatusError{exitFailure}
+	}
+	return nil
 }

@@ -24,6 +24,11 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
 		b.f.StringArrayVar((*[]string)(&req.Pattern), "pattern", nil, "show only files matching this glob (repeatable)")
 		b.bool(&req.RespectGitignore, "gitignore", "", true, "leave out what .gitignore files exclude (respectGitignore)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ListRequest) error {
+		// The JSON parameter keeps Mastra's reading (0 shows nothing); on
+		// the command line a depth below 1 is a mistake.
+		if req.MaxDepth != nil && *req.MaxDepth < 1 {
+			return usagef("--max-depth must be an integer ≥ 1")
+		}
 		if len(args) == 1 {
 			req.Path = args[0]
 		}

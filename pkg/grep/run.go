@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"path"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -24,7 +25,7 @@ type File struct {
 	Lines *Lines // the lines of Buf
 	loc   fsroot.Loc
 	bin   bool
-	err   bool
+	err   string // why the file could not be searched ("": it was)
 	// timeout: the ECMAScript engine gave up on a line of this file.
 	timeout *TimeoutError
 }
@@ -43,11 +44,18 @@ type Result struct {
 	Files          []*File // files with hits, in walk order
 	Truncated      bool    // stopped at MaxMatches
 	BinarySkipped  int
-	ReadErrors     int
+	Skipped        []Skip // paths that could not be searched, in walk order
 	TargetNotFound bool
+	GitDirs        []string // the .git directories the walk left out
 	// Timeout is set when the ECMAScript engine gave up on a line; the
 	// search stopped there.
 	Timeout *Timeout
+}
+
+// Skip is a path that could not be searched, and why.
+type Skip struct {
+	Rel    string
+	Reason string
 }
 
 // Timeout says where a match ran out of time.
@@ -72,32 +80,36 @@ type grepRun struct {
 // stops at the same place every time. .gitignore files are honoured, .git
 // directories and (unless Hidden) dot names are passed over, and binary
 // files are skipped.
-func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) *Result {
+// A root outside the workspace is refused with Resolve's error, as read
+// refuses it. A root inside a .git directory is searched (it was asked
+// for); the walk leaves out .git directories below the root and says so.
+func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Result, error) {
+	t, err := fsys.Resolve(root)
+	if err != nil {
+		return nil, err
+	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
-	g.run(ctx, root)
-	return g.res
+	g.run(ctx, t)
+	return g.res, nil
 }
 
-func (g *grepRun) run(ctx context.Context, root string) {
-	t, err := g.fs.Resolve(root)
-	if err != nil {
-		g.res.ReadErrors++
-		return
-	}
+// inGit reports a path with a .git component.
+func inGit(rel string) bool {
+	return slices.Contains(strings.Split(rel, "/"), ".git")
+}
+
+func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	l := t.Loc()
 	st, err := g.fs.Stat(l)
 	if err != nil {
 		if err == unix.ENOENT || err == unix.ENOTDIR {
 			g.res.TargetNotFound = true
 		} else {
-			g.res.ReadErrors++
+			g.res.Skipped = append(g.res.Skipped, Skip{string(t.Rel()), Reason(err)})
 		}
-		return
-	}
-	if path.Base(string(t.Rel())) == ".git" && st.IsDir() {
 		return
 	}
 	// Files travel in batches, which keeps channel traffic (and goroutine
@@ -121,12 +133,14 @@ func (g *grepRun) run(ctx context.Context, root string) {
 			}
 		}()
 	}
-	walkErrors := 0 // written by the walker only; read after done is closed
+	var gitDirs []string // written by the walker only; read after done is closed
 	go func() {
 		q := &batcher{out: work}
 		if st.IsDir() {
-			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: true, Links: true, Ignore: g.fs.IgnoreFor(t)}
-			n, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: g.fs.IgnoreFor(t),
+				Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: Reason(err)}) },
+				GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
+			_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 				if e.IsDir {
 					return true, nil // symlinked directories are not entered
 				}
@@ -138,9 +152,8 @@ func (g *grepRun) run(ctx context.Context, root string) {
 				q.add(&File{Rel: e.Rel(), loc: e.Loc()})
 				return false, nil
 			})
-			walkErrors += n
 			if err != nil {
-				walkErrors++
+				q.add(&File{Rel: string(t.Rel()), err: Reason(err)})
 			}
 		} else {
 			q.add(&File{Rel: string(t.Rel()), loc: l})
@@ -171,8 +184,8 @@ func (g *grepRun) run(ctx context.Context, root string) {
 					g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
 					g.maxMatches = total
 					cancel()
-				case f.err:
-					g.res.ReadErrors++
+				case f.err != "":
+					g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
 				case f.bin:
 					g.res.BinarySkipped++
 				case len(f.Hits) > 0:
@@ -189,7 +202,27 @@ func (g *grepRun) run(ctx context.Context, root string) {
 			}
 		}
 	}
-	g.res.ReadErrors += walkErrors
+	g.res.GitDirs = gitDirs
+}
+
+// Reason says in a few words why a path could not be searched.
+func Reason(err error) string {
+	switch err {
+	case unix.EXDEV:
+		return "symlink outside the workspace"
+	case unix.EACCES, unix.EPERM:
+		return "permission denied"
+	case unix.ELOOP:
+		return "symlink loop"
+	case unix.ENOENT, unix.ENOTDIR:
+		return "gone while searching"
+	case unix.EIO:
+		return "input/output error"
+	}
+	if errno, ok := err.(unix.Errno); ok {
+		return "read error: " + errno.Error()
+	}
+	return "read error: " + err.Error()
 }
 
 // grepBatch is a run of files in walk order.
@@ -275,14 +308,17 @@ const headFirst = 64 << 10
 func (g *grepRun) scan(f *File) {
 	fd, err := g.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
-		f.err = true
+		f.err = Reason(err)
 		return
 	}
 	defer unix.Close(fd)
 	st, err := fsroot.Fstat(fd)
-	if err != nil || !st.Mode.IsRegular() {
-		f.err = err != nil // FIFOs, sockets, devices and directories are passed over
+	if err != nil {
+		f.err = Reason(err)
 		return
+	}
+	if !st.Mode.IsRegular() {
+		return // FIFOs, sockets, devices and directories are passed over
 	}
 	// Files bigger than a buffer are judged by their head before the rest
 	// is read: a disk image is skipped after 8 KiB, not after reading
@@ -291,7 +327,7 @@ func (g *grepRun) scan(f *File) {
 		var head [media.SniffLen]byte
 		n, err := unix.Pread(fd, head[:], 0)
 		if err != nil {
-			f.err = true
+			f.err = Reason(err)
 			return
 		}
 		if IsBinary(f.Rel, head[:n]) {
@@ -302,7 +338,7 @@ func (g *grepRun) scan(f *File) {
 	buf, err := readAllSized(fd, st.Size)
 	if err != nil {
 		putBuf(buf)
-		f.err = true
+		f.err = Reason(err)
 		return
 	}
 	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {

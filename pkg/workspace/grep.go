@@ -23,6 +23,12 @@ type GrepMatch struct {
 	Context []ContextLine `json:"context,omitempty"`
 }
 
+// SkippedPath is a path grep could not search, and why.
+type SkippedPath struct {
+	Path   Bytes  `json:"path"`
+	Reason string `json:"reason"`
+}
+
 // ContextLine is a line shown around a match.
 type ContextLine struct {
 	Line int   `json:"line"`
@@ -31,13 +37,15 @@ type ContextLine struct {
 
 // GrepResult is the outcome of grep.
 type GrepResult struct {
-	Matches        []GrepMatch `json:"matches"`
-	Files          int         `json:"files"`
-	Truncated      bool        `json:"truncated"` // stopped at the 1000-match cap
-	BinarySkipped  int         `json:"binary_skipped"`
-	ReadErrors     int         `json:"read_errors"`
-	TargetNotFound bool        `json:"target_not_found"`
-	OutputCut      bool        `json:"output_truncated"`
+	Matches        []GrepMatch   `json:"matches"`
+	Files          int           `json:"files"`
+	Truncated      bool          `json:"truncated"` // stopped at the 1000-match cap
+	BinarySkipped  int           `json:"binary_skipped"`
+	ReadErrors     int           `json:"read_errors"` // len(Skipped)
+	Skipped        []SkippedPath `json:"skipped"`     // in walk order
+	Hints          []string      `json:"hints,omitempty"`
+	TargetNotFound bool          `json:"target_not_found"`
+	OutputCut      bool          `json:"output_truncated"`
 	textOut
 }
 
@@ -84,14 +92,73 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		root = glob.Base(p)
 		o.Glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
 	}
-	found := grep.Search(ctx, w.fs, root, o)
+	found, err := grep.Search(ctx, w.fs, root, o)
+	if err != nil {
+		return nil, err
+	}
 	if t := found.Timeout; t != nil {
 		return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
 	}
+	d := dialectOf(ctx)
 	res := &GrepResult{Matches: []GrepMatch{}, Truncated: found.Truncated, BinarySkipped: found.BinarySkipped,
-		ReadErrors: found.ReadErrors, TargetNotFound: found.TargetNotFound}
-	res.text = w.formatGrep(res, found.Files, m, ctxLines, dialectOf(ctx))
+		ReadErrors: len(found.Skipped), Skipped: []SkippedPath{}, TargetNotFound: found.TargetNotFound}
+	for _, sk := range found.Skipped {
+		res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(sk.Rel), Reason: sk.Reason})
+	}
+	if len(found.Files) == 0 {
+		res.Hints = w.grepHints(ctx, found, root, o, p, d)
+	}
+	res.text = w.formatGrep(res, found.Files, m, ctxLines, d)
 	return res, nil
+}
+
+// grepHints explain a search that found nothing where a small change
+// would find something: a glob that only matches at its own level while
+// the same glob at any depth has matches, or .git directories that the
+// walk left out.
+func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root string, o grep.Options, p string, d Dialect) []string {
+	var hints []string
+	if o.Glob != "" && !strings.Contains(o.Glob, "**") {
+		i := strings.LastIndex(o.Glob, "/")
+		deep := o.Glob[:i+1] + "**/" + o.Glob[i+1:]
+		o2 := o
+		o2.Glob, o2.MaxMatches = deep, 1
+		if again, err := grep.Search(ctx, w.fs, root, o2); err == nil && len(again.Files) > 0 {
+			hints = append(hints, fmt.Sprintf("hint: %s matches files at its own level only; %s (any depth) has matches", shellWord(p), shellWord(deep)))
+		}
+	}
+	// The .git directories left out are searched too (for one match):
+	// the hint comes only when one of them holds what was looked for.
+	for _, dir := range found.GitDirs {
+		o2 := o
+		o2.MaxMatches = 1
+		if again, err := grep.Search(ctx, w.fs, dir, o2); err == nil && len(again.Files) > 0 {
+			how := fmt.Sprintf("set path to %q", dir)
+			if d == CLIFlags {
+				how = "ws grep PATTERN " + shellWord(dir)
+			}
+			hints = append(hints, "hint: "+dir+" has matches, but .git directories are searched only when named ("+how+")")
+			break
+		}
+	}
+	return hints
+}
+
+// skippedNames names up to five skipped paths with their reasons.
+func skippedNames(sk []SkippedPath, d Dialect) string {
+	var parts []string
+	for i, s := range sk {
+		if i == 5 {
+			more := fmt.Sprintf("and %d more", len(sk)-5)
+			if d == CLIFlags {
+				more += " (--json lists them)"
+			}
+			parts = append(parts, more)
+			break
+		}
+		parts = append(parts, jsString([]byte(s.Path))+": "+s.Reason)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // formatGrep lays out Mastra's textOut: textOut{the summary}, `---`, then the rows.
@@ -154,9 +221,22 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	if res.TargetNotFound {
 		summary += " (target path not found: nothing searched)"
 	}
-	if res.ReadErrors > 0 {
-		summary += fmt.Sprintf(" (%d %s skipped: read error)", res.ReadErrors, pluralWord(res.ReadErrors, "path", "paths"))
+	// Skipped paths are named: a subcommand says them in the summary; a
+	// tool call keeps Mastra's summary and names them on the next line.
+	head := ""
+	if n := len(res.Skipped); n > 0 {
+		names := skippedNames(res.Skipped, d)
+		if d == CLIFlags {
+			summary += fmt.Sprintf(" (%d %s skipped: %s)", n, pluralWord(n, "path", "paths"), names)
+		} else {
+			summary += fmt.Sprintf(" (%d %s skipped: read error)", n, pluralWord(n, "path", "paths"))
+			head += "\nskipped: " + names
+		}
 	}
+	for _, h := range res.Hints {
+		head += "\n" + h
+	}
+	summary += head
 	full := summary + "\n---"
 	if len(rows) > 0 {
 		full += "\n" + strings.Join(rows, "\n")

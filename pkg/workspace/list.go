@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -75,6 +75,7 @@ type listOpts struct {
 	extension  string
 	patterns   []string
 	ignore     *fsroot.Ignore
+	skipGit    bool
 }
 
 // treeNode is a listed directory entry with its shown children.
@@ -130,13 +131,15 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 	res := &ListResult{Path: Bytes(p)}
 	root := &treeNode{DirEntry: fsroot.DirEntry{IsDir: true}}
 	res.tree = root
-	if base := path.Base(strings.TrimSuffix(filepathToSlash(p), "/")); base != ".git" {
-		if req.RespectGitignore == nil || *req.RespectGitignore {
-			opts.ignore = w.fs.IgnoreFor(t)
-		}
-		if err := w.fillTree(ctx, t, root, opts); err != nil {
-			return nil, errs.FromOS("list", p, err, true)
-		}
+	// A path into .git is listed (it was asked for); below any other
+	// path, .git directories are left out, as Mastra leaves them out.
+	opts.skipGit = !slices.Contains(strings.Split(string(t.Rel()), "/"), ".git")
+	if req.RespectGitignore == nil || *req.RespectGitignore {
+		opts.ignore = w.fs.IgnoreFor(t)
+	}
+	gitDir, err := w.fillTree(ctx, t, root, opts)
+	if err != nil {
+		return nil, errs.FromOS("list", p, err, true)
 	}
 	var text listText
 	flatten(root, 0, res, &text)
@@ -150,6 +153,14 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		summary += " (truncated at depth " + depth + ")"
 	}
 	res.text = w.capListing(&text, summary, root, res, dialectOf(ctx), opts.maxDepth)
+	if gitDir != "" && opts.showHidden {
+		// Hidden names were asked for, and .git alone was left out.
+		how := fmt.Sprintf("set path to %q", gitDir)
+		if dialectOf(ctx) == CLIFlags {
+			how = "ws ls " + shellWord(gitDir)
+		}
+		res.text += "\nhint: " + gitDir + " is not listed; .git directories are listed only when named (" + how + ")"
+	}
 	return res, nil
 }
 
@@ -178,9 +189,16 @@ func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") 
 // the level below is listed only to note, on each directory at the last
 // shown level, whether it holds something the depth leaves out.
 // Unreadable subdirectories are skipped, as Mastra does.
-func (w *Workspace) fillTree(ctx context.Context, t *fsroot.Target, root *treeNode, o listOpts) error {
-	wo := fsroot.WalkOptions{Hidden: o.showHidden, SkipGit: true, Ignore: o.ignore, Links: true,
-		MaxDepth: o.maxDepth + 1, Less: dirsFirst}
+// It returns the first .git directory it left out (relative to the
+// workspace root), if any.
+func (w *Workspace) fillTree(ctx context.Context, t *fsroot.Target, root *treeNode, o listOpts) (string, error) {
+	gitDir := ""
+	wo := fsroot.WalkOptions{Hidden: o.showHidden, SkipGit: o.skipGit, Ignore: o.ignore, Links: true,
+		MaxDepth: o.maxDepth + 1, Less: dirsFirst, GitSkipped: func(rel string) {
+			if gitDir == "" {
+				gitDir = fsroot.JoinRel(string(t.Rel()), rel)
+			}
+		}}
 	_, err := w.fs.Walk(ctx, t.Loc(), "", wo, root, func(e *fsroot.WalkEntry) (bool, any) {
 		parent := e.Parent.(*treeNode)
 		if !o.keep(e) {
@@ -194,7 +212,7 @@ func (w *Workspace) fillTree(ctx context.Context, t *fsroot.Target, root *treeNo
 		parent.children = append(parent.children, c)
 		return true, c
 	})
-	return err
+	return gitDir, err
 }
 
 // dirsFirst orders a listing: directories first, then names in UTF-16

@@ -22,6 +22,13 @@ type WalkOptions struct {
 	MaxDepth int
 	// Less orders a directory's entries; nil is bytewise by name.
 	Less func(a, b DirEntry) bool
+	// Unreadable, when set, is told of each directory below the start
+	// that could not be opened or listed (its Rel path), from the walk's
+	// goroutine, in walk order.
+	Unreadable func(rel string, err error)
+	// GitSkipped, when set, is told (once per directory) that SkipGit
+	// left out a .git directory there.
+	GitSkipped func(rel string)
 }
 
 // WalkEntry is one entry a walk meets. It is only valid during the visit
@@ -130,6 +137,14 @@ func (w *walker) release(ls *listing) {
 	}
 }
 
+// failed counts a directory that could not be read and reports it.
+func (w *walker) failed(rel string, err error) {
+	w.unreadable++
+	if w.opts.Unreadable != nil {
+		w.opts.Unreadable(rel, err)
+	}
+}
+
 // enterable reports whether the walk may enter a directory entry at depth.
 func (w *walker) enterable(e DirEntry, depth int) bool {
 	return e.IsDir && !e.IsLink && (w.opts.MaxDepth == 0 || depth < w.opts.MaxDepth)
@@ -140,14 +155,18 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 	<-ls.done
 	w.read(ls)
 	if ls.err != nil {
-		w.unreadable++
+		w.failed(rel, ls.err)
 		return
 	}
 	ents := ls.ents[:0]
 	for _, e := range ls.ents {
 		switch {
+		case w.opts.SkipGit && e.IsDir && e.Name == ".git":
+			if w.opts.GitSkipped != nil {
+				w.opts.GitSkipped(JoinRel(rel, e.Name))
+			}
+			continue
 		case IsTempName(e.Name), !w.opts.Hidden && IsHidden(e.Name),
-			w.opts.SkipGit && e.IsDir && e.Name == ".git",
 			ig.Ignored(e.Name, e.IsDir && !e.IsLink):
 			continue
 		}
@@ -188,7 +207,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 		}
 		<-a.done
 		if a.err != nil {
-			w.unreadable++
+			w.failed(we.Rel(), a.err)
 			w.release(a)
 			continue
 		}
