@@ -2,8 +2,12 @@ package cmd
 
 import (
 	"context"
+	"math"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/grep"
+	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -12,34 +16,72 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		runF = app.grep
 	}
 	return toolCmd(app, workspace.Grep, runF, &cobra.Command{
-		Use:   "grep PATTERN [PATH]",
+		Use:   "grep PATTERN [PATH...]",
 		Short: "Search file contents for a regular expression",
 		Example: `  ws grep TODO
   ws grep -i 'func \w+Handler' 'internal/**/*.go' -C 2
-  ws grep --max-count 1 'package main'`,
-		Args: rangeArgs(1, 2, "a PATTERN and an optional PATH"),
+  ws grep --max-count 1 'package main'
+  ws grep -l -t go -g '!*_test.go' 'context\.TODO'
+  ws grep -w -F 'a.b' src docs
+  if ws grep -q 'FIXME' src; then echo 'still to fix'; fi`,
+		Args: rangeArgs(1, math.MaxInt, "a PATTERN and optional PATHs"),
 	}, func(b *binder, req *workspace.GrepRequest) {
 		b.count(&req.ContextLines, "context", "C", "contextLines", "0", "lines of context around each match (contextLines)")
+		b.int(&req.After, "after-context", "A", "contextLines", "", "lines of context after each match (over -C)")
+		b.int(&req.Before, "before-context", "B", "contextLines", "", "lines of context before each match (over -C)")
 		b.count(&req.MaxCount, "max-count", "m", "maxCount", "", "at most N matching lines per file (maxCount)")
 		b.boolMapped(&req.CaseSensitive, "ignore-case", "i", false, true, "case-insensitive (caseSensitive=false)")
 		b.bool(&req.IncludeHidden, "hidden", "", false, "search dot-files and dot-directories too (includeHidden)")
+		b.f.BoolVarP(&req.FilesOnly, "files-with-matches", "l", false, "print only the paths of files with a match")
+		b.f.BoolVarP(&req.CountOnly, "count", "c", false, "print path:count for each file with a match")
+		b.f.BoolVarP(&req.Quiet, "quiet", "q", false, "print nothing; exit 0 on a match, 1 otherwise")
+		b.f.BoolVarP(&req.Word, "word-regexp", "w", false, "match whole words only")
+		b.f.BoolVarP(&req.Fixed, "fixed-strings", "F", false, "the pattern is a plain string, not a regexp")
+		b.f.BoolVarP(&req.Invert, "invert-match", "v", false, "show the lines that do not match")
+		b.f.VarP(&listValue{p: &req.Globs, typ: "GLOB", want: "a glob", ok: grep.ValidGlob}, "glob", "g",
+			"search only files matching GLOB; !GLOB leaves them out (repeatable; without a slash it matches the name)")
+		types := strings.Join(grep.TypeNames(), ", ")
+		b.f.VarP(&listValue{p: &req.Types, typ: "NAME", want: "one of " + types, ok: grep.KnownType}, "type", "t",
+			"search only files of this type (repeatable): "+types)
+		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
+		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")
 	}, func(cmd *cobra.Command, args []string, req *workspace.GrepRequest) error {
 		req.Pattern = args[0]
-		if len(args) == 2 {
+		if len(args) >= 2 {
 			req.Path = args[1]
+			req.MorePaths = args[2:]
+		}
+		if req.FilesOnly && req.CountOnly {
+			return usagef("-l and -c cannot be used together")
+		}
+		if jsonl, _ := cmd.Flags().GetBool("jsonl"); jsonl {
+			if app.opts.json {
+				return usagef("--json and --jsonl cannot be used together")
+			}
+			out := app.IO.Out
+			req.Events = func(ev workspace.GrepEvent) { _ = render.JSON(out, ev) }
 		}
 		return nil
 	})
 }
 
 // grep runs the search; like grep(1) and rg, the subcommand exits 1 when
-// nothing matched (a tool call still succeeds: the search was done).
+// nothing matched (a tool call still succeeds: the search was done). -q
+// prints nothing, and -l or -c print nothing when nothing matched.
 func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
-	res, err := a.runToolResult(ctx, workspace.Grep, *req)
+	ws, err := a.Workspace()
 	if err != nil {
-		return err
+		return a.fail(workspace.Grep, err)
 	}
-	if r, ok := res.(*workspace.GrepResult); ok && len(r.Matches) == 0 {
+	res, err := ws.Run(workspace.WithDialect(ctx, workspace.CLIFlags), workspace.Grep, *req)
+	r, _ := res.(*workspace.GrepResult)
+	silent := err == nil && r != nil && !a.opts.json && (req.Quiet || req.Events != nil || (req.FilesOnly || req.CountOnly) && len(r.Matches) == 0)
+	if !silent {
+		if perr := a.print(workspace.Grep, res, err); perr != nil {
+			return perr
+		}
+	}
+	if r != nil && len(r.Matches) == 0 {
 		return &exitStatusError{exitFailure}
 	}
 	return nil

@@ -13,7 +13,8 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
 		Short: "List a directory tree",
 		Example: `  ws ls
   ws ls src --max-depth 4 --pattern '**/*.test.ts'
-  ws ls --all --gitignore=false --exclude 'node_modules|*.min.js'`,
+  ws ls --all --gitignore=false --exclude 'node_modules|*.min.js'
+  ws ls --long src`,
 		Args: rangeArgs(0, 1, "at most one PATH"),
 	}, func(b *binder, req *workspace.ListRequest) {
 		b.count(&req.MaxDepth, "max-depth", "", "maxDepth", "2", "levels to show")
@@ -23,6 +24,7 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
 		stringVar(b.f, &req.Extension, "extension", "show only files with this extension")
 		b.f.StringArrayVar((*[]string)(&req.Pattern), "pattern", nil, "show only files matching this glob (repeatable)")
 		b.bool(&req.RespectGitignore, "gitignore", "", true, "leave out what .gitignore files exclude (respectGitignore)")
+		b.f.BoolVarP(&req.Long, "long", "l", false, "show each entry's size (files) and last change")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ListRequest) error {
 		// The JSON parameter keeps Mastra's reading (0 shows nothing); on
 		// the command line a depth below 1 is a mistake.

@@ -36,6 +36,7 @@ var toolCommands = map[string]func(*App) *cobra.Command{
 	"skill read":   func(a *App) *cobra.Command { return newSkillReadCmd(a, nil) },
 	"patch":        func(a *App) *cobra.Command { return newPatchCmd(a, nil) },
 	"undo":         func(a *App) *cobra.Command { return newUndoCmd(a, nil) },
+	"glob":         func(a *App) *cobra.Command { return newGlobCmd(a, nil) },
 	"send":         func(a *App) *cobra.Command { return newSendCmd(a, nil) },
 }
 

@@ -28,7 +28,10 @@ type Matcher struct {
 	needles []needle
 	// exact: the pattern is the one needle, so where it is found the
 	// match is, and no regexp needs to run.
-	exact  bool
+	exact bool
+	// group is the capture group that is the match (-w wraps the
+	// pattern); 0 is the whole match.
+	group  int
 	finder sync.Pool
 }
 
@@ -40,19 +43,40 @@ var errTimeout = errors.New("regex match timed out")
 // running for ever. RE2 runs in linear time and needs no bound.
 var esTimeout = time.Second
 
+// CompileOptions say how a pattern is read.
+type CompileOptions struct {
+	CaseSensitive bool
+	Fixed         bool // the pattern is a plain string, not a regexp
+	Word          bool // a match stands between non-word characters or line ends
+}
+
 // Compile makes the matcher of a pattern: Go RE2 first, the ECMAScript
 // engine when RE2 refuses the pattern (lookaround, backreferences).
 func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
+	return CompileWith(pattern, CompileOptions{CaseSensitive: caseSensitive})
+}
+
+// CompileWith is Compile with ripgrep's -F and -w.
+func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
+	if o.Fixed {
+		pattern = regexp.QuoteMeta(pattern)
+	}
 	flags := ""
-	if !caseSensitive {
+	if !o.CaseSensitive {
 		flags = "i"
 	}
-	re1, err := regexp.Compile(prefixFlags(flags, pattern))
+	src, group := pattern, 0
+	if o.Word {
+		// The match is the group; what stands around it is not.
+		src, group = `(?:^|\W)(`+pattern+`)(?:\W|$)`, 1
+	}
+	re1, err := regexp.Compile(prefixFlags(flags, src))
 	if err == nil {
-		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", pattern)), re1: re1}
-		if tree, perr := syntax.Parse(prefixFlags(flags, pattern), syntax.Perl); perr == nil {
+		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", src)), re1: re1, group: group}
+		if tree, perr := syntax.Parse(prefixFlags(flags, src), syntax.Perl); perr == nil {
 			tree = tree.Simplify()
 			m.setNeedles(requiredRE2(tree))
+			m.exact = len(m.needles) == 1 && m.needles[0].whole && isLiteral(tree)
 			// Several needles cost a pass each; when the pattern starts
 			// with a literal of three bytes or more, RE2's own prefix
 			// search over the whole buffer is faster (measured on the Go
@@ -60,13 +84,15 @@ func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
 			if p, _ := re1.LiteralPrefix(); len(m.needles) > 1 && len(p) >= 3 {
 				m.needles = nil
 			}
-			m.exact = len(m.needles) == 1 && m.needles[0].whole && isLiteral(tree)
 		}
 		return m, nil
 	}
 	opts := regexp2.ECMAScript
-	if !caseSensitive {
+	if !o.CaseSensitive {
 		opts |= regexp2.IgnoreCase
+	}
+	if o.Word {
+		pattern = `(?<!\w)(?:` + pattern + `)(?!\w)`
 	}
 	re2, err2 := regexp2.Compile(pattern, opts)
 	if err2 != nil {
@@ -75,7 +101,7 @@ func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
 	re2.MatchTimeout = esTimeout
 	m := &Matcher{es: re2}
 	if tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript}); perr == nil {
-		m.setNeedles(requiredES(tree.Root, !caseSensitive))
+		m.setNeedles(requiredES(tree.Root, !o.CaseSensitive))
 	}
 	return m, nil
 }
@@ -127,6 +153,12 @@ func (m *Matcher) FirstInLine(line []byte) (int, error) {
 		i, _ := mt.ByteRange()
 		return i, nil
 	}
+	if m.group > 0 {
+		if loc := m.re1.FindSubmatchIndex(line); loc != nil {
+			return loc[2*m.group], nil
+		}
+		return -1, nil
+	}
 	loc := m.re1.FindIndex(line)
 	if loc == nil {
 		return -1, nil
@@ -159,7 +191,9 @@ func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
 	switch {
 	case m.needles != nil:
 		return m.scanCandidates(buf, limit)
-	case m.es != nil:
+	case m.es != nil, m.group > 0:
+		// A -w pattern's border may be the newline before the line: it
+		// is matched line by line.
 		return m.scanLines(buf, limit)
 	}
 	return m.scanBuffer(buf, limit), nil
@@ -267,6 +301,12 @@ func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
 
 // MatchLen is the byte length of the match found at col (at least 0).
 func (m *Matcher) MatchLen(line []byte, col int) int {
+	if m.group > 0 {
+		if loc := m.re1.FindSubmatchIndex(line); loc != nil && loc[2*m.group] == col {
+			return loc[2*m.group+1] - col
+		}
+		return 0
+	}
 	if m.re1 != nil {
 		if loc := m.re1.FindIndex(line[col:]); loc != nil && loc[0] == 0 {
 			return loc[1]

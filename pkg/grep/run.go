@@ -33,10 +33,16 @@ type File struct {
 // Options say what Search looks for and where.
 type Options struct {
 	Matcher    *Matcher
-	MaxCount   int    // matching lines per file; 0: no limit
-	MaxMatches int    // matching lines in all; the search stops there (0: no limit)
-	Hidden     bool   // search dot-files and dot-directories too
-	Glob       string // only files whose workspace-relative path matches (doublestar)
+	MaxCount   int     // matching lines per file; 0: no limit
+	MaxMatches int     // matching lines in all; the search stops there (0: no limit)
+	Hidden     bool    // search dot-files and dot-directories too
+	Glob       string  // only files whose workspace-relative path matches (doublestar)
+	Filter     *Filter // ripgrep's -g and --type, applied to the files a walk meets
+	Invert     bool    // the lines that do not match (-v)
+	NoIgnore   bool    // .gitignore files are not read
+	// OnFile, when set, is called with each file with hits as soon as it
+	// is taken, in walk order (to stream results).
+	OnFile func(*File)
 }
 
 // Result is what Search found.
@@ -72,6 +78,10 @@ type grepRun struct {
 	maxMatches int
 	hidden     bool
 	glob       string
+	filter     *Filter
+	invert     bool
+	noIgnore   bool
+	onFile     func(*File)
 	res        *Result
 }
 
@@ -88,7 +98,8 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob, res: &Result{}}
+	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, onFile: o.OnFile, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
@@ -137,7 +148,11 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	go func() {
 		q := &batcher{out: work}
 		if st.IsDir() {
-			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: g.fs.IgnoreFor(t),
+			var ig *fsroot.Ignore
+			if !g.noIgnore {
+				ig = g.fs.IgnoreFor(t)
+			}
+			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: ig,
 				Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: Reason(err)}) },
 				GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
 			_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
@@ -148,6 +163,9 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 					if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
 						return false, nil
 					}
+				}
+				if !g.filter.Match(e.Rel()) {
+					return false, nil
 				}
 				q.add(&File{Rel: e.Rel(), loc: e.Loc()})
 				return false, nil
@@ -194,6 +212,9 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 					}
 					total += len(f.Hits)
 					g.res.Files = append(g.res.Files, f)
+					if g.onFile != nil {
+						g.onFile(f)
+					}
 					if total >= g.maxMatches {
 						g.res.Truncated = true
 						cancel()
@@ -346,16 +367,45 @@ func (g *grepRun) scan(f *File) {
 		f.bin = true
 		return
 	}
+	limit := g.maxCount
+	if g.invert {
+		limit = 0
+	}
 	var err2 error
-	f.Hits, err2 = g.m.Scan(buf, g.maxCount)
+	f.Hits, err2 = g.m.Scan(buf, limit)
 	if te, ok := err2.(*TimeoutError); ok {
 		f.timeout = te
 	}
+	if g.invert && f.timeout == nil {
+		f.Lines = IndexLines(buf)
+		f.Hits = invertHits(f.Hits, f.Lines.Count(), g.maxCount)
+	}
 	if len(f.Hits) > 0 {
-		f.Buf, f.Lines = buf, IndexLines(buf)
+		f.Buf = buf
+		if f.Lines == nil {
+			f.Lines = IndexLines(buf)
+		}
 	} else {
 		putBuf(buf)
 	}
+}
+
+// invertHits is the lines of n that hits do not hold, at most limit
+// (0: all), each reported at column 0.
+func invertHits(hits []Hit, n, limit int) []Hit {
+	var out []Hit
+	k := 0
+	for i := 0; i < n; i++ {
+		if k < len(hits) && hits[k].Line == i {
+			k++
+			continue
+		}
+		out = append(out, Hit{Line: i})
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+	}
+	return out
 }
 
 // IsBinary decides by content: a NUL byte in the first 8 KiB, or content

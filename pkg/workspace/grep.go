@@ -62,19 +62,23 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	if n := js.UTF16Len(req.Pattern); n > grepMaxPattern {
 		return nil, errs.PatternTooLong(n)
 	}
-	m, err := grep.Compile(req.Pattern, req.CaseSensitive == nil || *req.CaseSensitive)
+	m, err := grep.CompileWith(req.Pattern, grep.CompileOptions{CaseSensitive: req.CaseSensitive == nil || *req.CaseSensitive,
+		Fixed: req.Fixed, Word: req.Word})
 	if err != nil {
 		return nil, err
-	}
-	p := req.Path
-	if p == "" {
-		p = "."
 	}
 	ctxLines := 0
 	if req.ContextLines != nil && *req.ContextLines > 0 {
 		// More context than any file has lines is all of it; the bound
 		// keeps line arithmetic from overflowing.
 		ctxLines = int(min(*req.ContextLines, 1<<40))
+	}
+	before, after := ctxLines, ctxLines
+	if req.Before != nil {
+		before = min(max(*req.Before, 0), 1<<40)
+	}
+	if req.After != nil {
+		after = min(max(*req.After, 0), 1<<40)
 	}
 	// Mastra stops a file once its count reaches maxCount, checking after
 	// each hit: 2.5 allows 3, and 0, a negative or a fraction below 1
@@ -86,30 +90,144 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 			maxCount = int(math.Min(math.Ceil(*mc), math.MaxInt32))
 		}
 	}
-	o := grep.Options{Matcher: m, MaxCount: maxCount, MaxMatches: grepMaxMatches, Hidden: req.IncludeHidden != nil && *req.IncludeHidden}
-	root := p
-	if glob.Has(p) {
-		root = glob.Base(p)
-		o.Glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
+	o := grep.Options{Matcher: m, MaxCount: maxCount, MaxMatches: grepMaxMatches, Hidden: req.IncludeHidden != nil && *req.IncludeHidden,
+		Invert: req.Invert, NoIgnore: req.NoIgnore}
+	if len(req.Globs) > 0 || len(req.Types) > 0 {
+		o.Filter = &grep.Filter{Globs: req.Globs, Types: req.Types}
 	}
-	found, err := grep.Search(ctx, w.fs, root, o)
-	if err != nil {
-		return nil, err
+	switch {
+	case req.Quiet:
+		o.MaxMatches = 1 // the first match decides
+	case req.FilesOnly || req.CountOnly, req.Events != nil:
+		// No rows are shown, or they stream: every match counts.
+		o.MaxMatches = 0
 	}
-	if t := found.Timeout; t != nil {
-		return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
+	var stream *jsonlStream
+	if req.Events != nil {
+		stream = &jsonlStream{emit: req.Events, m: m, before: before, after: after, start: w.now(), now: w.now}
+		o.OnFile = stream.file
+	}
+	paths := append([]string{req.Path}, req.MorePaths...)
+	if paths[0] == "" {
+		paths[0] = "."
 	}
 	d := dialectOf(ctx)
-	res := &GrepResult{Matches: []GrepMatch{}, Truncated: found.Truncated, BinarySkipped: found.BinarySkipped,
-		ReadErrors: len(found.Skipped), Skipped: []SkippedPath{}, TargetNotFound: found.TargetNotFound}
-	for _, sk := range found.Skipped {
-		res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(sk.Rel), Reason: sk.Reason})
+	res := &GrepResult{Matches: []GrepMatch{}, Skipped: []SkippedPath{}}
+	var files []*grep.File
+	for _, p := range paths {
+		po := o
+		root := p
+		if glob.Has(p) {
+			root = glob.Base(p)
+			po.Glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
+		}
+		if o.MaxMatches > 0 {
+			po.MaxMatches = o.MaxMatches - countHits(files)
+			if po.MaxMatches <= 0 {
+				break
+			}
+		}
+		found, err := grep.Search(ctx, w.fs, root, po)
+		if err != nil {
+			return nil, err
+		}
+		if t := found.Timeout; t != nil {
+			return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
+		}
+		files = append(files, found.Files...)
+		res.Truncated = res.Truncated || found.Truncated
+		res.BinarySkipped += found.BinarySkipped
+		if found.TargetNotFound {
+			if len(paths) == 1 {
+				res.TargetNotFound = true
+			} else {
+				res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(p), Reason: "not found"})
+			}
+		}
+		for _, sk := range found.Skipped {
+			res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(sk.Rel), Reason: sk.Reason})
+		}
+		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet {
+			res.Hints = w.grepHints(ctx, found, root, po, p, d)
+		}
 	}
-	if len(found.Files) == 0 {
-		res.Hints = w.grepHints(ctx, found, root, o, p, d)
+	res.ReadErrors = len(res.Skipped)
+	if stream != nil {
+		stream.summary()
+		for _, f := range files {
+			res.Files++
+			for _, h := range f.Hits {
+				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1})
+			}
+		}
+		return res, nil
 	}
-	res.text = w.formatGrep(res, found.Files, m, ctxLines, d)
+	if req.Quiet {
+		res.text = ""
+		for _, f := range files {
+			res.Files++
+			res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: f.Hits[0].Line + 1})
+		}
+		return res, nil
+	}
+	if req.FilesOnly || req.CountOnly {
+		// No rows are shown: the matches are made without context.
+		for _, f := range files {
+			res.Files++
+			for _, h := range f.Hits {
+				line := f.Lines.Get(f.Buf, h.Line)
+				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1,
+					Column: js.UTF16Len(jsString(line[:h.Col])) + 1, Text: Bytes(line)})
+			}
+		}
+		if req.FilesOnly {
+			res.text = filesText(res)
+		} else {
+			res.text = countText(res)
+		}
+		return res, nil
+	}
+	res.text = w.formatGrep(res, files, m, before, after, d)
 	return res, nil
+}
+
+// countHits is how many matching lines the files hold.
+func countHits(files []*grep.File) int {
+	n := 0
+	for _, f := range files {
+		n += len(f.Hits)
+	}
+	return n
+}
+
+// filesText is -l's output: each file with a match, once, in walk order.
+func filesText(res *GrepResult) string {
+	var sb strings.Builder
+	last := ""
+	for _, m := range res.Matches {
+		if p := string(m.Path); p != last {
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(jsString([]byte(p)))
+			last = p
+		}
+	}
+	return sb.String()
+}
+
+// countText is -c's output: path:count for each file with a match.
+func countText(res *GrepResult) string {
+	var lines []string
+	for i := 0; i < len(res.Matches); {
+		j := i
+		for j < len(res.Matches) && string(res.Matches[j].Path) == string(res.Matches[i].Path) {
+			j++
+		}
+		lines = append(lines, fmt.Sprintf("%s:%d", jsString([]byte(res.Matches[i].Path)), j-i))
+		i = j
+	}
+	return strings.Join(lines, "\n")
 }
 
 // grepHints explain a search that found nothing where a small change
@@ -162,7 +280,7 @@ func skippedNames(sk []SkippedPath, d Dialect) string {
 }
 
 // formatGrep lays out Mastra's textOut: textOut{the summary}, `---`, then the rows.
-func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, ctxLines int, d Dialect) string {
+func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, before, after int, d Dialect) string {
 	var rows []string
 	hunks := 0
 	for _, f := range files {
@@ -172,7 +290,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 		type span struct{ from, to int }
 		var spans []span
 		for _, h := range f.Hits {
-			s := span{max(0, h.Line-ctxLines), min(n-1, h.Line+ctxLines)}
+			s := span{max(0, h.Line-before), min(n-1, h.Line+after)}
 			if k := len(spans); k > 0 && s.from <= spans[k-1].to+1 {
 				spans[k-1].to = max(spans[k-1].to, s.to)
 			} else {
@@ -184,7 +302,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 			hitAt[h.Line] = h.Col
 		}
 		for _, s := range spans {
-			if ctxLines > 0 && hunks > 0 {
+			if (before > 0 || after > 0) && hunks > 0 {
 				rows = append(rows, "--")
 			}
 			hunks++
@@ -202,7 +320,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 		}
 		for _, h := range f.Hits {
 			gm := GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16Len(jsString(f.Lines.Get(f.Buf, h.Line)[:h.Col])) + 1, Text: Bytes(f.Lines.Get(f.Buf, h.Line))}
-			for i := max(0, h.Line-ctxLines); i <= min(n-1, h.Line+ctxLines); i++ {
+			for i := max(0, h.Line-before); i <= min(n-1, h.Line+after); i++ {
 				if i != h.Line {
 					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: Bytes(f.Lines.Get(f.Buf, i))})
 				}

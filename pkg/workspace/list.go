@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/errs"
@@ -22,6 +24,9 @@ type ListEntry struct {
 	Type   string `json:"type"` // file, directory
 	Depth  int    `json:"depth"`
 	Target Bytes  `json:"target,omitempty"` // a symlink's text
+	// With ws ls --long: the size in bytes (files) and the last change.
+	Size     *int64 `json:"size,omitempty"`
+	Modified string `json:"modified,omitempty"` // RFC 3339, UTC
 }
 
 // ListResult is the outcome of ls. Its entries are made from the tree only
@@ -51,7 +56,14 @@ func (r *ListResult) MarshalJSON() ([]byte, error) {
 			if c.Target != "" {
 				target = Bytes(c.Target)
 			}
-			entries = append(entries, ListEntry{Path: Bytes(c.relPath()), Type: typ, Depth: depth, Target: target})
+			le := ListEntry{Path: Bytes(c.relPath()), Type: typ, Depth: depth, Target: target}
+			if c.meta {
+				le.Modified = c.modified()
+				if !c.IsDir {
+					le.Size = &c.size
+				}
+			}
+			entries = append(entries, le)
 			walk(c, depth+1)
 		}
 	}
@@ -76,6 +88,7 @@ type listOpts struct {
 	patterns   []string
 	ignore     *fsroot.Ignore
 	skipGit    bool
+	long       bool
 }
 
 // treeNode is a listed directory entry with its shown children.
@@ -84,6 +97,15 @@ type treeNode struct {
 	parent   *treeNode
 	children []*treeNode
 	hidden   bool // has entries below maxDepth that were not shown
+	// --long: the entry's size and mtime (of a symlink's target, or of
+	// the link itself when it is broken).
+	meta    bool
+	size    int64
+	mtimeNS int64
+}
+
+func (n *treeNode) modified() string {
+	return time.Unix(0, n.mtimeNS).UTC().Format(time.RFC3339)
 }
 
 // relPath is the node's path below the listed directory ("." for it).
@@ -113,6 +135,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		opts.maxDepth = depthOf(*req.MaxDepth)
 	}
 	opts.showHidden = req.ShowHidden != nil && *req.ShowHidden
+	opts.long = req.Long
 	opts.dirsOnly = req.DirsOnly != nil && *req.DirsOnly
 	for _, x := range strings.Split(req.Exclude, "|") {
 		if x = strings.TrimSpace(x); x != "" {
@@ -209,6 +232,15 @@ func (w *Workspace) fillTree(ctx context.Context, t *fsroot.Target, root *treeNo
 			return false, nil
 		}
 		c := &treeNode{DirEntry: e.DirEntry, parent: parent}
+		if o.long {
+			st, err := w.fs.Stat(e.Loc())
+			if err != nil {
+				st, err = w.fs.Lstat(e.Loc())
+			}
+			if err == nil {
+				c.meta, c.size, c.mtimeNS = true, st.Size, st.MtimeNS
+			}
+		}
 		parent.children = append(parent.children, c)
 		return true, c
 	})
@@ -302,6 +334,13 @@ func flatten(n *treeNode, depth int, res *ListResult, t *listText) {
 		if c.IsLink && c.Target != "" {
 			t.buf = append(t.buf, " -> "...)
 			t.buf = append(t.buf, c.Target...)
+		}
+		if c.meta {
+			size := "-"
+			if !c.IsDir {
+				size = strconv.FormatInt(c.size, 10)
+			}
+			t.buf = append(t.buf, "  "+size+"  "+c.modified()...)
 		}
 		t.ends = append(t.ends, len(t.buf))
 		flatten(c, depth+1, res, t)

@@ -52,6 +52,15 @@ type ListRequest struct {
 	Extension        string                 `json:"extension,omitempty" desc:"Show only files with this extension, e.g. 'ts' or '.ts'."`
 	Pattern          schema.StringOrStrings `json:"pattern,omitempty" desc:"Show only files whose path (relative to the listed directory) matches this glob, or any of these globs, e.g. '**/*.test.ts'."`
 	RespectGitignore *bool                  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
+	Long             bool                   `json:"-"` // ws ls --long: size and mtime per entry
+}
+
+// GlobRequest is the input of glob (ws's own tool).
+type GlobRequest struct {
+	Pattern          string `json:"pattern" desc:"Glob of the files to find, matched against their paths below path: '**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level only."`
+	Path             string `json:"path,omitempty" default:"\".\"" desc:"Directory to search, relative to the workspace root."`
+	IncludeHidden    *bool  `json:"includeHidden,omitempty" default:"false" desc:"Also find files in, and named, dot-names."`
+	RespectGitignore *bool  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
 }
 
 // DeleteRequest is the input of delete (mastra_workspace_delete).
@@ -80,6 +89,23 @@ type GrepRequest struct {
 	MaxCount      *float64 `json:"maxCount,omitempty" desc:"At most this many matching lines per file."`
 	CaseSensitive *bool    `json:"caseSensitive,omitempty" default:"true" desc:"Match case exactly (default true)."`
 	IncludeHidden *bool    `json:"includeHidden,omitempty" default:"false" desc:"Also search files and directories whose names start with a dot."`
+
+	// The subcommand's ripgrep-style flags (not JSON parameters).
+	MorePaths []string `json:"-"` // PATH arguments after the first
+	FilesOnly bool     `json:"-"` // -l: the paths of the files with a match
+	CountOnly bool     `json:"-"` // -c: path:count for each file with a match
+	Quiet     bool     `json:"-"` // -q: nothing printed; the exit status says
+	After     *int     `json:"-"` // -A: context lines after a match (over -C)
+	Before    *int     `json:"-"` // -B: context lines before a match (over -C)
+	Word      bool     `json:"-"` // -w
+	Fixed     bool     `json:"-"` // -F
+	Invert    bool     `json:"-"` // -v
+	Globs     []string `json:"-"` // -g, repeatable, ! negates
+	Types     []string `json:"-"` // --type, repeatable
+	NoIgnore  bool     `json:"-"` // --no-ignore
+	// Events, when set, gets ripgrep's --json messages as files are
+	// found (ws grep --jsonl); the result's text is then empty.
+	Events func(GrepEvent) `json:"-"`
 }
 
 // SearchRequest is the input of search (mastra_workspace_search).

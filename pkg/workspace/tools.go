@@ -34,6 +34,7 @@ const (
 	MultiEdit  = "multi_edit"
 	ApplyPatch = "apply_patch"
 	Undo       = "undo"
+	Glob       = "glob"
 	SendInput  = "send_input"
 )
 
@@ -181,6 +182,9 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: SendInput, Command: "send", Needs: NeedSandbox | NeedProcesses, WSOnly: true,
 			Description: "Write text to the stdin of a background process started with execute_command (background=true, stdinPipe=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards. Read the reply with get_process_output (sinceLast=true shows only what is new)."},
 			(*Workspace).SendInput),
+		tool(ToolSpec{ID: Glob, Command: "glob", WSOnly: true,
+			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most 100. Hidden names and .gitignored files are left out unless asked; directories are not listed."},
+			(*Workspace).Glob),
 	}
 })
 

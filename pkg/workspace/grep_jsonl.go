@@ -1,0 +1,140 @@
+package workspace
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/grep"
+)
+
+// GrepEvent is one message of ws grep --jsonl, in ripgrep's --json shapes
+// (begin, match, context, end, summary), so tools that read rg's JSON
+// read ws's.
+type GrepEvent struct {
+	Type string `json:"type"`
+	Data any    `json:"data"`
+}
+
+// rgData is ripgrep's arbitrary data: {"text": …} when it is UTF-8,
+// {"bytes": base64} otherwise.
+type rgData []byte
+
+func (d rgData) MarshalJSON() ([]byte, error) {
+	if utf8.Valid(d) {
+		return json.Marshal(struct {
+			Text string `json:"text"`
+		}{string(d)})
+	}
+	return json.Marshal(struct {
+		Bytes string `json:"bytes"`
+	}{base64.StdEncoding.EncodeToString(d)})
+}
+
+type rgBegin struct {
+	Path rgData `json:"path"`
+}
+
+type rgSubmatch struct {
+	Match rgData `json:"match"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+type rgLine struct {
+	Path           rgData       `json:"path"`
+	Lines          rgData       `json:"lines"`
+	LineNumber     int          `json:"line_number"`
+	AbsoluteOffset int          `json:"absolute_offset"`
+	Submatches     []rgSubmatch `json:"submatches"`
+}
+
+type rgDuration struct {
+	Secs  int64  `json:"secs"`
+	Nanos int    `json:"nanos"`
+	Human string `json:"human"`
+}
+
+func durationOf(d time.Duration) rgDuration {
+	return rgDuration{Secs: int64(d / time.Second), Nanos: int(d % time.Second), Human: fmt.Sprintf("%.6fs", d.Seconds())}
+}
+
+type rgStats struct {
+	Elapsed           rgDuration `json:"elapsed"`
+	Searches          int        `json:"searches"`
+	SearchesWithMatch int        `json:"searches_with_match"`
+	BytesSearched     int64      `json:"bytes_searched"`
+	BytesPrinted      int64      `json:"bytes_printed"`
+	MatchedLines      int        `json:"matched_lines"`
+	Matches           int        `json:"matches"`
+}
+
+type rgEnd struct {
+	Path         rgData  `json:"path"`
+	BinaryOffset *int64  `json:"binary_offset"`
+	Stats        rgStats `json:"stats"`
+}
+
+type rgSummary struct {
+	ElapsedTotal rgDuration `json:"elapsed_total"`
+	Stats        rgStats    `json:"stats"`
+}
+
+// jsonlStream turns the files of a search into ripgrep's messages as they
+// are found; total gathers the summary's figures.
+type jsonlStream struct {
+	emit          func(GrepEvent)
+	m             *grep.Matcher
+	before, after int
+	start         time.Time
+	now           func() time.Time
+	total         rgStats
+}
+
+// file sends one file's begin, its matching and context lines, and end.
+func (s *jsonlStream) file(f *grep.File) {
+	path := rgData(f.Rel)
+	s.emit(GrepEvent{"begin", rgBegin{path}})
+	n := f.Lines.Count()
+	hitAt := map[int]int{}
+	for _, h := range f.Hits {
+		hitAt[h.Line] = h.Col
+	}
+	st := rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1, BytesSearched: int64(len(f.Buf)), MatchedLines: len(f.Hits), Matches: len(f.Hits)}
+	last := -1 // the last line sent
+	for _, h := range f.Hits {
+		for i := max(last+1, h.Line-s.before); i <= min(n-1, h.Line+s.after); i++ {
+			start, end := f.Lines.Bounds(f.Buf, i)
+			if end < len(f.Buf) && f.Buf[end] == '\n' {
+				end++ // rg's lines keep their newline
+			}
+			ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: start, Submatches: []rgSubmatch{}}
+			typ := "context"
+			if col, ok := hitAt[i]; ok {
+				typ = "match"
+				line := f.Lines.Get(f.Buf, i)
+				ml := s.m.MatchLen(line, col)
+				ev.Submatches = append(ev.Submatches, rgSubmatch{Match: rgData(line[col : col+ml]), Start: col, End: col + ml})
+			}
+			s.emit(GrepEvent{typ, ev})
+			st.BytesPrinted += int64(end - start)
+			last = i
+		}
+	}
+	s.emit(GrepEvent{"end", rgEnd{Path: path, Stats: st}})
+	s.total.Searches++
+	s.total.SearchesWithMatch++
+	s.total.BytesSearched += st.BytesSearched
+	s.total.BytesPrinted += st.BytesPrinted
+	s.total.MatchedLines += st.MatchedLines
+	s.total.Matches += st.Matches
+}
+
+// summary is the last message.
+func (s *jsonlStream) summary() {
+	el := durationOf(s.now().Sub(s.start))
+	s.total.Elapsed = el
+	s.emit(GrepEvent{"summary", rgSummary{ElapsedTotal: el, Stats: s.total}})
+}
