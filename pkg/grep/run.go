@@ -21,7 +21,7 @@ import (
 type File struct {
 	Rel   string // workspace-relative
 	Hits  []Hit
-	Buf   []byte // the content, kept when there are hits
+	Buf   []byte // the content, kept when there are hits (unless NoContent)
 	Lines *Lines // the lines of Buf
 	loc   fsroot.Loc
 	bin   bool
@@ -40,6 +40,9 @@ type Options struct {
 	Filter     *Filter // ripgrep's -g and --type, applied to the files a walk meets
 	Invert     bool    // the lines that do not match (-v)
 	NoIgnore   bool    // .gitignore files are not read
+	// NoContent: only the hits are kept, not the files' content (-l, -c
+	// count matches over a whole tree without holding it in memory).
+	NoContent bool
 	// OnFile, when set, is called with each file with hits as soon as it
 	// is taken, in walk order (to stream results).
 	OnFile func(*File)
@@ -82,6 +85,7 @@ type grepRun struct {
 	invert     bool
 	noIgnore   bool
 	onFile     func(*File)
+	noContent  bool
 	res        *Result
 }
 
@@ -99,7 +103,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		return nil, err
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
-		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, onFile: o.OnFile, res: &Result{}}
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, onFile: o.OnFile, noContent: o.NoContent, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
@@ -380,12 +384,13 @@ func (g *grepRun) scan(f *File) {
 		f.Lines = IndexLines(buf)
 		f.Hits = invertHits(f.Hits, f.Lines.Count(), g.maxCount)
 	}
-	if len(f.Hits) > 0 {
+	if len(f.Hits) > 0 && !g.noContent {
 		f.Buf = buf
 		if f.Lines == nil {
 			f.Lines = IndexLines(buf)
 		}
 	} else {
+		f.Lines = nil
 		putBuf(buf)
 	}
 }

@@ -98,9 +98,11 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	switch {
 	case req.Quiet:
 		o.MaxMatches = 1 // the first match decides
-	case req.FilesOnly || req.CountOnly, req.Events != nil:
-		// No rows are shown, or they stream: every match counts.
-		o.MaxMatches = 0
+	case req.FilesOnly || req.CountOnly:
+		// No rows are shown: every match counts, and no content is kept.
+		o.MaxMatches, o.NoContent = 0, true
+	case req.Events != nil:
+		o.MaxMatches = 0 // rows stream: every match counts
 	}
 	var stream *jsonlStream
 	if req.Events != nil {
@@ -171,13 +173,12 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		return res, nil
 	}
 	if req.FilesOnly || req.CountOnly {
-		// No rows are shown: the matches are made without context.
+		// No rows are shown and no content was kept: the matches say
+		// where they are (path and line), not what the line holds.
 		for _, f := range files {
 			res.Files++
 			for _, h := range f.Hits {
-				line := f.Lines.Get(f.Buf, h.Line)
-				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1,
-					Column: js.UTF16Len(jsString(line[:h.Col])) + 1, Text: Bytes(line)})
+				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1})
 			}
 		}
 		if req.FilesOnly {
