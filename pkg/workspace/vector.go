@@ -268,9 +268,10 @@ func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, 
 }
 
 // skillVectorFile holds the vectors of the skills' documents (their
-// instructions and references), apart from the workspace's index.
+// instructions and references), apart from the workspace's index; the
+// hyphen keeps it from any searchIndexName (an identifier).
 func (w *Workspace) skillVectorFile() string {
-	return filepath.Join(w.stateDir, "search", "skills.vectors")
+	return filepath.Join(w.stateDir, "search", "skill-documents.vectors")
 }
 
 // rankSkills ranks the skills' documents (the index x, built with p) in
