@@ -105,6 +105,9 @@ func Serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 	defer s.close()
 	br := bufio.NewReaderSize(in, maxFrame+5)
 	if err := s.readHeader(br); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = errors.New("no session came on stdin: the transport must pass stdin on (docker, podman and kubectl exec need -i)")
+		}
 		fmt.Fprintf(s.Stderr, "ws: remote session: %v\n", err)
 		return fw.exit(1)
 	}
