@@ -215,6 +215,8 @@ func TestSSH(t *testing.T) {
 	write(t, filepath.Join(client, "new.txt"), "WORLD")
 	write(t, filepath.Join(client, "up.txt"), "an uploaded file\n")
 	write(t, filepath.Join(client, "edits.json"), `[{"old_string":"hello","new_string":"HELLO"}]`)
+	write(t, filepath.Join(client, "fix.patch"), "*** Begin Patch\n*** Update File: a.txt\n@@\n-bye\n+hi again\n*** End Patch\n")
+	write(t, filepath.Join(client, "messages.json"), `[{"role":"user","content":[{"type":"text","text":"see"},{"type":"file","data":"aGVsbG8K","mimeType":"text/plain","filename":"m.txt"}]}]`)
 
 	t.Run("missing ws", func(t *testing.T) {
 		fixture(filepath.Join(s.dir, "missing"))
@@ -261,6 +263,10 @@ func TestSSH(t *testing.T) {
 		{"edit files", "", []string{"edit", "a.txt", "--old-file", "old.txt", "--new-file", "new.txt"}},
 		{"edit edits", "", []string{"edit", "src/main.go", "--edits", "edits.json"}},
 		{"edit missing file", "", []string{"edit", "a.txt", "--old-file", "missing.txt", "--new", "x"}},
+		{"edit edits stdin", `[{"old_string":"package main","new_string":"package app"}]`, []string{"edit", "src/main.go", "--edits", "-"}},
+		{"patch file", "", []string{"patch", "fix.patch"}},
+		{"patch stdin", "*** Begin Patch\n*** Add File: added.txt\n+added\n*** End Patch\n", []string{"patch"}},
+		{"upload messages", "", []string{"upload", "--messages", "messages.json", "--json"}},
 		{"exec", "", []string{"exec", "--", "echo out; echo err >&2; cat a.txt; exit 3"}},
 		{"exec json", "", []string{"--json", "exec", "--", "printf 'x\\ty'"}},
 		{"call", "", []string{"call", "mastra_workspace_read_file", `{"path":"a.txt"}`}},
