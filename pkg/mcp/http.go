@@ -5,11 +5,11 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
+	"iter"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,15 +47,10 @@ const Path = "/mcp"
 // apart; the SDK does the protocol and the HTTP sessions.
 func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln net.Listener, opts HTTPOptions) error {
 	h := NewHandler(ws, version)
-	var sessions atomic.Int64
 	srv := sdk.NewServer(&sdk.Implementation{Name: h.result.ServerInfo.Name, Title: h.result.ServerInfo.Title, Version: version},
 		&sdk.ServerOptions{
 			Instructions: h.result.Instructions,
 			Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}},
-			InitializedHandler: func(ctx context.Context, req *sdk.InitializedRequest) {
-				sessions.Add(1)
-				go func() { req.Session.Wait(); sessions.Add(-1) }()
-			},
 		})
 	for _, t := range h.tools {
 		schema, err := json.Marshal(t.InputSchema)
@@ -95,7 +90,8 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 				return
 			}
 			defer posts.leave()
-			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && sessions.Load() >= int64(opts.MaxSessions) {
+			// A POST without a session id opens one (its initialize).
+			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && count(srv.Sessions()) >= opts.MaxSessions {
 				httpError(w, http.StatusServiceUnavailable, "too many sessions")
 				return
 			}
@@ -126,6 +122,15 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 		return err
 	}
 	return nil
+}
+
+// count is the length of a sequence.
+func count[T any](seq iter.Seq[T]) int {
+	n := 0
+	for range seq {
+		n++
+	}
+	return n
 }
 
 // gate counts the requests in flight, up to max (0: no bound), and once
