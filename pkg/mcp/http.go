@@ -90,8 +90,10 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 				return
 			}
 			defer posts.leave()
-			// A POST without a session id opens one (its initialize).
-			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && count(srv.Sessions()) >= opts.MaxSessions {
+			// A POST without a session id opens a session. Counted are the
+			// sessions a client initialized (the SDK also opens one for a
+			// stray request, and closes it soon).
+			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && initialized(srv.Sessions()) >= opts.MaxSessions {
 				httpError(w, http.StatusServiceUnavailable, "too many sessions")
 				return
 			}
@@ -124,11 +126,13 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	return nil
 }
 
-// count is the length of a sequence.
-func count[T any](seq iter.Seq[T]) int {
+// initialized counts the sessions whose initialize has been received.
+func initialized(sessions iter.Seq[*sdk.ServerSession]) int {
 	n := 0
-	for range seq {
-		n++
+	for ss := range sessions {
+		if ss.InitializeParams() != nil {
+			n++
+		}
 	}
 	return n
 }

@@ -247,6 +247,28 @@ func TestSSH(t *testing.T) {
 		}
 	})
 
+	t.Run("install exec", func(t *testing.T) {
+		// Through exec:ssh (whose words ssh joins into a shell line): the
+		// same ws is there already.
+		o := s.run(t, client, "", "remote", "install", s.execPrefix())
+		if o.code != 0 || !strings.HasPrefix(o.stdout, "ws dev is already at "+filepath.Join(s.home, ".local", "bin", "ws")+" on exec:ssh ") {
+			t.Fatalf("install through exec:ssh: got %+v", o)
+		}
+		// Through env, a prefix that runs ws here with another HOME and PATH.
+		home := filepath.Join(s.dir, "home2")
+		mkdir(t, filepath.Join(home, ".local", "bin"))
+		prefix := "exec:env HOME=" + home + " PATH=" + filepath.Join(home, ".local", "bin") + ":" + filepath.Join(s.dir, "tools")
+		o = s.run(t, client, "", "remote", "install", prefix)
+		if o.code != 0 || !strings.HasPrefix(o.stdout, "installed ws dev at "+filepath.Join(home, ".local", "bin", "ws")+" on "+prefix) {
+			t.Fatalf("install through env: got %+v", o)
+		}
+		fixture(filepath.Join(s.dir, "env"))
+		o = s.run(t, client, "", "--remote", prefix, "--root", filepath.Join(s.dir, "env"), "read", "a.txt")
+		if o.code != 0 || o.stdout != "a.txt (12 bytes)\n     1→hello\n     2→world\n" {
+			t.Fatalf("read after install: got %+v", o)
+		}
+	})
+
 	type step struct {
 		name  string
 		stdin string
