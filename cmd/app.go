@@ -105,6 +105,7 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 		Root:       root,
 		Home:       home,
 		Config:     cfg,
+		ConfigFile: a.opts.config,
 		StateDir:   stateDir,
 		Thread:     a.opts.thread,
 		Now:        a.Now,

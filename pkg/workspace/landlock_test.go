@@ -29,8 +29,10 @@ func landlockWorkspace(t *testing.T, cfg *config.Config) (*Workspace, string, in
 		}
 		t.Skip(err)
 	}
-	cfg.Sandbox.Isolation = "landlock"
+	// Set after New: the test's state directory lies in the temp
+	// directory, which New would refuse (TestConfinementCheck covers that).
 	w, root := newTestWorkspace(t, cfg)
+	cfg.Sandbox.Isolation = "landlock"
 	w.launcher = []string{os.Args[0], "__landlock"}
 	w.hostEnv = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + t.TempDir()}
 	return w, root, abi
@@ -139,8 +141,8 @@ func TestLandlockMissing(t *testing.T) {
 	landlockABI = func() (int, error) { return 0, fmt.Errorf("%w (function not implemented)", landlock.ErrUnavailable) }
 	defer func() { landlockABI = saved }()
 	cfg := config.Default()
-	cfg.Sandbox.Isolation = "landlock"
 	w, root := newTestWorkspace(t, cfg)
+	cfg.Sandbox.Isolation = "landlock" // after New, as in landlockWorkspace
 	_, err := w.Exec(context.Background(), ExecRequest{Command: "touch ran"})
 	if err == nil || errs.CodeOf(err) != errs.NotAvailable || !strings.Contains(err.Error(), `sandbox isolation "landlock" is not available: this kernel offers no Landlock`) {
 		t.Fatalf("err %v", err)

@@ -171,16 +171,9 @@ func (w *Workspace) landlockArgv(sh []string) ([]string, error) {
 	if p.DenyNetwork && abi < landlock.NetworkABI {
 		w.warn(fmt.Sprintf("this kernel's Landlock (ABI %d) cannot deny network access (ABI %d, Linux 6.7, can): the command has the network; use sandbox.isolation \"bwrap\" to cut it", abi, landlock.NetworkABI))
 	}
-	if !w.readOnly {
-		_, reals := w.fs.AllowedRoots()
-		p.ReadWrite = append(p.ReadWrite, w.fs.RealBase())
-		p.ReadWrite = append(p.ReadWrite, reals...)
+	for _, d := range w.landlockWritable() {
+		p.ReadWrite = append(p.ReadWrite, d.path)
 	}
-	for _, d := range w.cfg.Sandbox.NativeSandbox.ReadWritePaths {
-		p.ReadWrite = append(p.ReadWrite, w.fs.Absolute(d))
-	}
-	p.ReadWrite = append(p.ReadWrite, w.commandTempDir(), "/dev/shm")
-	p.ReadWrite = append(p.ReadWrite, landlockDevices...)
 	argv := append([]string{}, w.launcher...)
 	argv = append(argv, p.Args()...)
 	return append(argv, sh...), nil

@@ -19,12 +19,15 @@ import (
 // Options configure a Workspace. The caller (cmd) reads flags and the
 // environment; nothing here does.
 type Options struct {
-	Root     string         // workspace base path; must be an existing directory
-	Home     string         // expansion of `~`
-	Config   *config.Config // nil: defaults
-	StateDir string         // where the read tracker and locks live
-	Thread   string         // scopes the read tracker; "" is the workspace's own
-	Now      func() time.Time
+	Root   string         // workspace base path; must be an existing directory
+	Home   string         // expansion of `~`
+	Config *config.Config // nil: defaults
+	// ConfigFile is the path the config was read from ("": none); with
+	// sandbox isolation it must lie where commands cannot write.
+	ConfigFile string
+	StateDir   string // where the read tracker and locks live
+	Thread     string // scopes the read tracker; "" is the workspace's own
+	Now        func() time.Time
 	// HostEnv is the environment ws runs in; commands get a filtered copy.
 	HostEnv []string
 	// Supervisor is the command line that runs a background supervisor
@@ -101,6 +104,10 @@ func New(o Options) (*Workspace, error) {
 	}
 	w.fs = fsroot.New(fsroot.Options{Base: base, Home: o.Home, AllowedPaths: cfg.Filesystem.AllowedPaths,
 		Contained: cfg.Filesystem.Contained, Now: now})
+	if err := w.checkConfinement(o.ConfigFile); err != nil {
+		w.fs.Close()
+		return nil, err
+	}
 	return w, nil
 }
 
