@@ -90,12 +90,16 @@ func temps(t *testing.T, dir string) []string {
 // TestKillDuringWrite kills `ws write` with SIGKILL at a random moment of
 // writing 1–4 MiB (from a file on stdin, and through a pipe): the file must
 // then hold its old bytes or the new ones, never a mix or a truncation, and
-// the next write must leave no temporary file behind.
+// the next write must leave no temporary file behind. The kill comes at a
+// random point of the time a whole 4 MiB write takes on this machine, and
+// the test fails when no kill caught a write in progress (its temporary
+// file present), since it would then have tested nothing.
 func TestKillDuringWrite(t *testing.T) {
 	n := iterations(t, 50)
 	root := newRoot(t)
 	target := filepath.Join(root, "f.bin")
 	rng := rand.New(rand.NewSource(1))
+	window := writeTime(t, root, 4<<20)
 	old := []byte("initial\n")
 	if err := os.WriteFile(target, old, 0o644); err != nil {
 		t.Fatal(err)
@@ -129,7 +133,7 @@ func TestKillDuringWrite(t *testing.T) {
 		if feed != nil {
 			go func(w *os.File, data []byte) { w.Write(data); w.Close() }(feed, next)
 		}
-		time.Sleep(time.Duration(rng.Intn(40000)) * time.Microsecond)
+		time.Sleep(time.Duration(rng.Int63n(int64(window))))
 		c.Process.Signal(syscall.SIGKILL)
 		c.Wait()
 		if f, ok := c.Stdin.(*os.File); ok {
@@ -156,11 +160,49 @@ func TestKillDuringWrite(t *testing.T) {
 		t.Fatalf("the write after the kills failed: %v: %s", err, out)
 	}
 	left := temps(t, root)
-	t.Logf("%d kills during a write: %d partial files, old content %d times, new %d times; %d temporary files seen after kills, %d left after the next write",
-		n, partial, sawOld, sawNew, leftovers, len(left))
+	counts := fmt.Sprintf("%d kills within %v of the start of a write: %d partial files, old content %d times, new %d times; %d temporary files seen after kills, %d left after the next write",
+		n, window.Round(time.Millisecond), partial, sawOld, sawNew, leftovers, len(left))
+	t.Log(counts)
 	if len(left) > 0 {
 		t.Errorf("temporary files left after the next write: %v", left)
 	}
+	if leftovers == 0 {
+		if n < 10 {
+			t.Skipf("no kill landed in the middle of a write (%d iterations are too few to be sure): %s", n, counts)
+		}
+		t.Errorf("no kill landed in the middle of a write (no temporary file was ever seen), so nothing was tested: %s", counts)
+	}
+}
+
+// writeTime is how long an uninterrupted `ws write` of size bytes from a
+// file takes here, process start included: the longest of three runs.
+func writeTime(t *testing.T, root string, size int) time.Duration {
+	src := filepath.Join(filepath.Dir(root), "probe.bin")
+	if err := os.WriteFile(src, bytes.Repeat([]byte("probe\n"), size/6), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(src)
+	longest := time.Millisecond
+	for range 3 {
+		f, err := os.Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ws(root, "write", "probe.bin")
+		c.Stdin = f
+		start := time.Now()
+		out, err := c.CombinedOutput()
+		d := time.Since(start)
+		f.Close()
+		if err != nil {
+			t.Fatalf("a plain write failed: %v: %s", err, out)
+		}
+		longest = max(longest, d)
+	}
+	if err := os.Remove(filepath.Join(root, "probe.bin")); err != nil {
+		t.Fatal(err)
+	}
+	return longest
 }
 
 // TestConcurrentEditors runs 8 ws processes editing one file at once, each
