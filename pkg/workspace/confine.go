@@ -49,7 +49,7 @@ func (w *Workspace) landlockWritable() []writable {
 	for _, d := range w.cfg.Sandbox.NativeSandbox.ReadWritePaths {
 		out = append(out, writable{w.fs.Absolute(d), "sandbox.nativeSandbox.readWritePaths"})
 	}
-	out = append(out, writable{w.commandTempDir(), "the commands' temp directory (TMPDIR, else /tmp)"},
+	out = append(out, writable{w.commandTempDir(), "the commands' temp directory: TMPDIR, else /tmp"},
 		writable{"/dev/shm", "/dev/shm"})
 	for _, d := range landlockDevices {
 		out = append(out, writable{d, d})
