@@ -174,6 +174,27 @@ func ReadLogFrom(dir, name string, from int64) ([]byte, int64, error) {
 	return append(out, rest...), start, nil
 }
 
+// LogEnd is the absolute offset of the end of a stream's output: every
+// byte written so far, dropped ones included. Nothing is read but sizes.
+func LogEnd(dir, name string) (int64, error) {
+	cur := filepath.Join(dir, name)
+	var end int64
+	if b, err := os.ReadFile(cur + ".dropped"); err == nil {
+		end, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	for _, p := range []string{cur + ".1", cur} {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		end += fi.Size()
+	}
+	return end, nil
+}
+
 // readAt reads f from off to its end.
 func readAt(f *os.File, off int64) ([]byte, error) {
 	if _, err := f.Seek(off, io.SeekStart); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -333,5 +334,45 @@ func TestFollowDropped(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(got[0], "[") || !strings.Contains(got[0], " bytes of output were dropped (over the per-stream cap)]\n") ||
 		!strings.HasSuffix(got[0], "]\n1999\n") {
 		t.Errorf("follow of a capped log: %q", got)
+	}
+}
+
+// TestFollowReadsWhatIsNew: following a quiet process that has already
+// written a large log reads only the end of it for --tail and then only
+// what is new at each poll, not the whole log (it once read both logs in
+// full every 100 ms: hundreds of MB for a 50 MB log).
+func TestFollowReadsWhatIsNew(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `head -c 20000000 /dev/zero | tr '\0' a | fold -w 100; echo; echo done; sleep 30`})
+	pid := strconv.Itoa(res.PID)
+	defer w.Kill(ctx, KillRequest{PID: pid})
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		r, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Tail: intp(1)})
+		must(t, err)
+		if strings.Contains(r.Text(), "done") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the 20 MB log was not written in time: %q", r.Text())
+		}
+	}
+	var got []string
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r, err := w.Follow(ctx, ProcessOutputRequest{PID: pid, Tail: intp(1), WaitTimeout: f64(1)}, func(c FollowChunk) error {
+		got = append(got, c.Stream+":"+string(c.Data))
+		return nil
+	})
+	runtime.ReadMemStats(&after)
+	must(t, err)
+	if !r.StillRunning || strings.Join(got, "|") != "stdout:done\n" {
+		t.Errorf("follow of a quiet process: %q then %q", got, r.Text())
+	}
+	// About ten polls of a 20 MB log: reading it once would allocate
+	// 20 MB; the tail window and the polls need well under 4 MB.
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+		t.Errorf("following allocated %d bytes; want under 4 MiB (the log is read again)", n)
 	}
 }
