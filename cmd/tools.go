@@ -86,7 +86,7 @@ generated from the request structs. --format picks the shape: json (ws's own), o
 			defs := []toolDef{}
 			var names []string
 			for _, o := range ws.Offered() {
-				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Spec.Description, Parameters: o.Spec.Schema()})
+				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
 				names = append(names, o.Name)
 			}
 			if app.opts.json {

@@ -22,7 +22,7 @@ func TestToolSchemasValidate(t *testing.T) {
 	defer ws.Close()
 	var defs []toolDef
 	for _, o := range ws.Offered() {
-		defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Spec.Description, Parameters: o.Spec.Schema()})
+		defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
 	}
 	valid := map[string][]string{
 		"mastra_workspace_read_file":          {`{"path":"a.txt"}`, `{"path":"a","offset":3,"limit":2,"showLineNumbers":false,"encoding":"hex"}`},

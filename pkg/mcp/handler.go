@@ -64,8 +64,8 @@ func NewHandler(ws *workspace.Workspace, version string) *Handler {
 	for _, o := range ws.Offered() {
 		h.tools = append(h.tools, tool{
 			Annotations: toolAnnotations{ReadOnlyHint: o.Spec.ReadOnly()},
-			Description: o.Spec.Description,
-			InputSchema: o.Spec.Schema(),
+			Description: o.Description(),
+			InputSchema: o.Schema(),
 			Name:        o.Name,
 		})
 		h.known[o.Name] = true

@@ -23,6 +23,7 @@ import (
 //	min:"N" max:"N"        bounds of an integer
 //	enum:"a,b,c"           the allowed strings
 //	coerce:"number"        a numeric string is accepted as a number
+//	ws:"only"              a parameter Mastra's tool does not have: see Mastra
 
 // maxSafeInt is JavaScript's Number.MAX_SAFE_INTEGER, the bound zod puts on
 // integers.
@@ -52,6 +53,7 @@ type field struct {
 	enum     []string
 	coerce   bool
 	nullable bool   // the schema says null is allowed (as Mastra's does)
+	wsOnly   bool   // a ws feature: left out of Mastra's parameter list
 	sub      Params // kindObjects: the fields of each object
 }
 
@@ -84,6 +86,19 @@ type Params []field
 
 // For reads the parameters of the request struct type Req.
 func For[Req any]() Params { return Of(reflect.TypeOf((*Req)(nil)).Elem()) }
+
+// Mastra is the parameter list without the ws-only parameters (tagged
+// ws:"only"): the list Mastra's tool has. Its schema leaves them out, and
+// its validation refuses them as unknown keys.
+func (p Params) Mastra() Params {
+	var out Params
+	for _, f := range p {
+		if !f.wsOnly {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // Names lists the parameter names in declaration order.
 func (p Params) Names() []string {
@@ -169,6 +184,7 @@ func Of(t reflect.Type) Params {
 		}
 		f.coerce = sf.Tag.Get("coerce") == "number"
 		f.nullable = sf.Tag.Get("null") == "true"
+		f.wsOnly = sf.Tag.Get("ws") == "only"
 		out = append(out, f)
 	}
 	return out

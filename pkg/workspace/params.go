@@ -134,7 +134,7 @@ type ExecRequest struct {
 	Tail       *int     `json:"tail,omitempty" coerce:"number" null:"true" desc:"Show only the last N lines of each stream (default 200; 0 shows all). A trailing '| tail -N' in the command is applied the same way."`
 	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
 	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
-	StdinPipe  *bool    `json:"stdinPipe,omitempty" desc:"With background=true: keep the command's stdin open as a pipe that send_input writes to (ws only; without it stdin is empty)."`
+	StdinPipe  *bool    `json:"stdinPipe,omitempty" ws:"only" desc:"With background=true: keep the command's stdin open as a pipe that send_input writes to (ws only; without it stdin is empty)."`
 	// Stdin is what a foreground command reads (ws exec --stdin passes
 	// ws's own stdin); nil is /dev/null. Not a JSON parameter.
 	Stdin io.Reader `json:"-"`
@@ -146,8 +146,8 @@ type ProcessOutputRequest struct {
 	Tail        *int     `json:"tail,omitempty" coerce:"number" desc:"Show only the last N lines of each stream (default 200; 0 shows all)."`
 	Wait        *bool    `json:"wait,omitempty" desc:"Wait for the process to exit before answering."`
 	WaitTimeout *float64 `json:"waitTimeout,omitempty" coerce:"number" min:"0" desc:"Wait at most this many seconds for the process to exit (implies wait), then answer with the output so far."`
-	SinceLast   *bool    `json:"sinceLast,omitempty" desc:"Show only the output that is new since the last sinceLast call for this process in this conversation (ws only)."`
-	Filter      string   `json:"filter,omitempty" desc:"Keep only the output lines that match this regular expression (RE2 syntax; ws only)."`
+	SinceLast   *bool    `json:"sinceLast,omitempty" ws:"only" desc:"Show only the output that is new since the last sinceLast call for this process in this conversation (ws only)."`
+	Filter      string   `json:"filter,omitempty" ws:"only" desc:"Keep only the output lines that match this regular expression (RE2 syntax; ws only)."`
 }
 
 // KillRequest is the input of kill (mastra_workspace_kill_process).

@@ -76,7 +76,7 @@ func TestValidate(t *testing.T) {
 
 func TestSchema(t *testing.T) {
 	mkdir, _ := Spec(Mkdir)
-	b, err := json.Marshal(mkdir.Schema())
+	b, err := json.Marshal(mkdir.Schema(false))
 	must(t, err)
 	var s struct {
 		Schema     string                    `json:"$schema"`

@@ -66,12 +66,15 @@ const (
 // read-only enforcement, `ws tools`, `ws call`, `ws mcp` and the
 // subcommands are all derived from these entries.
 type ToolSpec struct {
-	ID          string  // Mastra's id: the config key and the default exposed name
-	Command     string  // the subcommand that runs it: "read", "skill search"
-	Description string  // what models are told (our words)
-	Writes      bool    // changes files: not offered, and refused, on a read-only filesystem
-	Op          string  // for write tools: the operation Mastra's read-only message names
-	Needs       Feature // what the workspace must have
+	ID          string // Mastra's id: the config key and the default exposed name
+	Command     string // the subcommand that runs it: "read", "skill search"
+	Description string // what models are told (our words)
+	// WSDescription replaces Description when tools.wsTools is on: it may
+	// name the tool's ws-only parameters, which models see only then.
+	WSDescription string
+	Writes        bool    // changes files: not offered, and refused, on a read-only filesystem
+	Op            string  // for write tools: the operation Mastra's read-only message names
+	Needs         Feature // what the workspace must have
 	// WSOnly marks a tool Mastra does not have. Its subcommand always
 	// exists; models are offered it only when the config's tools.wsTools
 	// is on, so the default tool list stays Mastra's.
@@ -156,7 +159,8 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout (300 s by default). Set background=true for servers and other long jobs: they run until they exit or are killed (no timeout unless you give one), and you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
 		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses, Observes: true,
-			Description: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait); sinceLast=true shows only what you have not seen yet; filter keeps the matching lines."},
+			Description:   "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait).",
+			WSDescription: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait); sinceLast=true shows only what you have not seen yet; filter keeps the matching lines."},
 			(*Workspace).ProcessOutput),
 		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
 			Description: "Stop a background process started with execute_command (and everything it started), and show its last output."},
@@ -188,8 +192,28 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 	}
 })
 
-// Schema is the tool's parameters as a draft-07 JSON Schema.
-func (s *ToolSpec) Schema() json.Marshaler { return s.params().JSON() }
+// Schema is the tool's parameters as a draft-07 JSON Schema: all of
+// them with wsTools, else only Mastra's (see paramsFor).
+func (s *ToolSpec) Schema(wsTools bool) json.Marshaler { return s.paramsFor(wsTools).JSON() }
+
+// paramsFor is the parameter list models are offered: with wsTools every
+// parameter, else without the ws-only ones (tagged ws:"only"), so that
+// the default schemas stay Mastra's and a call that names one is refused
+// as an unknown key. The subcommands' flags take them all.
+func (s *ToolSpec) paramsFor(wsTools bool) schema.Params {
+	if wsTools {
+		return s.params()
+	}
+	return s.params().Mastra()
+}
+
+// describe is what models are told of the tool (see WSDescription).
+func (s *ToolSpec) describe(wsTools bool) string {
+	if wsTools && s.WSDescription != "" {
+		return s.WSDescription
+	}
+	return s.Description
+}
 
 // ReadOnly reports whether the tool leaves the workspace alone: it writes
 // no file, runs no command and signals no process.
@@ -252,9 +276,16 @@ func (w *Workspace) lacks(needs Feature) error {
 // Offered is a tool as this workspace exposes it: under its configured
 // name, if renamed.
 type Offered struct {
-	Name string
-	Spec *ToolSpec
+	Name    string
+	Spec    *ToolSpec
+	wsTools bool // the config's tools.wsTools: ws's own parameters are offered too
 }
+
+// Description is what models are told of the tool.
+func (o Offered) Description() string { return o.Spec.describe(o.wsTools) }
+
+// Schema is the tool's parameters as models are offered them.
+func (o Offered) Schema() json.Marshaler { return o.Spec.Schema(o.wsTools) }
 
 // Offered lists the tools this workspace offers to models, in table
 // order: those it can run, and ws's own tools only when the config turns
@@ -265,7 +296,7 @@ func (w *Workspace) Offered() []Offered {
 		if w.Unavailable(s) != nil || s.WSOnly && !w.cfg.Tools.WSTools {
 			continue
 		}
-		out = append(out, Offered{Name: w.exposedName(s.ID), Spec: s})
+		out = append(out, Offered{Name: w.exposedName(s.ID), Spec: s, wsTools: w.cfg.Tools.WSTools})
 	}
 	return out
 }
@@ -302,7 +333,7 @@ func (w *Workspace) Call(ctx context.Context, name string, args []byte) (*ToolSp
 	if err := schema.CheckArgs(name, args); err != nil {
 		return spec, nil, err
 	}
-	clean, err := spec.params().Validate(name, args)
+	clean, err := spec.paramsFor(w.cfg.Tools.WSTools).Validate(name, args)
 	if err != nil {
 		return spec, nil, err
 	}
