@@ -14,8 +14,8 @@ type needle struct {
 	whole bool   // b is the whole literal it came from
 	rare  int    // the index in b of the byte the scan looks for
 	// For a folded needle, the scan compares two of its bytes, the rarest
-	// (at o1 < o2), eight positions at a time; m1 and m2 are 0x20 for a
-	// letter, whose case bit is then ignored.
+	// (at o1) and the next rarest (at o2), eight positions at a time; m1
+	// and m2 are 0x20 for a letter, whose case bit is then ignored.
 	o1, o2 int
 	c1, c2 uint64 // the bytes, repeated in every lane
 	m1, m2 uint64
@@ -50,7 +50,7 @@ func (n *needle) pickPair() {
 			b = i
 		}
 	}
-	n.o1, n.o2 = min(a, b), max(a, b)
+	n.o1, n.o2 = a, b // the rarest first: most words fail on it alone
 	lane := func(c byte) (uint64, uint64) {
 		var m uint64
 		if lower(c) != upper(c) {
@@ -85,10 +85,12 @@ func (n *needle) findFold(buf []byte, from int) int {
 	last := len(buf) - len(n.b) // the last place it can start
 	p := from
 	if len(n.b) >= 2 {
-		for ; p <= last && p+n.o2+8 <= len(buf); p += 8 {
-			x := binary.LittleEndian.Uint64(buf[p+n.o1:])
-			y := binary.LittleEndian.Uint64(buf[p+n.o2:])
-			m := zeroBytes(x|n.m1^n.c1) & zeroBytes(y|n.m2^n.c2)
+		for hi := max(n.o1, n.o2); p <= last && p+hi+8 <= len(buf); p += 8 {
+			m := zeroBytes(binary.LittleEndian.Uint64(buf[p+n.o1:]) | n.m1 ^ n.c1)
+			if m == 0 {
+				continue // the rarer byte is not in these eight places
+			}
+			m &= zeroBytes(binary.LittleEndian.Uint64(buf[p+n.o2:]) | n.m2 ^ n.c2)
 			for ; m != 0; m &= m - 1 {
 				s := p + bits.TrailingZeros64(m)/8
 				if s <= last && equalFoldASCII(buf[s:s+len(n.b)], n.b) {
