@@ -106,7 +106,7 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		err := w.unchangedSince(g, st, path)
 		if err == nil {
 			err = noFault(path, func() (err error) {
-				nst, err = w.writeFrom(t, g, m)
+				nst, err = w.writeFrom(ctx, t, g, m)
 				return err
 			})
 		}
@@ -240,9 +240,10 @@ func lineEndAfter(b []byte, at, n int) int {
 	return i
 }
 
-// writeFrom writes the edited file from the match's pieces.
-func (w *Workspace) writeFrom(t *fsroot.Target, g *writeGuard, m *editmatch.Match) (fsroot.FileStat, error) {
-	st, err := w.fs.WriteAtomic(t.Loc(), m, fsroot.WriteOptions{})
+// writeFrom writes the edited file from the match's pieces (not after ctx
+// ends: see commit).
+func (w *Workspace) writeFrom(ctx context.Context, t *fsroot.Target, g *writeGuard, m *editmatch.Match) (fsroot.FileStat, error) {
+	st, err := w.fs.WriteAtomic(t.Loc(), m, fsroot.WriteOptions{Commit: commitWith(ctx)})
 	if err != nil {
 		return st, writeError(t, err, false)
 	}

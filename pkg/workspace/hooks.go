@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -189,10 +190,16 @@ const OperationTimeoutOp = "operationTimeout"
 const timeoutGrace = 200 * time.Millisecond
 
 // runLimited runs the tool, bounded by tools.operationTimeout when it is
-// set: at the deadline the call's context is cancelled (commands are
-// killed, walks and waits stop), and the call fails with TIMEOUT whatever
-// the tool returns then; a tool that does not stop within timeoutGrace is
-// no longer waited for.
+// set. At the deadline the call's context is cancelled (commands are
+// killed, walks, waits and streamed writes stop) and its commit gate
+// closes: no change to files that the tool has not begun is made after
+// it. A tool that made such a change (it went through commit before the
+// deadline) is waited for and reports its own outcome, success or
+// failure; one that changed nothing and ends after the deadline fails
+// with TIMEOUT (a killed command's result, a late read: what it did is
+// dropped, as Mastra's timeout drops it). A tool that changed nothing and
+// has not returned timeoutGrace after the deadline is no longer waited
+// for: the closed gate keeps it from changing anything later.
 func (w *Workspace) runLimited(ctx context.Context, spec *ToolSpec, name string, req any) (Result, error) {
 	ms := w.cfg.Tools.OperationTimeoutMs
 	if ms <= 0 {
@@ -200,6 +207,8 @@ func (w *Workspace) runLimited(ctx context.Context, spec *ToolSpec, name string,
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errOperationTimeout)
 	defer cancel()
+	gate := &commitGate{}
+	tctx = context.WithValue(tctx, commitGateKey{}, gate)
 	type outcome struct {
 		res Result
 		err error
@@ -214,23 +223,77 @@ func (w *Workspace) runLimited(ctx context.Context, spec *ToolSpec, name string,
 		e.Op = OperationTimeoutOp
 		return nil, e
 	}
+	var o outcome
 	select {
-	case o := <-done:
-		if errors.Is(context.Cause(tctx), errOperationTimeout) && ctx.Err() == nil {
-			return timedOut()
-		}
-		return o.res, o.err
+	case o = <-done:
 	case <-tctx.Done():
 		if ctx.Err() != nil {
 			o := <-done // the caller's own cancellation: the tool answers it
 			return o.res, o.err
 		}
+		changed := gate.close()
 		select {
-		case <-done:
+		case o = <-done:
 		case <-time.After(timeoutGrace):
+			if !changed {
+				return timedOut()
+			}
+			o = <-done
 		}
+	}
+	if ctx.Err() == nil && errors.Is(context.Cause(tctx), errOperationTimeout) && !gate.close() {
 		return timedOut()
 	}
+	return o.res, o.err
+}
+
+// commitGate orders the changes of a call bounded by an operation timeout
+// against its deadline: a change runs only while the gate is open, and
+// closing it waits for a change under way.
+type commitGate struct {
+	mu      sync.Mutex
+	closed  bool
+	changes int
+}
+
+type commitGateKey struct{}
+
+// close shuts the gate (no change starts after it) and reports whether a
+// change was made before.
+func (g *commitGate) close() (changed bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	return g.changes > 0
+}
+
+// commit runs step, a change to the workspace that must be made whole or
+// not at all, unless the call has been cancelled or has passed its
+// operation timeout: then it changes nothing and returns the context's
+// error.
+func commit(ctx context.Context, step func() error) error {
+	g, _ := ctx.Value(commitGateKey{}).(*commitGate)
+	if g == nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return step()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if g.closed {
+		return context.DeadlineExceeded
+	}
+	g.changes++ // a step that fails may still have changed something
+	return step()
+}
+
+// commitWith is commit bound to ctx, for fsroot.WriteOptions.Commit.
+func commitWith(ctx context.Context) func(step func() error) error {
+	return func(step func() error) error { return commit(ctx, step) }
 }
 
 var errOperationTimeout = errors.New("operation timeout")

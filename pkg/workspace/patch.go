@@ -76,7 +76,9 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 		res.text = patchText(res) + "\n\n" + strings.TrimSuffix(res.Diff, "\n")
 		return res, nil
 	}
-	if err := w.writePatch(changes, targets); err != nil {
+	// The files change together or not at all: after the deadline, no
+	// file is touched (the rollback of a failed file must still run).
+	if err := commit(ctx, func() error { return w.writePatch(changes, targets) }); err != nil {
 		return nil, err
 	}
 	res.text = patchText(res)

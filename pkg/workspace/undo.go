@@ -65,7 +65,11 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		changes[i] = history.Change{Key: f.e.Key, Path: f.e.Path, Before: f.cur, Undoes: f.e.ID}
 	}
 	rec := w.record(history.OpUndo, changes...)
-	after, err := w.restoreAll(files)
+	var after []history.Fingerprint
+	err = commit(ctx, func() (err error) { // all the files or none, never after the deadline
+		after, err = w.restoreAll(files)
+		return err
+	})
 	rec.done(err, after...)
 	if err != nil {
 		return nil, err

@@ -49,11 +49,11 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 		changes = append(changes, history.Change{Key: g.real, Path: string(t.Rel()), Before: before})
 	}
 	rec := w.record(history.OpWrite, changes...)
-	src := &content{r: req.Source, keep: w.keepLimit()}
+	src := &content{ctx: ctx, r: req.Source, keep: w.keepLimit()}
 	if req.Source == nil {
 		src.r = strings.NewReader(req.Content)
 	}
-	st, err := w.writeFile(t, g, src, noReplace)
+	st, err := w.writeFile(ctx, t, g, src, noReplace)
 	rec.done(err, src.print(st))
 	if err != nil {
 		return nil, err
@@ -78,6 +78,7 @@ func (req *WriteRequest) loadSource() error {
 // r, counted, and kept while they are within keep, for the history's
 // fingerprint (a file over keep is fingerprinted by its size alone).
 type content struct {
+	ctx  context.Context // the copy stops between chunks when it ends (nil: never)
 	r    io.Reader
 	keep int64
 	n    int64
@@ -110,6 +111,9 @@ func (c *content) WriteTo(dst io.Writer) (int64, error) {
 	buf := make([]byte, c.bufSize())
 	off, rolling := 0, false
 	for {
+		if err := c.err(); err != nil {
+			return c.n, err
+		}
 		end := min(off+copyChunk, len(buf))
 		n, rerr := io.ReadFull(c.r, buf[off:end])
 		w, err := dst.Write(buf[off : off+n])
@@ -135,6 +139,14 @@ func (c *content) WriteTo(dst io.Writer) (int64, error) {
 	}
 }
 
+// err is the error of the content's context, once it has ended.
+func (c *content) err() error {
+	if c.ctx == nil {
+		return nil
+	}
+	return c.ctx.Err()
+}
+
 // growPipe asks for a 1 MiB buffer when f is a pipe (Linux gives 64 KiB):
 // the writer then fills it in fewer, bigger steps. Best effort.
 func growPipe(f *os.File) {
@@ -157,6 +169,9 @@ func (c *content) splice(dst io.Writer) (done bool, err error) {
 	}
 	in, out := int(src.Fd()), int(to.Fd())
 	for moved := false; ; {
+		if err := c.err(); err != nil {
+			return true, err
+		}
 		n, err := unix.Splice(in, nil, out, nil, copyChunk, unix.SPLICE_F_MOVE|unix.SPLICE_F_MORE)
 		switch {
 		case err == unix.EINTR:
@@ -250,10 +265,11 @@ func diffName(t *fsroot.Target, exists, old bool) string {
 	return "b/" + string(t.Rel())
 }
 
-// writeFile writes data to t under a held guard and updates the read record
+// writeFile writes data to t under a held guard (not after ctx ends: see
+// commit) and updates the read record
 // of the file if this thread has one (recordWrite).
-func (w *Workspace) writeFile(t *fsroot.Target, g *writeGuard, src io.WriterTo, noReplace bool) (fsroot.FileStat, error) {
-	st, err := w.fs.WriteAtomic(t.Loc(), src, fsroot.WriteOptions{NoReplace: noReplace})
+func (w *Workspace) writeFile(ctx context.Context, t *fsroot.Target, g *writeGuard, src io.WriterTo, noReplace bool) (fsroot.FileStat, error) {
+	st, err := w.fs.WriteAtomic(t.Loc(), src, fsroot.WriteOptions{NoReplace: noReplace, Commit: commitWith(ctx)})
 	if err != nil {
 		return st, writeError(t, err, noReplace)
 	}

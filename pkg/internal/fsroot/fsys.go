@@ -424,6 +424,19 @@ func tempWriterGone(name string) (gone, ok bool) {
 type WriteOptions struct {
 	NoReplace bool        // fail with EEXIST when the file exists (write --overwrite=false)
 	Mode      fs.FileMode // permissions of a new file (0: 0666 less the umask); an existing file keeps its own
+	// Commit, when set, runs the step that makes the write visible (the
+	// rename, or the rewrite of a file written in place). It may refuse
+	// to run it by returning an error: the write then fails and the old
+	// file is untouched.
+	Commit func(step func() error) error
+}
+
+// commit runs step through opts.Commit, when there is one.
+func (opts WriteOptions) commit(step func() error) error {
+	if opts.Commit == nil {
+		return step()
+	}
+	return opts.Commit(step)
 }
 
 // WriteAtomic replaces the file at l with the bytes r writes: a temporary file in
@@ -477,7 +490,7 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		if euid := os.Geteuid(); euid != 0 && int(old.Uid) != euid {
 			// A file of another user that we may write: a new file would
 			// become ours, so write this one in place and keep its owner.
-			return writeInPlace(pfd, name, r)
+			return writeInPlace(pfd, name, r, opts)
 		}
 	} else if err != unix.ENOENT {
 		return FileStat{}, err
@@ -507,17 +520,19 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
-	if opts.NoReplace {
-		err = unix.Renameat2(pfd, tmp, pfd, name, unix.RENAME_NOREPLACE)
+	err = opts.commit(func() error {
+		if !opts.NoReplace {
+			return unix.Renameat(pfd, tmp, pfd, name)
+		}
+		err := unix.Renameat2(pfd, tmp, pfd, name, unix.RENAME_NOREPLACE)
 		if err == unix.EINVAL || err == unix.ENOSYS {
 			// Filesystems without RENAME_NOREPLACE: link(2) also refuses to replace.
 			if err = unix.Linkat(pfd, tmp, pfd, name, 0); err == nil {
 				unix.Unlinkat(pfd, tmp, 0)
 			}
 		}
-	} else {
-		err = unix.Renameat(pfd, tmp, pfd, name)
-	}
+		return err
+	})
 	if err != nil {
 		return fail(err)
 	}
@@ -536,24 +551,29 @@ var ErrNotRegular = errors.New("not a regular file")
 // another user, whose owner an atomic replacement could not keep). The new
 // content is taken in full first: r may read from the very file (an edit
 // of a mapped file), and a reader that fails must leave the file as it was.
-func writeInPlace(pfd int, name string, r io.WriterTo) (FileStat, error) {
+func writeInPlace(pfd int, name string, r io.WriterTo, opts WriteOptions) (FileStat, error) {
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
 		return FileStat{}, err
 	}
-	fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return FileStat{}, err
-	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return FileStat{}, err
-	}
-	if err := f.Sync(); err != nil {
-		return FileStat{}, err
-	}
-	return Fstat(fd)
+	var st FileStat
+	err := opts.commit(func() error {
+		fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		f := os.NewFile(uintptr(fd), name)
+		defer f.Close()
+		if _, err := f.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			return err
+		}
+		st, err = Fstat(fd)
+		return err
+	})
+	return st, err
 }
 
 // followFinalLink resolves a symlink at l to the place it points to, which
