@@ -2,10 +2,8 @@ package cmd
 
 import (
 	"context"
-	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -16,15 +14,22 @@ func newSendCmd(app *App, runF func(context.Context, *workspace.SendInputRequest
 		Short: "Write to the stdin of a background process (started with --stdin-pipe)",
 		Long: `Write TEXT and a newline (--no-newline: TEXT alone) to the stdin of a background
 process started with 'ws exec --background --stdin-pipe'; "-" sends ws's stdin as
-it is. --eof closes the process's stdin afterwards (or alone, without TEXT), so it
-reads end of file. Read its answer with 'ws ps-output PID --since-last'.`,
+it is, passed on as it comes until it ends (so 'tail -f cmds | ws send PID -'
+works). --eof closes the process's stdin afterwards (or alone, without TEXT), so it
+reads end of file. Read its answer with 'ws ps-output PID --since-last'.
+
+A process that takes no input for --timeout seconds (default 10) fails the send;
+the error says how many bytes went in. Sends to one process write one at a time:
+a second send waits (as long) for the first to finish, so inputs never mix.`,
 		Example: `  ws send 4242 'print(6*7)'
   ws send 4242 - < commands.txt
+  tail -f commands.txt | ws send 4242 -
   ws send 4242 --eof`,
 		Args: rangeArgs(1, 2, "a PID and at most one TEXT"),
 	}, func(b *binder, req *workspace.SendInputRequest) {
 		b.bool(&req.EOF, "eof", "", false, "close the process's stdin after the text")
 		b.f.BoolVar(&noNewline, "no-newline", false, "send TEXT without a newline after it")
+		b.seconds(&req.Timeout, "timeout", "timeout", "10", "seconds to wait for the process to take the input; 0 = no limit")
 	}, func(cmd *cobra.Command, args []string, req *workspace.SendInputRequest) error {
 		req.PID = args[0]
 		switch {
@@ -32,11 +37,7 @@ reads end of file. Read its answer with 'ws ps-output PID --since-last'.`,
 			return usagef("needs TEXT (or - for stdin), or --eof")
 		case len(args) == 1:
 		case args[1] == "-":
-			data, err := io.ReadAll(app.IO.In)
-			if err != nil {
-				return errs.IOFailed("read", "stdin", err)
-			}
-			req.Input = string(data)
+			req.Source = app.IO.In
 		case noNewline:
 			req.Input = args[1]
 		default:

@@ -141,6 +141,18 @@ func StdinClosed(pid, why string) *Error {
 	return newf(EIO, "the stdin of process %s is closed (%s)", pid, why)
 }
 
+// StdinStalled: a send whose process took nothing of a write for the
+// whole wait (secs); sent bytes went in before; flag names the timeout
+// setting in the caller's terms.
+func StdinStalled(pid string, sent int64, secs, flag string) *Error {
+	return newf(Timeout, "process %s took no input for %ss: %d bytes went in and the rest was not sent (is it reading its stdin?); set %s to wait longer, 0 for no limit", pid, secs, sent, flag)
+}
+
+// StdinBusy: another send held the stdin of a process for the whole wait.
+func StdinBusy(pid, secs, flag string) *Error {
+	return newf(LockTimeout, "another send to process %s was still writing after %ss (one send writes at a time, so that inputs do not mix); set %s to wait longer", pid, secs, flag)
+}
+
 // BadSignal: a signal ws kill does not know.
 var BadSignal = textError(InvalidArgument, "unknown signal %q: give a name such as TERM, INT, HUP, KILL, USR1, or a number")
 

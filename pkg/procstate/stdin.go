@@ -3,12 +3,14 @@ package procstate
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -153,41 +155,157 @@ func (s *stdinRelay) abort() {
 var (
 	ErrNoStdin     = errors.New("the process has no stdin pipe")
 	ErrStdinClosed = errors.New("the process's stdin is closed")
+	// ErrStdinStalled: the process took nothing of a write for the
+	// whole wait (it does not read its stdin, or is busy).
+	ErrStdinStalled = errors.New("the process did not take its input in time")
+	// ErrStdinBusy: another send held the process's stdin for the whole
+	// wait.
+	ErrStdinBusy = errors.New("another send to the process is still writing")
 )
 
-// SendInput writes data to the stdin pipe of the process whose record
-// directory is dir. It fails with ErrNoStdin when the process was started
-// without one, and ErrStdinClosed when the pipe was closed or nobody
-// reads it any more (the supervisor is gone). A write the command does
-// not read blocks until ctx ends.
-func SendInput(ctx context.Context, dir string, data []byte) error {
+// SourceError is a failure to read what was to be sent (ws send's stdin),
+// not to write it.
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string { return "reading the input: " + e.Err.Error() }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// sendChunk is how much of the input one write passes on at most.
+const sendChunk = 32 << 10
+
+// SendInput copies src to the stdin pipe of the process whose record
+// directory is dir, as it is read: a stream (ws send - fed by tail -f) is
+// passed on chunk by chunk as it comes, until its end. It returns how
+// many bytes went in, errors included.
+//
+// One send writes at a time: it holds the flock of the record's
+// stdin.lock until it is done, so that two senders' bytes never mix. It
+// fails with ErrNoStdin when the process was started without a pipe,
+// ErrStdinClosed when the pipe was closed or nobody reads it any more
+// (the supervisor is gone), ErrStdinBusy when another send kept the lock
+// for stall, and ErrStdinStalled when the process took nothing of a write
+// for stall (0: no limit). The wait for src itself is not bounded; ctx
+// ending stops everything (ctx.Err()).
+func SendInput(ctx context.Context, dir string, src io.Reader, stall time.Duration) (int64, error) {
 	if _, err := os.Stat(filepath.Join(dir, StdinClosed)); err == nil {
-		return ErrStdinClosed
+		return 0, ErrStdinClosed
 	}
 	path := filepath.Join(dir, StdinName)
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		return ErrNoStdin
+		return 0, ErrNoStdin
 	}
+	lock, err := lockStdin(ctx, filepath.Join(dir, StdinLock), stall)
+	if err != nil {
+		return 0, err
+	}
+	defer lock.Release()
 	// Non-blocking: with no reader the open fails (ENXIO) instead of
 	// waiting for one.
 	f, err := os.OpenFile(path, os.O_WRONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, unix.ENXIO) {
-		return ErrStdinClosed
+		return 0, ErrStdinClosed
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Now()) })
 	defer stop()
-	_, err = f.Write(data)
-	switch {
-	case err == nil:
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, unix.EPIPE):
-		return ErrStdinClosed
+	done := make(chan struct{})
+	defer close(done)
+	chunks := readChunks(src, done)
+	var sent int64
+	for {
+		var c chunk
+		select {
+		case c = <-chunks:
+		case <-ctx.Done():
+			return sent, ctx.Err()
+		}
+		if len(c.data) > 0 {
+			var deadline time.Time
+			if stall > 0 {
+				deadline = time.Now().Add(stall)
+			}
+			// Set before ctx is looked at: once ctx ends, the deadline
+			// stays in the past (AfterFunc set it, or it runs after).
+			_ = f.SetWriteDeadline(deadline)
+			if ctx.Err() != nil {
+				return sent, ctx.Err()
+			}
+			n, err := f.Write(c.data)
+			sent += int64(n)
+			switch {
+			case err == nil:
+			case ctx.Err() != nil:
+				return sent, ctx.Err()
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				return sent, ErrStdinStalled
+			case errors.Is(err, unix.EPIPE):
+				return sent, ErrStdinClosed
+			default:
+				return sent, err
+			}
+		}
+		if c.err == io.EOF {
+			return sent, nil
+		}
+		if c.err != nil {
+			return sent, &SourceError{c.err}
+		}
 	}
-	return err
+}
+
+// chunk is one read of the input: data, then the read's error.
+type chunk struct {
+	data []byte
+	err  error
+}
+
+// readChunks reads src in a goroutine of its own, so that a sender
+// waiting for input (a terminal, tail -f) still stops when ctx ends. It
+// reads one chunk ahead at most, and gives up once done is closed.
+func readChunks(src io.Reader, done <-chan struct{}) <-chan chunk {
+	out := make(chan chunk)
+	go func() {
+		for {
+			buf := make([]byte, sendChunk)
+			n, err := src.Read(buf)
+			if n == 0 && err == nil {
+				continue
+			}
+			select {
+			case out <- chunk{buf[:n], err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// lockStdin takes the lock of a process's stdin, waiting at most wait
+// (0: as long as it takes) while another send holds it.
+func lockStdin(ctx context.Context, path string, wait time.Duration) (*statefile.Lock, error) {
+	var deadline time.Time
+	if wait > 0 {
+		deadline = time.Now().Add(wait)
+	}
+	for {
+		l, err := statefile.Acquire(path, 0)
+		if !errors.Is(err, statefile.ErrLockTimeout) {
+			return l, err
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, ErrStdinBusy
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }

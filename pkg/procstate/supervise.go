@@ -42,10 +42,12 @@ type Spec struct {
 }
 
 // Record-directory names of the stdin pipe: the FIFO ws send writes to,
-// and the mark left once the supervisor closed the command's stdin.
+// the mark left once the supervisor closed the command's stdin, and the
+// lock a send holds while it writes.
 const (
 	StdinName   = "stdin"
 	StdinClosed = "stdin.closed"
+	StdinLock   = "stdin.lock"
 )
 
 // Signals to a supervisor, and what they ask. TERM and INT stop the

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 )
 
@@ -22,9 +25,15 @@ type SendInputResult struct {
 	textOut
 }
 
+// sendTimeout is how long a send waits, by default, for the process to
+// take a write (or for another send to finish).
+const sendTimeout = 10 * time.Second
+
 // SendInput writes text to the stdin of a background process started
 // with a stdin pipe, and with eof closes it afterwards (the process reads
-// end of file once it has read what was sent).
+// end of file once it has read what was sent). req.Source (ws send -) is
+// streamed as it is read, until its end. A write the process does not
+// take within the timeout (default 10 s) fails, saying how much went in.
 func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendInputResult, error) {
 	e, err := w.findProcess(req.PID)
 	if err != nil {
@@ -38,12 +47,21 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 	}
 	dir := w.procStore().Dir(e.Record.ID)
 	eof := req.EOF != nil && *req.EOF
-	if req.Input != "" || !eof {
-		if err := procstate.SendInput(ctx, dir, []byte(req.Input)); err != nil {
-			return nil, w.sendError(ctx, req.PID, err)
+	stall := sendTimeout
+	if req.Timeout != nil {
+		stall = time.Duration(*req.Timeout * float64(time.Second))
+	}
+	res := &SendInputResult{PID: e.Record.PID}
+	if src := req.source(); src != nil || !eof {
+		if src == nil {
+			src = strings.NewReader("")
+		}
+		n, err := procstate.SendInput(ctx, dir, src, stall)
+		res.Bytes = int(n)
+		if err != nil {
+			return nil, w.sendError(ctx, req.PID, n, stall, err)
 		}
 	}
-	res := &SendInputResult{PID: e.Record.PID, Bytes: len(req.Input)}
 	if eof {
 		if err := w.closeStdin(ctx, e, dir); err != nil {
 			return nil, err
@@ -51,7 +69,7 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 		res.Closed = true
 	}
 	switch {
-	case eof && req.Input == "":
+	case eof && req.Input == "" && req.Source == nil:
 		res.text = fmt.Sprintf("Closed the stdin of process %s.", req.PID)
 	case eof:
 		res.text = fmt.Sprintf("Sent %d bytes to process %s and closed its stdin.", res.Bytes, req.PID)
@@ -61,7 +79,36 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 	return res, nil
 }
 
-func (w *Workspace) sendError(ctx context.Context, pid string, err error) error {
+// source is what a send writes: req.Source, else req.Input (nil: nothing).
+func (req SendInputRequest) source() io.Reader {
+	switch {
+	case req.Source != nil:
+		return req.Source
+	case req.Input != "":
+		return strings.NewReader(req.Input)
+	}
+	return nil
+}
+
+// loaded is the request with a streamed input read in full, for what
+// needs all of it at once (the arguments shown to hooks and an approver).
+func (req SendInputRequest) loaded() (any, error) {
+	if req.Source == nil {
+		return req, nil
+	}
+	data, err := io.ReadAll(req.Source)
+	req.Input, req.Source = string(data), nil
+	return req, err
+}
+
+// sendError is the error of a send that wrote sent bytes and then failed
+// with err; stall is the wait it had.
+func (w *Workspace) sendError(ctx context.Context, pid string, sent int64, stall time.Duration, err error) error {
+	timeout := "timeout"
+	if dialectOf(ctx) == CLIFlags {
+		timeout = "--timeout"
+	}
+	var src *procstate.SourceError
 	switch {
 	case errors.Is(err, procstate.ErrNoStdin):
 		how := "stdinPipe=true (and background=true)"
@@ -69,10 +116,18 @@ func (w *Workspace) sendError(ctx context.Context, pid string, err error) error 
 			how = "ws exec --background --stdin-pipe"
 		}
 		return errs.NoStdinPipe(pid, how)
+	case errors.Is(err, procstate.ErrStdinClosed) && sent > 0:
+		return errs.StdinClosed(pid, fmt.Sprintf("the process stopped reading it after %d bytes went in", sent))
 	case errors.Is(err, procstate.ErrStdinClosed):
 		return errs.StdinClosed(pid, "it was closed with eof, or the process stopped reading it")
+	case errors.Is(err, procstate.ErrStdinStalled):
+		return errs.StdinStalled(pid, sent, js.FormatNumber(stall.Seconds()), timeout)
+	case errors.Is(err, procstate.ErrStdinBusy):
+		return errs.StdinBusy(pid, js.FormatNumber(stall.Seconds()), timeout)
+	case errors.As(err, &src):
+		return errs.IOFailed("read", "the input", src.Err)
 	case ctx.Err() != nil:
-		return errs.Interrupted("writing to the stdin of process " + pid)
+		return errs.Interrupted(fmt.Sprintf("writing to the stdin of process %s (%d bytes went in)", pid, sent))
 	}
 	return errs.IOFailed("send", "the stdin of process "+pid, err)
 }
@@ -82,7 +137,7 @@ func (w *Workspace) sendError(ctx context.Context, pid string, err error) error 
 func (w *Workspace) closeStdin(ctx context.Context, e *procstate.Entry, dir string) error {
 	pid := strconv.Itoa(e.Record.PID)
 	if _, err := os.Lstat(filepath.Join(dir, procstate.StdinName)); err != nil {
-		return w.sendError(ctx, pid, procstate.ErrNoStdin)
+		return w.sendError(ctx, pid, 0, 0, procstate.ErrNoStdin)
 	}
 	mark := filepath.Join(dir, procstate.StdinClosed)
 	if _, err := os.Stat(mark); err == nil {

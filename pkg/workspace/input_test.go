@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -374,5 +375,57 @@ func TestFollowReadsWhatIsNew(t *testing.T) {
 	// 20 MB; the tail window and the polls need well under 4 MB.
 	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
 		t.Errorf("following allocated %d bytes; want under 4 MiB (the log is read again)", n)
+	}
+}
+
+// TestSendInputTimeout: a send to a process that does not read its stdin
+// fails after the timeout (not never), with TIMEOUT and the number of
+// bytes that went in, naming the setting in the caller's terms; what went
+// in before is still read once the process reads.
+func TestSendInputTimeout(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `while [ ! -e go ]; do sleep 0.02; done; wc -c`, StdinPipe: boolp(true)})
+	pid := strconv.Itoa(res.PID)
+	defer w.Kill(ctx, KillRequest{PID: pid})
+	big := strings.Repeat("x", 4<<20)
+	sent := 0
+	for _, tt := range []struct {
+		ctx  context.Context
+		flag string
+	}{{ctx, "set timeout"}, {WithDialect(ctx, CLIFlags), "set --timeout"}} {
+		start := time.Now()
+		_, err := w.SendInput(tt.ctx, SendInputRequest{PID: pid, Input: big, Timeout: f64(0.3)})
+		msg := fmt.Sprint(err)
+		if errs.CodeOf(err) != errs.Timeout || !strings.HasPrefix(msg, "process "+pid+" took no input for 0.3s: ") ||
+			!strings.Contains(msg, " bytes went in and the rest was not sent (is it reading its stdin?); "+tt.flag+" to wait longer, 0 for no limit") {
+			t.Errorf("send to a process that does not read: %v", err)
+		}
+		n := -1
+		fmt.Sscanf(strings.TrimPrefix(msg, "process "+pid+" took no input for 0.3s: "), "%d", &n)
+		if n < 0 || n >= len(big) {
+			t.Errorf("bytes that went in: %d", n)
+		}
+		sent += n
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("the send took %v", d)
+		}
+	}
+	// The timeout is a parameter of the tool (a ws tool: offered with wsTools).
+	cfg := config.Default()
+	cfg.Tools.WSTools = true
+	w.cfg = cfg
+	_, _, err := w.Call(ctx, SendInput, []byte(`{"pid":"`+pid+`","input":"y","timeout":0.2}`))
+	if errs.CodeOf(err) != errs.Timeout || !strings.Contains(err.Error(), ": 0 bytes went in") {
+		t.Errorf("send_input with a timeout, pipes full: %v", err)
+	}
+	// Once the process reads, it gets exactly what the errors counted.
+	must(t, os.WriteFile(filepath.Join(w.base, "go"), nil, 0o644))
+	_, err = w.SendInput(ctx, SendInputRequest{PID: pid, EOF: boolp(true)})
+	must(t, err)
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, WaitTimeout: f64(20)})
+	must(t, err)
+	if got := strings.TrimSpace(strings.Split(out.Text(), "\n")[0]); got != strconv.Itoa(sent) {
+		t.Errorf("the process read %q bytes; the errors counted %d", got, sent)
 	}
 }

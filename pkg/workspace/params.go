@@ -160,9 +160,13 @@ type KillRequest struct {
 
 // SendInputRequest is the input of send (send_input, a ws tool).
 type SendInputRequest struct {
-	PID   string `json:"pid" desc:"PID of a background process started by execute_command with background=true and stdinPipe=true."`
-	Input string `json:"input,omitempty" desc:"Text to write to the process's stdin, exactly as given: end it with a newline to submit a line."`
-	EOF   *bool  `json:"eof,omitempty" desc:"After the input, close the process's stdin, so that it reads end of file."`
+	PID     string   `json:"pid" desc:"PID of a background process started by execute_command with background=true and stdinPipe=true."`
+	Input   string   `json:"input,omitempty" desc:"Text to write to the process's stdin, exactly as given: end it with a newline to submit a line."`
+	EOF     *bool    `json:"eof,omitempty" desc:"After the input, close the process's stdin, so that it reads end of file."`
+	Timeout *float64 `json:"timeout,omitempty" coerce:"number" min:"0" desc:"Seconds to wait for the process to take the input (default 10; 0 means no limit). When it does not, the error says how many bytes went in."`
+	// Source, when set, is sent instead of Input (ws send -): streamed to
+	// the process as it is read, until its end. Not a JSON parameter.
+	Source io.Reader `json:"-"`
 }
 
 // SkillRequest is the input of skill.

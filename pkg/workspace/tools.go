@@ -360,11 +360,12 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 	}
 	// Hooks and an approver are shown the arguments: streamed content
 	// is read in full for them.
-	if wr, ok := req.(WriteRequest); ok && wr.Source != nil && w.showsArgs(spec.ID) {
-		if err := wr.loadSource(); err != nil {
+	if s, ok := req.(streamed); ok && w.showsArgs(spec.ID) {
+		loaded, err := s.loaded()
+		if err != nil {
 			return nil, errs.Wrap(err)
 		}
-		req = wr
+		req = loaded
 	}
 	args, err := json.Marshal(req)
 	if err != nil {
@@ -377,6 +378,10 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 	}
 	return w.invoke(ctx, spec, name, clean, req)
 }
+
+// streamed is a request whose content may come from a reader (ws write
+// -, ws send -); loaded returns it with that content read in full.
+type streamed interface{ loaded() (any, error) }
 
 // showsArgs reports whether a call of the tool id shows its arguments to
 // someone: an approver or a hook.

@@ -62,6 +62,12 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 		textOut: textOut{fmt.Sprintf("Wrote %d bytes to %s", src.n, req.Path)}}, nil
 }
 
+// loaded is the request with its streamed content read in full.
+func (req WriteRequest) loaded() (any, error) {
+	err := req.loadSource()
+	return req, err
+}
+
 // loadSource reads req.Source into req.Content, for what needs the whole
 // content at once (a dry run's diff, the arguments shown to hooks and to
 // an approver).
