@@ -124,6 +124,10 @@ func GroupAlive(pgid int) bool {
 	return alive
 }
 
+// HasLiveDescendants reports whether a process below pid has not exited
+// (zombies waiting to be reaped do not count).
+func HasLiveDescendants(pid int) bool { return len(liveDescendants(pid)) > 0 }
+
 // liveDescendants are the processes below pid that have not exited
 // (zombies waiting to be reaped are left out), found by the parent links
 // in /proc.

@@ -66,11 +66,10 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 	for {
 		// The exit is read before the logs: once it is there, the logs
 		// hold everything the process wrote.
-		now, err := w.procStore().Load(e.Record.ID)
+		now, gone, err := w.loadState(e.Record.ID)
 		if err != nil {
 			return nil, stateError(err)
 		}
-		gone := now.Exit != nil || !now.Record.Running() && !now.Record.SupervisorRunning()
 		for _, s := range streams {
 			if err := s.pass(dir, filter, gone, emit); err != nil {
 				return nil, err

@@ -60,11 +60,37 @@ func processOf(e *procstate.Entry) Process {
 		default:
 			p.State = "exited"
 		}
-		p.Leftovers = !e.Exit.Killed && e.Record.SupervisorRunning()
+		p.Leftovers = hasLeftovers(e)
 	case !e.Record.Running() && !e.Record.SupervisorRunning():
 		p.State = "lost" // gone without its supervisor recording how
 	}
 	return p
+}
+
+// hasLeftovers reports whether an exited command left processes running:
+// its supervisor stays to reap them. Just after the exit is recorded the
+// supervisor may still be on its way out with nothing left below it; that
+// is no leftover.
+func hasLeftovers(e *procstate.Entry) bool {
+	return e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() &&
+		procstate.HasLiveDescendants(e.Record.SupervisorPID)
+}
+
+// loadState reads the record id and whether its process has ended: an
+// exit is recorded, or neither the process nor its supervisor runs. The
+// liveness is looked at after the read, and a supervisor records the exit
+// before it leaves, so a gone supervisor means reading again: the exit it
+// wrote meanwhile is there.
+func (w *Workspace) loadState(id string) (*procstate.Entry, bool, error) {
+	cur, err := w.procStore().Load(id)
+	if err != nil || cur.Exit != nil {
+		return cur, err == nil, err
+	}
+	if cur.Record.Running() || cur.Record.SupervisorRunning() {
+		return cur, false, nil
+	}
+	cur, err = w.procStore().Load(id)
+	return cur, err == nil, err
 }
 
 func (w *Workspace) procStore() *procstate.Store { return procstate.Open(w.stateDir) }
@@ -240,11 +266,11 @@ func (f *lineFilter) keep(b []byte) []byte {
 func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline time.Time) (*procstate.Entry, bool, error) {
 	delay := 5 * time.Millisecond
 	for {
-		cur, err := w.procStore().Load(e.Record.ID)
+		cur, gone, err := w.loadState(e.Record.ID)
 		if err != nil {
 			return nil, false, stateError(err)
 		}
-		if cur.Exit != nil || (!cur.Record.Running() && !cur.Record.SupervisorRunning()) {
+		if gone {
 			return cur, false, nil
 		}
 		if !deadline.IsZero() && time.Now().After(deadline) {
@@ -282,7 +308,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	}
 	gone := errs.ProcessGone(req.PID)
 	stops := sig == syscall.SIGTERM || sig == syscall.SIGINT || sig == syscall.SIGKILL
-	if stops && e != nil && e.Exit != nil && !e.Exit.Killed && e.Record.SupervisorRunning() {
+	if stops && e != nil && e.Exit != nil && hasLeftovers(e) {
 		return w.killLeftovers(ctx, e, req.PID)
 	}
 	if e == nil || e.Exit != nil || !e.Record.Running() {
