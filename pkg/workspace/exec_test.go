@@ -202,6 +202,10 @@ func TestBackgroundLifecycle(t *testing.T) {
 	if !strings.HasSuffix(out.Text(), "\n\n[still running after waiting 0.2s; call again to keep waiting]") {
 		t.Fatalf("wait timeout: %q", out.Text())
 	}
+	// The short wait may end before the shell has written anything: the
+	// kill's report of the last output is checked once both lines are in.
+	waitOutput(t, w, pid, "s1\n")
+	waitOutput(t, w, pid, "e1\n")
 	k, err := w.Kill(ctx, KillRequest{PID: pid})
 	must(t, err)
 	want := "Process " + pid + " has been killed.\n\n--- stdout (last output) ---\ns1\n\n\n--- stderr (last output) ---\ne1\n\n\nExit code: 143"
