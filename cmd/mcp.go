@@ -115,6 +115,7 @@ func (a *App) serveMCPHTTP(cmd *cobra.Command, o mcpHTTPOptions) error {
 		MaxRequests:    o.maxRequests,
 		MaxSessions:    o.maxSessions,
 		SessionTimeout: time.Hour,
+		InitTimeout:    30 * time.Second,
 		Grace:          2 * time.Second,
 	})
 }

@@ -5,7 +5,8 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
-	"iter"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -24,8 +25,12 @@ type HTTPOptions struct {
 	MaxBodyBytes int64
 	// MaxRequests bounds the POST requests handled at once (429 beyond).
 	MaxRequests int
-	// MaxSessions bounds the open sessions (503 for a new one beyond).
+	// MaxSessions bounds the open sessions (503 for a new one beyond). A
+	// session counts from the POST that opens it until it closes.
 	MaxSessions int
+	// InitTimeout closes a session whose client has not sent
+	// notifications/initialized that long after its initialize (0: never).
+	InitTimeout time.Duration
 	// SessionTimeout closes a session idle that long (0: never).
 	SessionTimeout time.Duration
 	// Grace is how long, once the calls in flight have answered, the
@@ -47,10 +52,12 @@ const Path = "/mcp"
 // apart; the SDK does the protocol and the HTTP sessions.
 func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln net.Listener, opts HTTPOptions) error {
 	h := NewHandler(ws, version)
+	bound := &sessionBound{max: opts.MaxSessions, initTimeout: opts.InitTimeout, initialized: map[string]bool{}}
 	srv := sdk.NewServer(&sdk.Implementation{Name: h.result.ServerInfo.Name, Title: h.result.ServerInfo.Title, Version: version},
 		&sdk.ServerOptions{
-			Instructions: h.result.Instructions,
-			Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}},
+			Instructions:       h.result.Instructions,
+			Capabilities:       &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{}},
+			InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) { bound.markInitialized(req.Session.ID()) },
 		})
 	for _, t := range h.tools {
 		schema, err := json.Marshal(t.InputSchema)
@@ -90,11 +97,16 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 				return
 			}
 			defer posts.leave()
-			// A POST without a session id opens a session. Counted are the
-			// sessions a client initialized (the SDK also opens one for a
-			// stray request, and closes it soon).
-			if r.Header.Get("Mcp-Session-Id") == "" && opts.MaxSessions > 0 && initialized(srv.Sessions()) >= opts.MaxSessions {
-				httpError(w, http.StatusServiceUnavailable, "too many sessions")
+			// A POST without a session id opens a session: its slot is
+			// taken before the SDK sees the request, and held until the
+			// session closes.
+			if r.Header.Get("Mcp-Session-Id") == "" {
+				if !bound.reserve() {
+					refuseSession(w, r, opts.MaxSessions)
+					return
+				}
+				mcpHandler.ServeHTTP(w, r)
+				bound.adopt(srv, w.Header().Get("Mcp-Session-Id"))
 				return
 			}
 		}
@@ -126,15 +138,99 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	return nil
 }
 
-// initialized counts the sessions whose initialize has been received.
-func initialized(sessions iter.Seq[*sdk.ServerSession]) int {
-	n := 0
-	for ss := range sessions {
-		if ss.InitializeParams() != nil {
-			n++
+// sessionBound counts the open sessions, up to max (0: no bound). A slot
+// is reserved before the SDK opens a session, so concurrent POSTs cannot
+// overshoot, and released when the session closes (or was never opened).
+type sessionBound struct {
+	max         int
+	initTimeout time.Duration
+
+	mu          sync.Mutex
+	n           int
+	initialized map[string]bool // by session id, while the session is open
+}
+
+func (b *sessionBound) reserve() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.max > 0 && b.n >= b.max {
+		return false
+	}
+	b.n++
+	return true
+}
+
+func (b *sessionBound) release(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n--
+	delete(b.initialized, id)
+}
+
+func (b *sessionBound) markInitialized(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.initialized[id] = true
+}
+
+func (b *sessionBound) isInitialized(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.initialized[id]
+}
+
+// adopt ties the slot reserved for a POST without a session id to the
+// session the SDK opened for it (id, from the response header): the slot
+// comes back when that session closes, at once when there is none (the
+// request was refused, or was no initialize and the SDK closed it). A
+// session not initialized within initTimeout is closed.
+func (b *sessionBound) adopt(srv *sdk.Server, id string) {
+	var ss *sdk.ServerSession
+	if id != "" {
+		for s := range srv.Sessions() {
+			if s.ID() == id {
+				ss = s
+				break
+			}
 		}
 	}
-	return n
+	if ss == nil {
+		b.release(id)
+		return
+	}
+	go func() {
+		if b.initTimeout > 0 {
+			t := time.AfterFunc(b.initTimeout, func() {
+				if !b.isInitialized(id) {
+					ss.Close()
+				}
+			})
+			defer t.Stop()
+		}
+		ss.Wait()
+		b.release(id)
+	}()
+}
+
+// refuseSession answers a new session beyond the bound: 503 with a
+// JSON-RPC error carrying the request's id when it can be read.
+func refuseSession(w http.ResponseWriter, r *http.Request, max int) {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10)); err == nil {
+		json.Unmarshal(body, &req)
+	}
+	if len(req.ID) == 0 {
+		req.ID = json.RawMessage("null")
+	}
+	msg := fmt.Sprintf("too many sessions: %d are open (--max-sessions); close one or retry later", max)
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+		"error": map[string]any{"code": -32000, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	w.Write(append(body, '\n'))
 }
 
 // gate counts the requests in flight, up to max (0: no bound), and once

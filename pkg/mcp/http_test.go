@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -294,4 +295,166 @@ func TestLoopback(t *testing.T) {
 			t.Errorf("Loopback(%q) = %v, want %v", addr, got, want)
 		}
 	}
+}
+
+// initSession sends a raw initialize (and no initialized notification)
+// with JSON-RPC id id; it returns the status, the session id and the body.
+func initSession(t *testing.T, url string, id int) (int, string, string) {
+	t.Helper()
+	body := strings.Replace(initBody, `"id":1`, fmt.Sprintf(`"id":%d`, id), 1)
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	must(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Errorf("initialize %d: %v", id, err)
+		return 0, "", ""
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(data)
+}
+
+// initWithin retries a raw initialize until it is accepted, for up to d;
+// it returns the session id, or "" when every try was refused.
+func initWithin(t *testing.T, url string, d time.Duration) string {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if status, id, _ := initSession(t, url, 1); status == http.StatusOK {
+			return id
+		}
+	}
+	return ""
+}
+
+// wantRefused checks that a new session is refused with the JSON-RPC error.
+func wantRefused(t *testing.T, what string, status int, body string, id int) {
+	t.Helper()
+	var resp struct {
+		ID    int
+		Error struct {
+			Code    int
+			Message string
+		}
+	}
+	if status != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &resp) != nil || resp.ID != id ||
+		resp.Error.Code != -32000 || !strings.Contains(resp.Error.Message, "too many sessions") {
+		t.Errorf("%s: status %d, body %q; want 503 with a JSON-RPC error for id %d", what, status, body, id)
+	}
+}
+
+// TestHTTPSessionBound: concurrent initialize POSTs open no more sessions
+// than the bound, and the slots come back when the sessions close.
+func TestHTTPSessionBound(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	const max, n = 3, 24
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxSessions: max})
+	type answer struct {
+		status    int
+		session   string
+		body      string
+		requestID int
+	}
+	answers := make([]answer, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			a := &answers[i]
+			a.requestID = 100 + i
+			a.status, a.session, a.body = initSession(t, url, a.requestID)
+		})
+	}
+	close(start)
+	wg.Wait()
+	var sessions []string
+	for _, a := range answers {
+		switch {
+		case a.status == http.StatusOK && a.session != "":
+			sessions = append(sessions, a.session)
+		default:
+			wantRefused(t, fmt.Sprintf("initialize %d", a.requestID), a.status, a.body, a.requestID)
+		}
+	}
+	if len(sessions) != max {
+		t.Fatalf("%d of %d concurrent initialize requests opened a session, want %d", len(sessions), n, max)
+	}
+	// The uninitialized sessions still hold their slots.
+	status, _, body := initSession(t, url, 7)
+	wantRefused(t, "initialize with every slot taken", status, body, 7)
+
+	// Closing the sessions gives their slots back, and only theirs.
+	for _, id := range sessions {
+		req, err := http.NewRequest(http.MethodDelete, url, nil)
+		must(t, err)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Mcp-Session-Id", id)
+		resp, err := http.DefaultClient.Do(req)
+		must(t, err)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("DELETE session: status %d", resp.StatusCode)
+		}
+	}
+	for i := range max {
+		if initWithin(t, url, 10*time.Second) == "" {
+			t.Fatalf("slot %d did not come back after its session closed", i+1)
+		}
+	}
+	status, _, body = initSession(t, url, 8)
+	wantRefused(t, "initialize beyond the bound again", status, body, 8)
+}
+
+// TestHTTPSessionStray: a POST without a session id that is no initialize
+// opens no lasting session, so it takes no slot for good.
+func TestHTTPSessionStray(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxSessions: 1})
+	for range 5 {
+		post(t, url, testToken, "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		post(t, url, testToken, "", `not json`)
+	}
+	if initWithin(t, url, 10*time.Second) == "" {
+		t.Fatal("stray requests kept the only slot")
+	}
+}
+
+// TestHTTPSessionInitTimeout: a session whose client never sends
+// notifications/initialized is closed after InitTimeout and its slot comes
+// back; an initialized session stays.
+func TestHTTPSessionInitTimeout(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	const timeout = 300 * time.Millisecond
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxSessions: 1, InitTimeout: timeout})
+	began := time.Now()
+	if status, _, body := initSession(t, url, 1); status != http.StatusOK {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	status, _, body := initSession(t, url, 2)
+	wantRefused(t, "a second session", status, body, 2)
+	if initWithin(t, url, 10*time.Second) == "" {
+		t.Fatal("an uninitialized session kept its slot")
+	}
+	if d := time.Since(began); d < timeout {
+		t.Errorf("the slot came back after %v, before the %v timeout", d, timeout)
+	}
+
+	// The session just opened expires too; then a real client connects,
+	// initializes, and outlives the timeout.
+	var s *sdk.ClientSession
+	for end := time.Now().Add(10 * time.Second); s == nil && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		s, _ = connect(t, url)
+	}
+	if s == nil {
+		t.Fatal("no client session after the raw one expired")
+	}
+	time.Sleep(3 * timeout)
+	if _, err := s.ListTools(context.Background(), nil); err != nil {
+		t.Fatalf("an initialized session after the init timeout: %v", err)
+	}
+	status, _, body = initSession(t, url, 3)
+	wantRefused(t, "a session beside the initialized one", status, body, 3)
 }
