@@ -62,7 +62,7 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	} else {
 		rec = w.record(history.OpDelete) // a FIFO or a device: nothing to keep
 	}
-	err = w.fs.Remove(l, recursive)
+	err = commit(ctx, func() error { return w.fs.Remove(l, recursive) }) // not after the deadline
 	rec.done(err, history.AbsentFingerprint())
 	if err != nil {
 		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {

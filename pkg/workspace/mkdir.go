@@ -21,15 +21,16 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 		return nil, err
 	}
 	l := t.Loc()
+	// Nothing is created after the call's deadline (commit).
 	if req.Recursive == nil || *req.Recursive {
-		err = w.fs.MkdirAll(l)
+		err = commit(ctx, func() error { return w.fs.MkdirAll(l) })
 	} else if st, serr := w.fs.Stat(l); serr == nil {
 		if !st.IsDir() {
 			err = unix.EEXIST
 		}
 	} else {
 		p, name := l.Parent()
-		err = w.fs.MkdirIn(p, name)
+		err = commit(ctx, func() error { return w.fs.MkdirIn(p, name) })
 		if err == unix.ENOENT {
 			return nil, errs.DirNotFound(path.Dir(req.Path), err)
 		}
