@@ -40,10 +40,14 @@ const (
 	exitCallbackTimeout  = 60 * time.Second // the onExit run
 	chunkQueue           = 256              // chunks waiting for a slow callback; more are dropped
 	exitTailBytes        = 64 << 10         // of each stream, given to onExit
-	drainAfterExit       = 30 * time.Second // chunk callbacks still run after the end, at most
 	// CallbacksFile is the record-directory file of the callbacks' status.
 	CallbacksFile = "callbacks.json"
 )
+
+// drainAfterExit is how long after the process's end chunk callbacks
+// still run, at most: then the running ones are killed and the chunks
+// still queued are dropped (a variable for tests).
+var drainAfterExit = 30 * time.Second
 
 // CallbackStatus says how one callback fared.
 type CallbackStatus struct {
@@ -163,8 +167,12 @@ func (s *eventSink) wait() {
 	}
 }
 
-// dispatcher runs the callbacks of one process.
+// dispatcher runs the callbacks of one process. Its chunk callbacks run
+// under ctx, cancelled when the drain time after the process's end runs
+// out: the runner then kills each one's process group.
 type dispatcher struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
 	cb      Callbacks
 	mu      sync.Mutex
 	status  CallbacksStatus
@@ -188,7 +196,7 @@ func (d *dispatcher) save() {
 }
 
 // run runs one callback and records how it went.
-func (d *dispatcher) run(st *CallbackStatus, argv []string, in any, timeout time.Duration) {
+func (d *dispatcher) run(ctx context.Context, st *CallbackStatus, argv []string, in any, timeout time.Duration) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -196,8 +204,10 @@ func (d *dispatcher) run(st *CallbackStatus, argv []string, in any, timeout time
 	data := buf.Bytes()
 	if err == nil {
 		var res *runner.Result
-		res, err = runner.Run(context.Background(), runner.Cmd{Argv: argv, Dir: d.cb.Dir, Env: d.cb.Env, Stdin: data, Timeout: timeout})
-		if err != nil && res != nil {
+		res, err = runner.Run(ctx, runner.Cmd{Argv: argv, Dir: d.cb.Dir, Env: d.cb.Env, Stdin: data, Timeout: timeout})
+		if err != nil && ctx.Err() != nil {
+			err = errors.New("killed: still running " + drainAfterExit.String() + " after the process ended")
+		} else if err != nil && res != nil {
 			if line := firstLine(res.Stderr); line != "" {
 				err = errors.New(err.Error() + ": " + line)
 			}
@@ -225,8 +235,8 @@ func firstLine(b []byte) string {
 }
 
 // stream delivers the chunks of one stream to its callback, one run at a
-// time; chunks that arrive while the queue is full are dropped and
-// counted.
+// time; chunks that arrive while the queue is full, and those still
+// queued when the dispatcher's context ends, are dropped and counted.
 type stream struct {
 	q    chan []byte
 	done chan struct{}
@@ -241,7 +251,13 @@ func (d *dispatcher) startStream(name string, argv []string) *stream {
 	go func() {
 		defer close(s.done)
 		for data := range s.q {
-			d.run(s.st, argv, map[string]any{"pid": d.pid, "command": d.command, "stream": name,
+			if d.ctx.Err() != nil {
+				d.mu.Lock()
+				s.st.DroppedBytes += int64(len(data))
+				d.mu.Unlock()
+				continue
+			}
+			d.run(d.ctx, s.st, argv, map[string]any{"pid": d.pid, "command": d.command, "stream": name,
 				"data": js.DecodeUTF8(data)}, chunkCallbackTimeout)
 		}
 	}()
@@ -263,9 +279,13 @@ func (d *dispatcher) offer(s *stream, data []byte) {
 
 // RunCallbacks is the body of `ws __callbacks`: it reads the supervisor's
 // events from r and runs the callbacks cb names, until the process has
-// ended and onExit has run. It returns its exit status.
+// ended and onExit has run. It returns its exit status. No callback of
+// its outlives it: at the drain deadline the running chunk callbacks are
+// killed and waited for, and no new one starts.
 func RunCallbacks(r io.Reader) int {
 	d := &dispatcher{}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	defer d.cancel()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 8<<20)
 	var out, errs *stream
@@ -300,7 +320,8 @@ func RunCallbacks(r io.Reader) int {
 	if d.dir == "" {
 		return 1
 	}
-	deadline := time.After(drainAfterExit)
+	deadline := time.NewTimer(drainAfterExit)
+	defer deadline.Stop()
 	for _, s := range []*stream{out, errs} {
 		if s == nil {
 			continue
@@ -308,7 +329,15 @@ func RunCallbacks(r io.Reader) int {
 		close(s.q)
 		select {
 		case <-s.done:
-		case <-deadline:
+		case <-deadline.C:
+			d.cancel()
+		}
+	}
+	// After the deadline: the running callbacks are being killed and the
+	// queued chunks counted as dropped; wait for both.
+	for _, s := range []*stream{out, errs} {
+		if s != nil {
+			<-s.done
 		}
 	}
 	if exit != nil {
@@ -321,7 +350,7 @@ func RunCallbacks(r io.Reader) int {
 		}
 		d.mu.Unlock()
 		if d.cb.OnExit != nil {
-			d.run(d.status.OnExit, d.cb.OnExit, d.exitPayload(*exit.ExitCode), exitCallbackTimeout)
+			d.run(context.Background(), d.status.OnExit, d.cb.OnExit, d.exitPayload(*exit.ExitCode), exitCallbackTimeout)
 		}
 	}
 	d.mu.Lock()

@@ -1,7 +1,13 @@
 package procstate
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -54,4 +60,78 @@ func TestCallbacksStatusFailed(t *testing.T) {
 			t.Errorf("%+v not reported", c)
 		}
 	}
+}
+
+// TestCallbacksKilledAtDrainDeadline: a chunk callback still running when
+// the drain time after the process's end runs out is killed (its process
+// group) before RunCallbacks returns, never left behind; it is recorded as
+// a failed run, and the chunks still queued count as dropped.
+func TestCallbacksKilledAtDrainDeadline(t *testing.T) {
+	defer func(d time.Duration) { drainAfterExit = d }(drainAfterExit)
+	drainAfterExit = time.Second
+	dir := t.TempDir()
+	marker := fmt.Sprintf("ws-drain-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	spec := Spec{Callbacks: &Callbacks{OnStdout: []string{"/bin/sh", "-c", "sleep 1000 # " + marker}, Dir: dir, Env: []string{"PATH=/usr/bin:/bin"}}}
+	data, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "spec.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var events bytes.Buffer
+	enc := json.NewEncoder(&events)
+	code := 0
+	for _, e := range []event{{Type: "record", Dir: dir, PID: 1, Command: "x"},
+		{Type: "stdout", Data: []byte("1\n")}, {Type: "stdout", Data: []byte("2\n")}, {Type: "stdout", Data: []byte("3\n")},
+		{Type: "exit", ExitCode: &code}} {
+		if err := enc.Encode(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if st := RunCallbacks(&events); st != 0 {
+		t.Fatalf("RunCallbacks = %d", st)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("RunCallbacks took %v with a drain time of %v", d, drainAfterExit)
+	}
+	if pids := processesWith(t, marker); len(pids) > 0 {
+		for _, p := range pids {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		t.Fatalf("callback left running: pids %v", pids)
+	}
+	var got CallbacksStatus
+	data, err = os.ReadFile(filepath.Join(dir, CallbacksFile))
+	if err == nil {
+		err = json.Unmarshal(data, &got)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CallbackStatus{Runs: 1, Failures: 1, DroppedBytes: 4, LastError: "killed: still running 1s after the process ended"}
+	if !got.Done || got.OnStdout == nil || *got.OnStdout != want {
+		t.Fatalf("callbacks.json = %s, want on_stdout %+v and done", data, want)
+	}
+}
+
+// processesWith lists the processes whose command line holds s.
+func processesWith(t *testing.T, s string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(cmd, []byte(s)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
