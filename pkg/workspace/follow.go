@@ -40,12 +40,9 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 	if err != nil {
 		return nil, err
 	}
-	e, err := w.findProcess(req.PID)
+	e, err := w.processOf(req.PID)
 	if err != nil {
 		return nil, err
-	}
-	if e == nil {
-		return nil, noProcess(req.PID)
 	}
 	dir := w.procStore().Dir(e.Record.ID)
 	streams := []*followed{{name: "stdout", log: "stdout.log"}, {name: "stderr", log: "stderr.log"}}

@@ -35,12 +35,9 @@ const sendTimeout = 10 * time.Second
 // streamed as it is read, until its end. A write the process does not
 // take within the timeout (default 10 s) fails, saying how much went in.
 func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendInputResult, error) {
-	e, err := w.findProcess(req.PID)
+	e, err := w.processOf(req.PID)
 	if err != nil {
 		return nil, err
-	}
-	if e == nil {
-		return nil, noProcess(req.PID)
 	}
 	if e.Exit != nil {
 		return nil, errs.StdinClosed(req.PID, "the process has exited, exit code "+strconv.Itoa(e.Exit.ExitCode))

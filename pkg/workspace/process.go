@@ -108,6 +108,16 @@ func (w *Workspace) findProcess(pid string) (*procstate.Entry, error) {
 	return e, nil
 }
 
+// processOf is findProcess for a pid that must name a process of this
+// workspace: none is the no-such-process error.
+func (w *Workspace) processOf(pid string) (*procstate.Entry, error) {
+	e, err := w.findProcess(pid)
+	if err == nil && e == nil {
+		err = noProcess(pid)
+	}
+	return e, err
+}
+
 func noProcess(pid string) error {
 	return errs.NoSuchProcess(pid)
 }
@@ -123,12 +133,9 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	if err != nil {
 		return nil, err
 	}
-	e, err := w.findProcess(req.PID)
+	e, err := w.processOf(req.PID)
 	if err != nil {
 		return nil, err
-	}
-	if e == nil {
-		return nil, noProcess(req.PID)
 	}
 	waitedOut := false
 	wait := req.Wait != nil && *req.Wait || req.Wait == nil && req.WaitTimeout != nil
