@@ -45,28 +45,12 @@ func (m *Mapped) Close() error {
 // none yet. The file is mapped, not read, so only the pages a query
 // touches are loaded.
 func (s Store) Load() (*Mapped, error) {
-	f, err := os.Open(s.Path())
+	data, mapped, err := mapFile(s.Path(), 1, "file", 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := st.Size()
-	if size == 0 || size != int64(int(size)) {
-		return nil, corruptf("file is %d bytes", size)
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
-	mapped := err == nil
-	if err != nil {
-		if data, err = os.ReadFile(s.Path()); err != nil {
-			return nil, err
-		}
 	}
 	r, err := Open(data)
 	if err != nil {

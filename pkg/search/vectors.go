@@ -129,30 +129,15 @@ type VectorFile struct {
 // store. The file is mapped, not read.
 func OpenVectors(path string) (*VectorFile, error) {
 	v := &VectorFile{Path: path}
-	f, err := os.Open(path)
+	// Every page is read by a query: fault them in with one call.
+	data, mapped, err := mapFile(path, vecHeader, "vector file", unix.MAP_POPULATE)
 	if errors.Is(err, fs.ErrNotExist) {
 		return v, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := st.Size()
-	if size < vecHeader || size != int64(int(size)) {
-		return nil, corruptf("vector file is %d bytes", size)
-	}
-	// Every page is read by a query: fault them in with one call.
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
-	v.mapped = err == nil
-	if err != nil {
-		if data, err = os.ReadFile(path); err != nil {
-			return nil, err
-		}
-	}
+	v.mapped = mapped
 	v.data = data
 	if err := v.parse(); err != nil {
 		v.Close()
