@@ -36,11 +36,7 @@ const followPoll = 100 * time.Millisecond
 // where this thread stopped reading; the thread's cursor follows along.
 // With a filter only whole matching lines are passed on.
 func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit func(FollowChunk) error) (*FollowResult, error) {
-	filter, err := compileFilter(req.Filter)
-	if err != nil {
-		return nil, err
-	}
-	e, err := w.processOf(req.PID)
+	filter, e, err := w.outputOf(req)
 	if err != nil {
 		return nil, err
 	}

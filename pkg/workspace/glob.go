@@ -43,11 +43,7 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 	if !doublestar.ValidatePattern(pattern) {
 		return nil, errs.Invalid("pattern", fmt.Sprintf("%q is not a valid glob", req.Pattern))
 	}
-	p := req.Path
-	if p == "" {
-		p = "."
-	}
-	t, err := w.fs.Resolve(p)
+	p, t, err := w.resolveListed(req.Path)
 	if err != nil {
 		return nil, err
 	}

@@ -122,11 +122,7 @@ func (n *treeNode) relPath() string {
 // List shows a directory tree: directories first, then files, each level
 // sorted, indented with tabs, with a count of what was shown.
 func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, error) {
-	p := req.Path
-	if p == "" {
-		p = "."
-	}
-	t, err := w.fs.Resolve(p)
+	p, t, err := w.resolveListed(req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +181,17 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 		res.text += "\nhint: " + gitDir + " is not listed; .git directories are listed only when named (" + how + ")"
 	}
 	return res, nil
+}
+
+// resolveListed resolves the directory ls or glob is asked about, the
+// workspace root when no path is given; it also returns the path as it is
+// named in messages ("." for the root).
+func (w *Workspace) resolveListed(path string) (string, *fsroot.Target, error) {
+	if path == "" {
+		path = "."
+	}
+	t, err := w.fs.Resolve(path)
+	return path, t, err
 }
 
 // depthOf reads maxDepth as Mastra's loop does with a non-integer number:

@@ -118,6 +118,20 @@ func (w *Workspace) processOf(pid string) (*procstate.Entry, error) {
 	return e, err
 }
 
+// outputOf checks the filter of a process-output request and finds the
+// process it names: the first steps of both ProcessOutput and Follow.
+func (w *Workspace) outputOf(req ProcessOutputRequest) (*lineFilter, *procstate.Entry, error) {
+	filter, err := compileFilter(req.Filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := w.processOf(req.PID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return filter, e, nil
+}
+
 func noProcess(pid string) error {
 	return errs.NoSuchProcess(pid)
 }
@@ -129,11 +143,7 @@ func noProcess(pid string) error {
 // been shown by an earlier sinceLast read (or a follow), and moves the
 // thread's cursor to the end; filter keeps the lines that match.
 func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest) (*ProcessOutputResult, error) {
-	filter, err := compileFilter(req.Filter)
-	if err != nil {
-		return nil, err
-	}
-	e, err := w.processOf(req.PID)
+	filter, e, err := w.outputOf(req)
 	if err != nil {
 		return nil, err
 	}
