@@ -16,6 +16,9 @@ import (
 	"github.com/wstools/ws/pkg/landlock"
 )
 
+// The sandbox isolations (Landlock, bubblewrap) tested against the real
+// kernel and the real bwrap binary.
+
 // landlockWorkspace is a workspace whose commands run under Landlock, the
 // launcher being this test binary (see TestMain). CI sets
 // WS_REQUIRE_LANDLOCK=1 so that a kernel without it fails instead of
@@ -38,11 +41,31 @@ func landlockWorkspace(t *testing.T, cfg *config.Config) (*Workspace, string, in
 	return w, root, abi
 }
 
-// TestLandlockIsolation: a command may write the workspace and the temp
-// directory, and nothing else (not /usr, even as root; not a directory
-// beside the workspace), and reaches no TCP server unless allowNetwork;
-// ws itself stays unconfined.
-func TestLandlockIsolation(t *testing.T) {
+// bwrapWorkspace is a workspace whose commands run under bubblewrap. It
+// skips when bwrap is missing or cannot run here with the probe flags; CI
+// installs it and sets WS_REQUIRE_BWRAP=1 so that this fails instead.
+func bwrapWorkspace(t *testing.T, cfg *config.Config, probe ...string) (*Workspace, string) {
+	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("WS_REQUIRE_BWRAP") == "1" {
+		skip = t.Fatalf
+	}
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		skip("bubblewrap is not installed")
+	}
+	if out, err := exec.Command("bwrap", append(append([]string{"--ro-bind", "/", "/"}, probe...), "true")...).CombinedOutput(); err != nil {
+		skip("bwrap cannot run here: %s", out)
+	}
+	cfg.Sandbox.Isolation = "bwrap"
+	w, root := newTestWorkspace(t, cfg)
+	w.hostEnv = []string{"PATH=" + os.Getenv("PATH")}
+	return w, root
+}
+
+// reachedServer starts a loopback HTTP server that answers "reached" and
+// returns its URL; the test skips without curl to reach it.
+func reachedServer(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")
 	}
@@ -50,57 +73,28 @@ func TestLandlockIsolation(t *testing.T) {
 	must(t, err)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") })}
 	go srv.Serve(ln)
-	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/"
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
 
-	cfg := config.Default()
-	w, root, abi := landlockWorkspace(t, cfg)
-	outside := filepath.Join(filepath.Dir(root), "outside.txt")
-	ctx := context.Background()
-	res, err := w.Exec(ctx, ExecRequest{Command: "echo in > inside.txt && echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" > tmp-ok; " +
-		"echo x > " + outside + "; echo x > /usr/ws-landlock-test; ls /usr >/dev/null && echo read-ok; curl -sS --max-time 5 " + url})
-	must(t, err)
-	if data, _ := os.ReadFile(filepath.Join(root, "inside.txt")); string(data) != "in\n" {
-		t.Errorf("a write inside the workspace failed: %q", res.Text())
-	}
-	if data, _ := os.ReadFile(filepath.Join(root, "tmp-ok")); string(data) != "t\n" {
-		t.Errorf("the temp directory was not writable: %q", res.Text())
-	}
-	if !strings.Contains(res.Text(), "read-ok") {
-		t.Errorf("the system could not be read: %q", res.Text())
-	}
-	if _, err := os.Stat(outside); err == nil {
-		t.Errorf("a write outside the workspace succeeded")
-	}
-	if _, err := os.Stat("/usr/ws-landlock-test"); err == nil {
-		os.Remove("/usr/ws-landlock-test")
-		t.Errorf("a write to /usr succeeded")
-	}
-	if abi >= landlock.NetworkABI && (strings.Contains(res.Text(), "reached") || *res.ExitCode == 0) {
-		t.Errorf("the network was reachable: %q", res.Text())
-	}
-	// ws itself was never confined.
-	must(t, os.WriteFile(outside, []byte("ws may\n"), 0o644))
-	os.Remove(outside)
-
+// checkAllowNetwork: with allowNetwork a command reaches the server at url.
+func checkAllowNetwork(t *testing.T, w *Workspace, cfg *config.Config, url string) {
+	t.Helper()
 	cfg.Sandbox.NativeSandbox.AllowNetwork = true
-	res, err = w.Exec(ctx, ExecRequest{Command: "curl -sS --max-time 5 " + url})
+	res, err := w.Exec(context.Background(), ExecRequest{Command: "curl -sS --max-time 5 " + url})
 	must(t, err)
 	if res.Text() != "reached" {
 		t.Errorf("allowNetwork: %q", res.Text())
 	}
 }
 
-// TestLandlockReadOnly: with filesystem.readOnly the workspace is
-// read-only for commands too; readWritePaths stay writable.
-func TestLandlockReadOnly(t *testing.T) {
-	cfg := config.Default()
-	cfg.Filesystem.ReadOnly = true
-	extra := t.TempDir()
-	cfg.Sandbox.NativeSandbox.ReadWritePaths = []string{extra}
-	w, root, _ := landlockWorkspace(t, cfg)
+// checkReadOnly runs, in a read-only workspace holding a.txt ("a\n"), a
+// command that reads it, then tries to create new.txt and append to a.txt
+// (then runs more); only the read may succeed.
+func checkReadOnly(t *testing.T, w *Workspace, root, more string) *ExecResult {
+	t.Helper()
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
-	res, err := w.Exec(context.Background(), ExecRequest{Command: "cat a.txt; echo x > new.txt; echo y >> a.txt; echo z > " + extra + "/z"})
+	res, err := w.Exec(context.Background(), ExecRequest{Command: "cat a.txt; echo x > new.txt; echo y >> a.txt" + more})
 	must(t, err)
 	if !strings.Contains(res.Text(), "a\n") {
 		t.Errorf("the workspace could not be read: %q", res.Text())
@@ -111,9 +105,89 @@ func TestLandlockReadOnly(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(data) != "a\n" {
 		t.Errorf("a command changed a file of a read-only workspace: %q", data)
 	}
+	return res
+}
+
+// checkConfined runs in w a command that writes inside.txt in the
+// workspace, outside.txt beside it and a file under /usr, runs more, and
+// fetches url; only the first write may succeed, and with denyNet the
+// fetch must fail. It returns the command's result.
+func checkConfined(t *testing.T, w *Workspace, root, more, url string, denyNet bool) *ExecResult {
+	t.Helper()
+	outside := filepath.Join(filepath.Dir(root), "outside.txt")
+	res, err := w.Exec(context.Background(), ExecRequest{Command: "echo in > inside.txt; echo x > " + outside +
+		"; echo x > /usr/ws-isolation-test; " + more + "curl -sS --max-time 5 " + url})
+	must(t, err)
+	if data, _ := os.ReadFile(filepath.Join(root, "inside.txt")); string(data) != "in\n" {
+		t.Errorf("a write inside the workspace failed: %q", res.Text())
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("a write outside the workspace succeeded")
+	}
+	if _, err := os.Stat("/usr/ws-isolation-test"); err == nil {
+		os.Remove("/usr/ws-isolation-test")
+		t.Errorf("a write to /usr succeeded")
+	}
+	if denyNet && (strings.Contains(res.Text(), "reached") || *res.ExitCode == 0) {
+		t.Errorf("the network was reachable: %q", res.Text())
+	}
+	return res
+}
+
+// TestLandlockIsolation: a command may write the workspace and the temp
+// directory, and nothing else (not /usr, even as root; not a directory
+// beside the workspace), and reaches no TCP server unless allowNetwork;
+// ws itself stays unconfined.
+func TestLandlockIsolation(t *testing.T) {
+	url := reachedServer(t)
+	cfg := config.Default()
+	w, root, abi := landlockWorkspace(t, cfg)
+	res := checkConfined(t, w, root, "echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" > tmp-ok; ls /usr >/dev/null && echo read-ok; ",
+		url, abi >= landlock.NetworkABI)
+	if data, _ := os.ReadFile(filepath.Join(root, "tmp-ok")); string(data) != "t\n" {
+		t.Errorf("the temp directory was not writable: %q", res.Text())
+	}
+	if !strings.Contains(res.Text(), "read-ok") {
+		t.Errorf("the system could not be read: %q", res.Text())
+	}
+	// ws itself was never confined.
+	outside := filepath.Join(filepath.Dir(root), "outside.txt")
+	must(t, os.WriteFile(outside, []byte("ws may\n"), 0o644))
+	os.Remove(outside)
+	checkAllowNetwork(t, w, cfg, url)
+}
+
+// TestBwrapIsolation: under bubblewrap a command may write the workspace
+// only, and reaches no TCP server unless allowNetwork.
+func TestBwrapIsolation(t *testing.T) {
+	url := reachedServer(t)
+	cfg := config.Default()
+	w, root := bwrapWorkspace(t, cfg, "--unshare-net")
+	checkConfined(t, w, root, "", url, true)
+	checkAllowNetwork(t, w, cfg, url)
+}
+
+// TestLandlockReadOnly: with filesystem.readOnly the workspace is
+// read-only for commands too; readWritePaths stay writable.
+func TestLandlockReadOnly(t *testing.T) {
+	cfg := config.Default()
+	cfg.Filesystem.ReadOnly = true
+	extra := t.TempDir()
+	cfg.Sandbox.NativeSandbox.ReadWritePaths = []string{extra}
+	w, root, _ := landlockWorkspace(t, cfg)
+	res := checkReadOnly(t, w, root, "; echo z > "+extra+"/z")
 	if data, _ := os.ReadFile(filepath.Join(extra, "z")); string(data) != "z\n" {
 		t.Errorf("readWritePaths were not writable: %q", res.Text())
 	}
+}
+
+// TestBwrapReadOnly: with filesystem.readOnly the workspace is read-only
+// for commands under bubblewrap too.
+func TestBwrapReadOnly(t *testing.T) {
+	cfg := config.Default()
+	cfg.Filesystem.ReadOnly = true
+	w, root := bwrapWorkspace(t, cfg)
+	checkReadOnly(t, w, root, "")
 }
 
 // TestLandlockBackground: a background command is confined as well (its
@@ -149,37 +223,6 @@ func TestLandlockMissing(t *testing.T) {
 	}
 	if _, serr := os.Stat(filepath.Join(root, "ran")); serr == nil {
 		t.Fatal("the command ran without the isolation it asked for")
-	}
-}
-
-// TestBwrapReadOnly: with filesystem.readOnly the workspace is read-only
-// for commands under bubblewrap too.
-func TestBwrapReadOnly(t *testing.T) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		if os.Getenv("WS_REQUIRE_BWRAP") == "1" {
-			t.Fatal("bubblewrap is not installed")
-		}
-		t.Skip("bubblewrap is not installed")
-	}
-	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "true").CombinedOutput(); err != nil {
-		t.Skipf("bwrap cannot run here: %s", out)
-	}
-	cfg := config.Default()
-	cfg.Sandbox.Isolation = "bwrap"
-	cfg.Filesystem.ReadOnly = true
-	w, root := newTestWorkspace(t, cfg)
-	w.hostEnv = []string{"PATH=" + os.Getenv("PATH")}
-	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
-	res, err := w.Exec(context.Background(), ExecRequest{Command: "cat a.txt; echo x > new.txt; echo y >> a.txt"})
-	must(t, err)
-	if !strings.Contains(res.Text(), "a\n") {
-		t.Errorf("the workspace could not be read: %q", res.Text())
-	}
-	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
-		t.Error("a command created a file in a read-only workspace")
-	}
-	if data, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(data) != "a\n" {
-		t.Errorf("a command changed a file of a read-only workspace: %q", data)
 	}
 }
 
