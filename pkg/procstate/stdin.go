@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
@@ -64,7 +65,11 @@ func (s *stdinRelay) run() {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			select {
 			case <-s.closing:
-				s.drain(buf)
+				// Pass on what is in the FIFO now, without waiting for more.
+				runner.Drain(s.fifo, buf, func(b []byte) bool {
+					_, err := s.w.Write(b)
+					return err == nil
+				})
 			default:
 				continue
 			}
@@ -75,33 +80,6 @@ func (s *stdinRelay) run() {
 		}
 	}
 	s.finish()
-}
-
-// drain passes on what is in the FIFO now, without waiting for more.
-// The deadline that stopped run is lifted first: it would refuse the raw
-// read as well.
-func (s *stdinRelay) drain(buf []byte) {
-	if s.fifo.SetReadDeadline(time.Time{}) != nil {
-		return
-	}
-	rc, err := s.fifo.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Read(func(fd uintptr) bool {
-		for {
-			n, err := unix.Read(int(fd), buf)
-			if err == unix.EINTR {
-				continue
-			}
-			if n <= 0 || err != nil {
-				return true
-			}
-			if _, werr := s.w.Write(buf[:n]); werr != nil {
-				return true
-			}
-		}
-	})
 }
 
 // finish closes both ends and leaves the mark that ws send reads.

@@ -214,7 +214,7 @@ func (c *capture) start() {
 			n, err := c.r.Read(p)
 			c.keep(p[:n])
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				c.drain(p)
+				Drain(c.r, p, func(b []byte) bool { c.keep(b); return true })
 				return
 			}
 			if err != nil {
@@ -224,20 +224,23 @@ func (c *capture) start() {
 	}()
 }
 
-// drain reads what is already in the pipe without waiting for more.
-func (c *capture) drain(p []byte) {
-	if c.r.SetReadDeadline(time.Time{}) != nil {
+// Drain passes sink what can be read from f now, without waiting for
+// more, until f has nothing left, ends, fails, or sink returns false. A
+// read deadline, which would refuse the raw reads as well, is lifted
+// first. f must be a pipe or FIFO in non-blocking mode (os.Pipe's are).
+func Drain(f *os.File, buf []byte, sink func([]byte) bool) {
+	if f.SetReadDeadline(time.Time{}) != nil {
 		return
 	}
-	rc, err := c.r.SyscallConn()
+	rc, err := f.SyscallConn()
 	if err != nil {
 		return
 	}
 	_ = rc.Read(func(fd uintptr) bool {
 		for {
-			n, err := unix.Read(int(fd), p)
-			if n > 0 {
-				c.keep(p[:n])
+			n, err := unix.Read(int(fd), buf)
+			if n > 0 && !sink(buf[:n]) {
+				return true
 			}
 			if err == unix.EINTR {
 				continue
