@@ -32,31 +32,35 @@ func newPSCmd(app *App) *cobra.Command {
 }
 
 func newCallbacksCmd() *cobra.Command {
+	return internalCmd("__callbacks", exactArgs(0, "no arguments"), func([]string) int {
+		syscall.CloseOnExec(3) // the callbacks must not hold the pipe
+		return procstate.RunCallbacks(os.NewFile(3, "events"))
+	})
+}
+
+func newSuperviseCmd() *cobra.Command {
+	return internalCmd("__supervise DIR", exactArgs(1, "one DIR"), func(args []string) int {
+		return procstate.Supervise(args[0], os.NewFile(3, "ready"))
+	})
+}
+
+// internalCmd is a hidden command that ws starts itself (a supervisor, a
+// callback dispatcher); run's result is its exit status.
+func internalCmd(use string, args cobra.PositionalArgs, run func(args []string) int) *cobra.Command {
 	return &cobra.Command{
-		Use:    "__callbacks",
+		Use:    use,
 		Hidden: true,
-		Args:   exactArgs(0, "no arguments"),
+		Args:   args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			syscall.CloseOnExec(3) // the callbacks must not hold the pipe
-			if code := procstate.RunCallbacks(os.NewFile(3, "events")); code != 0 {
-				return &exitStatusError{code}
-			}
-			return nil
+			return exitStatus(run(args))
 		},
 	}
 }
 
-func newSuperviseCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    "__supervise DIR",
-		Hidden: true,
-		Args:   exactArgs(1, "one DIR"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ready := os.NewFile(3, "ready")
-			if code := procstate.Supervise(args[0], ready); code != 0 {
-				return &exitStatusError{code}
-			}
-			return nil
-		},
+// exitStatus is the error that makes ws exit with code: none for 0.
+func exitStatus(code int) error {
+	if code != 0 {
+		return &exitStatusError{code}
 	}
+	return nil
 }

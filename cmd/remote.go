@@ -160,10 +160,7 @@ func newRemoteServeCmd(app *App) *cobra.Command {
 				defer inner.close()
 				return inner.run(cmd.Context(), s.Args)
 			})
-			if code != 0 {
-				return &exitStatusError{code}
-			}
-			return nil
+			return exitStatus(code)
 		},
 	}
 }

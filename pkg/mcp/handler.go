@@ -294,6 +294,14 @@ func decodeParams(params json.RawMessage, v any) *rpcError {
 	return nil
 }
 
+// decodeRequired is decodeParams for a method that must have params.
+func decodeRequired(method string, params json.RawMessage, v any) *rpcError {
+	if params == nil {
+		return errorf(codeInvalidParams, "Invalid params: %s needs params", method)
+	}
+	return decodeParams(params, v)
+}
+
 func isLogLevel(l string) bool {
 	switch l {
 	case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
@@ -304,14 +312,11 @@ func isLogLevel(l string) bool {
 
 // initialize negotiates the protocol version and describes the server.
 func (h *Handler) initialize(params json.RawMessage) (any, *rpcError) {
-	if params == nil {
-		return nil, errorf(codeInvalidParams, "Invalid params: initialize needs params")
-	}
 	var p struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
 	}
-	if err := decodeParams(params, &p); err != nil {
+	if err := decodeRequired("initialize", params, &p); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
@@ -334,14 +339,11 @@ func (h *Handler) initialize(params json.RawMessage) (any, *rpcError) {
 // callTool runs a tool. Unknown tools are a protocol error; a tool that
 // fails gives an isError result carrying its message.
 func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *rpcError) {
-	if params == nil {
-		return nil, errorf(codeInvalidParams, "Invalid params: tools/call needs params")
-	}
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := decodeParams(params, &p); err != nil {
+	if err := decodeRequired("tools/call", params, &p); err != nil {
 		return nil, err
 	}
 	if !h.known[p.Name] {
