@@ -180,55 +180,49 @@ func (m *matcher) full(v *variant, k int, l fline) bool {
 
 // prefix matches ol, indentation ignored, against the start of line l and
 // returns where the match ends.
-func (m *matcher) prefix(ol []byte, l fline) (int, bool) {
-	var b [256]byte
-	ko := key(b[:], ol, trimLeft)
-	t := m.f.text(l)
-	if isASCII(t) && isASCII(ol) {
-		tt := trimSpace(t, trimLeft)
-		if bytes.HasPrefix(tt, ko) {
-			return l.end - len(tt) + len(ko), true
-		}
-		return 0, false
-	}
-	k, segs := keyMap(t)
-	l0 := 0
-	for l0 < len(k) && isSpace(k[l0]) {
-		l0++
-	}
-	if !bytes.HasPrefix(k[l0:], ko) {
-		return 0, false
-	}
-	e := srcEnd(k, segs, l0+len(ko))
-	if e < 0 {
-		return 0, false
-	}
-	return l.start + e, true
-}
+func (m *matcher) prefix(ol []byte, l fline) (int, bool) { return m.edge(ol, l, false) }
 
 // suffix matches ol, trailing whitespace ignored, against the end of line
 // l and returns where the match starts.
-func (m *matcher) suffix(ol []byte, l fline) (int, bool) {
+func (m *matcher) suffix(ol []byte, l fline) (int, bool) { return m.edge(ol, l, true) }
+
+// edge matches ol against one end of line l, compared through keys with
+// the whitespace at that end ignored: the start (it returns where the
+// match ends) or, atEnd, the end (it returns where the match starts). The
+// key of ASCII text is the text itself, so its offsets need no mapping.
+func (m *matcher) edge(ol []byte, l fline, atEnd bool) (int, bool) {
+	trim := trimLeft
+	if atEnd {
+		trim = trimRight
+	}
 	var b [256]byte
-	ko := key(b[:], ol, trimRight)
+	ko := key(b[:], ol, trim)
 	t := m.f.text(l)
-	if isASCII(t) && isASCII(ol) {
-		tt := trimSpace(t, trimRight)
-		if bytes.HasSuffix(tt, ko) {
-			return l.start + len(tt) - len(ko), true
+	ascii := isASCII(t) && isASCII(ol)
+	k, segs := t, []seg(nil)
+	if !ascii {
+		k, segs = keyMap(t)
+	}
+	kt := trimSpace(k, trim)
+	var at int
+	switch {
+	case atEnd && bytes.HasSuffix(kt, ko):
+		at = len(kt) - len(ko)
+		if !ascii {
+			at = srcStart(k, segs, at)
 		}
+	case !atEnd && bytes.HasPrefix(kt, ko):
+		at = len(k) - len(kt) + len(ko)
+		if !ascii {
+			at = srcEnd(k, segs, at)
+		}
+	default:
 		return 0, false
 	}
-	k, segs := keyMap(t)
-	k = trimSpace(k, trimRight)
-	if !bytes.HasSuffix(k, ko) {
+	if at < 0 {
 		return 0, false
 	}
-	s := srcStart(k, segs, len(k)-len(ko))
-	if s < 0 {
-		return 0, false
-	}
-	return l.start + s, true
+	return l.start + at, true
 }
 
 // infix finds ol inside line l, compared through keys without trimming.
