@@ -1,7 +1,6 @@
 package editmatch
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -197,16 +196,6 @@ func TestEdgeCases(t *testing.T) {
 		{"a", "a\nb\nc", "y", false}, {"x", "x\n\n\n\n", "y", false}, {"a\n\n\n\n\n\n\n\nb\n", "a\nb", "c", false},
 	}
 	for _, tt := range tests {
-		content := []byte(tt.content)
-		keep := bytes.Clone(content)
-		m, err := Apply(content, tt.old, tt.new, tt.all)
-		if !bytes.Equal(content, keep) {
-			t.Fatalf("%q: the content was modified", tt.old)
-		}
-		if err != nil {
-			checkErr(t, err)
-			continue
-		}
-		checkMatch(t, content, tt.old, tt.new, tt.all, m)
+		checkApply(t, []byte(tt.content), tt.old, tt.new, tt.all)
 	}
 }

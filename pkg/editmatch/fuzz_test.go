@@ -187,17 +187,32 @@ func checkErr(t *testing.T, err error) {
 	}
 }
 
+// checkApply applies the edit and checks what comes of it: content left
+// as it was, and a refusal checkErr accepts or a match checkMatch accepts.
+// It returns how long Apply took.
+func checkApply(t *testing.T, content []byte, old, new string, all bool) time.Duration {
+	t.Helper()
+	keep := bytes.Clone(content)
+	t0 := time.Now()
+	m, err := Apply(content, old, new, all)
+	d := time.Since(t0)
+	if !bytes.Equal(content, keep) {
+		t.Fatalf("%q: the content was modified", old)
+	}
+	if err != nil {
+		checkErr(t, err)
+	} else {
+		checkMatch(t, content, old, new, all, m)
+	}
+	return d
+}
+
 func FuzzApply(f *testing.F) {
 	for _, tt := range applyTests {
 		f.Add([]byte(tt.content), tt.old, tt.new, tt.all)
 	}
 	f.Fuzz(func(t *testing.T, content []byte, old, new string, all bool) {
-		m, err := Apply(content, old, new, all)
-		if err != nil {
-			checkErr(t, err)
-			return
-		}
-		checkMatch(t, content, old, new, all, m)
+		checkApply(t, content, old, new, all)
 	})
 }
 
@@ -221,16 +236,9 @@ func FuzzSlip(f *testing.F) {
 		s := int(at) % len(content)
 		e := min(len(content), s+1+int(n)%64)
 		old := slip(string(content[s:e]), slips)
-		t0 := time.Now()
-		m, err := Apply(content, old, new, all)
-		if d := time.Since(t0); d > 2*time.Second {
+		if d := checkApply(t, content, old, new, all); d > 2*time.Second {
 			t.Fatalf("SLOW %v", d)
 		}
-		if err != nil {
-			checkErr(t, err)
-			return
-		}
-		checkMatch(t, content, old, new, all, m)
 	})
 }
 
@@ -246,12 +254,7 @@ func FuzzTwin(f *testing.F) {
 	f.Fuzz(func(t *testing.T, block, sep string, s1, s2 uint16, new string, all bool) {
 		content := []byte(block + sep + slip(block, s2))
 		old := slip(block, s1)
-		m, err := Apply(content, old, new, all)
-		if err != nil {
-			checkErr(t, err)
-			return
-		}
-		checkMatch(t, content, old, new, all, m)
+		checkApply(t, content, old, new, all)
 	})
 }
 
