@@ -32,6 +32,12 @@ func capture[Req any](got *string) func(context.Context, *Req) error {
 	}
 }
 
+// captured builds, with newCmd, a command whose runF records its request
+// in got (see capture).
+func captured[Req any](newCmd func(*App, func(context.Context, *Req) error) *cobra.Command) func(app *App, got *string) *cobra.Command {
+	return func(app *App, got *string) *cobra.Command { return newCmd(app, capture[Req](got)) }
+}
+
 // TestCommandRequests checks, for every subcommand of a tool, that the
 // command line fills the request it should (the runF seam stands in for
 // the tool), and that bad command lines are usage errors.
@@ -41,93 +47,68 @@ func TestCommandRequests(t *testing.T) {
 	if err := os.WriteFile(oldFile, []byte("from file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	type build func(app *App, got *string) *cobra.Command
-	read := func(a *App, g *string) *cobra.Command { return newReadCmd(a, capture[workspace.ReadRequest](g)) }
-	write := func(a *App, g *string) *cobra.Command { return newWriteCmd(a, capture[workspace.WriteRequest](g)) }
-	edit := func(a *App, g *string) *cobra.Command { return newEditCmd(a, capture[editOptions](g)) }
-	del := func(a *App, g *string) *cobra.Command { return newDeleteCmd(a, capture[workspace.DeleteRequest](g)) }
-	stat := func(a *App, g *string) *cobra.Command { return newStatCmd(a, capture[workspace.StatRequest](g)) }
-	mkdir := func(a *App, g *string) *cobra.Command { return newMkdirCmd(a, capture[workspace.MkdirRequest](g)) }
-	ls := func(a *App, g *string) *cobra.Command { return newLsCmd(a, capture[workspace.ListRequest](g)) }
-	grep := func(a *App, g *string) *cobra.Command { return newGrepCmd(a, capture[workspace.GrepRequest](g)) }
-	search := func(a *App, g *string) *cobra.Command { return newSearchCmd(a, capture[workspace.SearchRequest](g)) }
-	index := func(a *App, g *string) *cobra.Command { return newIndexCmd(a, capture[workspace.IndexRequest](g)) }
-	exec := func(a *App, g *string) *cobra.Command { return newExecCmd(a, capture[workspace.ExecRequest](g)) }
-	psOut := func(a *App, g *string) *cobra.Command {
-		return newPSOutputCmd(a, capture[workspace.ProcessOutputRequest](g))
-	}
-	kill := func(a *App, g *string) *cobra.Command { return newKillCmd(a, capture[workspace.KillRequest](g)) }
-	patchCmd := func(a *App, g *string) *cobra.Command { return newPatchCmd(a, capture[workspace.PatchRequest](g)) }
-	undo := func(a *App, g *string) *cobra.Command { return newUndoCmd(a, capture[workspace.UndoRequest](g)) }
-	skill := func(a *App, g *string) *cobra.Command { return newSkillCmd(a, capture[workspace.SkillRequest](g)) }
-	skillSearch := func(a *App, g *string) *cobra.Command {
-		return newSkillSearchCmd(a, capture[workspace.SkillSearchRequest](g))
-	}
-	skillRead := func(a *App, g *string) *cobra.Command {
-		return newSkillReadCmd(a, capture[workspace.SkillReadRequest](g))
-	}
 	tests := []struct {
 		name  string
-		cmd   build
+		cmd   func(app *App, got *string) *cobra.Command
 		args  []string
 		stdin string
 		want  string // the request as JSON, or "usage: <message>"
 	}{
-		{"read", read, []string{"a.txt"}, "", `{"path":"a.txt"}`},
-		{"read window", read, []string{"a.txt", "--offset", "3", "--limit=2", "--line-numbers=false", "--encoding", "hex"},
+		{"read", captured(newReadCmd), []string{"a.txt"}, "", `{"path":"a.txt"}`},
+		{"read window", captured(newReadCmd), []string{"a.txt", "--offset", "3", "--limit=2", "--line-numbers=false", "--encoding", "hex"},
 			"", `{"path":"a.txt","offset":3,"limit":2,"showLineNumbers":false,"encoding":"hex"}`},
-		{"read bad offset", read, []string{"a.txt", "--offset", "0"}, "", "usage: --offset must be an integer ≥ 1"},
-		{"read bad encoding", read, []string{"a.txt", "--encoding", "utf16"}, "", "usage: --encoding must be one of utf-8, utf8, base64, hex, binary"},
-		{"read no path", read, nil, "", "usage: takes one PATH (got 0 arguments)"},
-		{"write", write, []string{"w.txt", "--content", "hi"}, "", `{"path":"w.txt","content":"hi"}`},
-		{"write stdin", write, []string{"w.txt", "--overwrite=false"}, "piped\n", `{"path":"w.txt","content":"piped\n","overwrite":false}`},
-		{"write empty content", write, []string{"w.txt", "--content="}, "ignored", `{"path":"w.txt","content":""}`},
-		{"edit", edit, []string{"e.txt", "--old", "a", "--new", "b", "--replace-all"}, "",
+		{"read bad offset", captured(newReadCmd), []string{"a.txt", "--offset", "0"}, "", "usage: --offset must be an integer ≥ 1"},
+		{"read bad encoding", captured(newReadCmd), []string{"a.txt", "--encoding", "utf16"}, "", "usage: --encoding must be one of utf-8, utf8, base64, hex, binary"},
+		{"read no path", captured(newReadCmd), nil, "", "usage: takes one PATH (got 0 arguments)"},
+		{"write", captured(newWriteCmd), []string{"w.txt", "--content", "hi"}, "", `{"path":"w.txt","content":"hi"}`},
+		{"write stdin", captured(newWriteCmd), []string{"w.txt", "--overwrite=false"}, "piped\n", `{"path":"w.txt","content":"piped\n","overwrite":false}`},
+		{"write empty content", captured(newWriteCmd), []string{"w.txt", "--content="}, "ignored", `{"path":"w.txt","content":""}`},
+		{"edit", captured(newEditCmd), []string{"e.txt", "--old", "a", "--new", "b", "--replace-all"}, "",
 			`{"path":"e.txt","old_string":"a","new_string":"b","replace_all":true}`},
-		{"edit from files", edit, []string{"e.txt", "--old-file", oldFile, "--new", ""}, "",
+		{"edit from files", captured(newEditCmd), []string{"e.txt", "--old-file", oldFile, "--new", ""}, "",
 			`{"path":"e.txt","old_string":"from file\n","new_string":""}`},
-		{"edit both", edit, []string{"e.txt", "--old", "a", "--old-file", oldFile, "--new", "b"}, "", "usage: give --old or --old-file, not both"},
-		{"edit no old", edit, []string{"e.txt", "--new", "b"}, "", "usage: --old or --old-file is required"},
-		{"edits", edit, []string{"e.txt", "--edits", "-", "--dry-run"}, `[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]`,
+		{"edit both", captured(newEditCmd), []string{"e.txt", "--old", "a", "--old-file", oldFile, "--new", "b"}, "", "usage: give --old or --old-file, not both"},
+		{"edit no old", captured(newEditCmd), []string{"e.txt", "--new", "b"}, "", "usage: --old or --old-file is required"},
+		{"edits", captured(newEditCmd), []string{"e.txt", "--edits", "-", "--dry-run"}, `[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]`,
 			`{"path":"e.txt","old_string":"","new_string":"","multi":{"path":"e.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]}}`},
-		{"edits and old", edit, []string{"e.txt", "--edits", "-", "--old", "x"}, "[]", "usage: give --edits or --old, not both"},
-		{"edits not a list", edit, []string{"e.txt", "--edits", "-"}, `{"old_string":"a"}`, "usage: --edits must hold a JSON list of {\"old_string\", \"new_string\", \"replace_all\"}: json: cannot unmarshal object into Go value of type []workspace.EditOp"},
-		{"delete", del, []string{"d", "-r"}, "", `{"path":"d","recursive":true}`},
-		{"patch stdin", patchCmd, []string{"--dry-run"}, "*** Begin Patch\n*** End Patch\n", `{"input":"*** Begin Patch\n*** End Patch\n"}`},
-		{"patch file", patchCmd, []string{oldFile}, "", `{"input":"from file\n"}`},
-		{"undo", undo, []string{"a.txt", "--force"}, "", `{"path":"a.txt","force":true}`},
-		{"undo all", undo, nil, "", `{}`},
-		{"stat", stat, []string{"s"}, "", `{"path":"s"}`},
-		{"mkdir", mkdir, []string{"m", "--recursive=false"}, "", `{"path":"m","recursive":false}`},
-		{"ls", ls, nil, "", `{}`},
-		{"ls all", ls, []string{"src", "--max-depth", "4", "-a", "--dirs-only", "--exclude", "x|y", "--extension", "go",
+		{"edits and old", captured(newEditCmd), []string{"e.txt", "--edits", "-", "--old", "x"}, "[]", "usage: give --edits or --old, not both"},
+		{"edits not a list", captured(newEditCmd), []string{"e.txt", "--edits", "-"}, `{"old_string":"a"}`, "usage: --edits must hold a JSON list of {\"old_string\", \"new_string\", \"replace_all\"}: json: cannot unmarshal object into Go value of type []workspace.EditOp"},
+		{"delete", captured(newDeleteCmd), []string{"d", "-r"}, "", `{"path":"d","recursive":true}`},
+		{"patch stdin", captured(newPatchCmd), []string{"--dry-run"}, "*** Begin Patch\n*** End Patch\n", `{"input":"*** Begin Patch\n*** End Patch\n"}`},
+		{"patch file", captured(newPatchCmd), []string{oldFile}, "", `{"input":"from file\n"}`},
+		{"undo", captured(newUndoCmd), []string{"a.txt", "--force"}, "", `{"path":"a.txt","force":true}`},
+		{"undo all", captured(newUndoCmd), nil, "", `{}`},
+		{"stat", captured(newStatCmd), []string{"s"}, "", `{"path":"s"}`},
+		{"mkdir", captured(newMkdirCmd), []string{"m", "--recursive=false"}, "", `{"path":"m","recursive":false}`},
+		{"ls", captured(newLsCmd), nil, "", `{}`},
+		{"ls all", captured(newLsCmd), []string{"src", "--max-depth", "4", "-a", "--dirs-only", "--exclude", "x|y", "--extension", "go",
 			"--pattern", "*.go", "--pattern", "**/*_test.go", "--gitignore=false"}, "",
 			`{"path":"src","maxDepth":4,"showHidden":true,"dirsOnly":true,"exclude":"x|y","extension":"go","pattern":["*.go","**/*_test.go"],"respectGitignore":false}`},
-		{"ls fractional depth", ls, []string{"--max-depth", "1.5"}, "", "usage: --max-depth must be an integer"},
-		{"ls two paths", ls, []string{"a", "b"}, "", "usage: takes at most one PATH (got 2 arguments)"},
-		{"grep", grep, []string{"TODO"}, "", `{"pattern":"TODO"}`},
-		{"grep all", grep, []string{"x", "src", "-C", "2", "-m", "5", "-i", "--hidden"}, "",
+		{"ls fractional depth", captured(newLsCmd), []string{"--max-depth", "1.5"}, "", "usage: --max-depth must be an integer"},
+		{"ls two paths", captured(newLsCmd), []string{"a", "b"}, "", "usage: takes at most one PATH (got 2 arguments)"},
+		{"grep", captured(newGrepCmd), []string{"TODO"}, "", `{"pattern":"TODO"}`},
+		{"grep all", captured(newGrepCmd), []string{"x", "src", "-C", "2", "-m", "5", "-i", "--hidden"}, "",
 			`{"pattern":"x","path":"src","contextLines":2,"maxCount":5,"caseSensitive":false,"includeHidden":true}`},
-		{"grep -i=false", grep, []string{"x", "--ignore-case=false"}, "", `{"pattern":"x","caseSensitive":true}`},
-		{"search", search, []string{"q", "--top-k", "3", "--min-score", "0.5", "--mode", "bm25"}, "",
+		{"grep -i=false", captured(newGrepCmd), []string{"x", "--ignore-case=false"}, "", `{"pattern":"x","caseSensitive":true}`},
+		{"search", captured(newSearchCmd), []string{"q", "--top-k", "3", "--min-score", "0.5", "--mode", "bm25"}, "",
 			`{"query":"q","topK":3,"mode":"bm25","minScore":0.5}`},
-		{"index", index, []string{"doc", "--content", "text", "--metadata", `{"a":1}`}, "",
+		{"index", captured(newIndexCmd), []string{"doc", "--content", "text", "--metadata", `{"a":1}`}, "",
 			`{"path":"doc","content":"text","metadata":{"a":1}}`},
-		{"index stdin", index, []string{"doc"}, "body", `{"path":"doc","content":"body"}`},
-		{"index auto", index, []string{"--auto"}, "", `{"path":"","content":""}`},
-		{"index auto with path", index, []string{"--auto", "x"}, "", "usage: --auto takes no PATH"},
-		{"exec", exec, []string{"--timeout", "1.5", "--cwd", "sub", "--tail", "0", "--env", "A=1", "--", "echo", "hi"}, "",
+		{"index stdin", captured(newIndexCmd), []string{"doc"}, "body", `{"path":"doc","content":"body"}`},
+		{"index auto", captured(newIndexCmd), []string{"--auto"}, "", `{"path":"","content":""}`},
+		{"index auto with path", captured(newIndexCmd), []string{"--auto", "x"}, "", "usage: --auto takes no PATH"},
+		{"exec", captured(newExecCmd), []string{"--timeout", "1.5", "--cwd", "sub", "--tail", "0", "--env", "A=1", "--", "echo", "hi"}, "",
 			`{"command":"echo hi","timeout":1.5,"cwd":"sub","tail":0,"env":["A=1"]}`},
-		{"exec background", exec, []string{"--background", "--", "sleep 1"}, "", `{"command":"sleep 1","background":true}`},
-		{"exec no command", exec, nil, "", "usage: needs a COMMAND (after --)"},
-		{"exec dash options", exec, []string{"ls", "-la"}, "", `usage: unknown flag -la; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`},
-		{"ps-output", psOut, []string{"42", "--tail", "5", "--wait", "--wait-timeout", "2"}, "",
+		{"exec background", captured(newExecCmd), []string{"--background", "--", "sleep 1"}, "", `{"command":"sleep 1","background":true}`},
+		{"exec no command", captured(newExecCmd), nil, "", "usage: needs a COMMAND (after --)"},
+		{"exec dash options", captured(newExecCmd), []string{"ls", "-la"}, "", `usage: unknown flag -la; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`},
+		{"ps-output", captured(newPSOutputCmd), []string{"42", "--tail", "5", "--wait", "--wait-timeout", "2"}, "",
 			`{"pid":"42","tail":5,"wait":true,"waitTimeout":2}`},
-		{"kill", kill, []string{"42"}, "", `{"pid":"42"}`},
-		{"skill", skill, []string{"pdf"}, "", `{"name":"pdf"}`},
-		{"skill search", skillSearch, []string{"q", "--skill", "a", "--skill", "b", "--top-k", "2"}, "",
+		{"kill", captured(newKillCmd), []string{"42"}, "", `{"pid":"42"}`},
+		{"skill", captured(newSkillCmd), []string{"pdf"}, "", `{"name":"pdf"}`},
+		{"skill search", captured(newSkillSearchCmd), []string{"q", "--skill", "a", "--skill", "b", "--top-k", "2"}, "",
 			`{"query":"q","skillNames":["a","b"],"topK":2}`},
-		{"skill read", skillRead, []string{"pdf", "refs/x.md", "--start-line", "2", "--end-line", "3"}, "",
+		{"skill read", captured(newSkillReadCmd), []string{"pdf", "refs/x.md", "--start-line", "2", "--end-line", "3"}, "",
 			`{"skillName":"pdf","path":"refs/x.md","startLine":2,"endLine":3}`},
 	}
 	for _, tt := range tests {
