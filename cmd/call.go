@@ -19,7 +19,9 @@ succeeded; arguments that fail validation exit 2; a tool that is not offered
 exits 1 with "tool not available".`,
 		Example: `  ws call mastra_workspace_read_file '{"path":"a.txt","offset":3,"limit":2}'
   echo '{"path":"notes.md","content":"hi\n"}' | ws call mastra_workspace_write_file -`,
-		Args: rangeArgs(1, 2, "a TOOL name and JSON arguments (or - for stdin)"),
+		// A call runs any tool, those that watch their context included.
+		Annotations: map[string]string{interruptibleKey: "true"},
+		Args:        rangeArgs(1, 2, "a TOOL name and JSON arguments (or - for stdin)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			input := "{}"
 			if len(args) == 2 {

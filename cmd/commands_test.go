@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,5 +224,39 @@ func TestCLIOnlyFields(t *testing.T) {
 	run(newPatchCmd(app, func(_ context.Context, r *workspace.PatchRequest) error { patch = *r; return nil }), "--dry-run")
 	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun {
 		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun)
+	}
+}
+
+// TestInterruptible checks which commands get a context that the first
+// SIGINT or SIGTERM cancels: exactly those whose tool watches its context
+// (or that run any tool: call, mcp), whether the line gets the whole tree
+// or only its own command; read, stat and write keep the default signals.
+func TestInterruptible(t *testing.T) {
+	want := []string{"call", "exec", "grep", "index", "kill", "mcp", "patch", "ps-output", "search", "send",
+		"skill", "skill read", "skill search", "undo", "upload"}
+	root := newRootCmd(newApp(nil))
+	var got []string
+	for _, c := range allCommands(root) {
+		if c == root {
+			continue
+		}
+		path := strings.TrimPrefix(c.CommandPath(), "ws ")
+		if interruptible(root, strings.Fields(path)) {
+			got = append(got, path)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("interruptible commands\n got %q\nwant %q", got, want)
+	}
+	for _, line := range [][]string{{"exec", "--", "sleep", "1"}, {"skill", "search", "q"}, {"--json", "grep", "x"}} {
+		if !interruptible(newRootFor(newApp(nil), line), line) {
+			t.Errorf("%q: not interruptible", line)
+		}
+	}
+	for _, line := range [][]string{{"read", "a.txt"}, {"stat", "a.txt"}, {"write", "a.txt", "--content", "x"}, {"--version"}, {"bogus"}} {
+		if interruptible(newRootFor(newApp(nil), line), line) {
+			t.Errorf("%q: interruptible", line)
+		}
 	}
 }

@@ -191,25 +191,28 @@ func isTerminal(f *os.File) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
-// interruptible reports whether args run a command that must not simply
-// die on a signal: a tool that watches its context (a shell command, a
-// wait, a long walk or upload, an MCP session), or one that changes
-// several files and takes back its writes when it cannot finish. The
-// others keep the default SIGINT and SIGTERM: os/signal's goroutines and
-// the thread they hold cost every run about 0.4 ms of start-up, and a
-// read, a stat or one atomic write gains nothing from being cancelled
-// instead of ended.
+// interruptibleKey is the annotation of a command that must not simply
+// die on a signal: one whose tool watches its context (a shell command, a
+// wait, a long walk or upload, an MCP session; see ToolSpec.Cancellable),
+// or one that changes several files and takes back its writes when it
+// cannot finish. Tool commands get it from their table entry, the others
+// where they are made. The rest keep the default SIGINT and SIGTERM:
+// os/signal's goroutines and the thread they hold cost every run about
+// 0.4 ms of start-up, and a read, a stat or one atomic write gains nothing
+// from being cancelled instead of ended.
+const interruptibleKey = "interruptible"
+
+// interruptible reports whether args run a command marked (or below a
+// command marked) with interruptibleKey.
 func interruptible(root *cobra.Command, args []string) bool {
 	c, _, err := root.Find(args)
 	if err != nil {
 		return false
 	}
-	for c.HasParent() && c.Parent() != root {
-		c = c.Parent()
-	}
-	switch c.Name() {
-	case "exec", "ps-output", "kill", "send", "call", "mcp", "grep", "search", "index", "skill", "upload", "patch", "undo":
-		return true
+	for ; c != nil && c != root; c = c.Parent() {
+		if c.Annotations[interruptibleKey] != "" {
+			return true
+		}
 	}
 	return false
 }

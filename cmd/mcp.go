@@ -42,7 +42,9 @@ and answer, and exits.`,
   # in an MCP client config: {"command": "ws", "args": ["--root", "/path/to/project", "mcp"]}
   WS_MCP_TOKEN=$(openssl rand -hex 32) ws --root ~/project mcp --http 8080
   ws mcp --http 0.0.0.0:8080 --token-file /run/secrets/mcp-token`,
-		Args: exactArgs(0, "no arguments"),
+		// A signal ends the session in order (the calls in flight finish).
+		Annotations: map[string]string{interruptibleKey: "true"},
+		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.noPrompt = true
 			if !changed(cmd.Flags(), "http") {

@@ -143,6 +143,9 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		}
 		c := toolCommands[t.Command](app)
 		c.Annotations = map[string]string{"tool": t.ID}
+		if t.Cancellable {
+			c.Annotations[interruptibleKey] = "true"
+		}
 		byPath[t.Command] = c
 		if parent, ok := parentOf(t.Command); ok {
 			byPath[parent].AddCommand(c)

@@ -37,7 +37,7 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
   curl -s https://example.com/data.csv | ws upload - --name data.csv --thread support-42
   ws upload --messages conversation.json --json | jq .data.messages
   ws upload *.xlsx --include xlsx --max-size 'image/*=5MiB' --max-size 20MiB`,
-		Annotations: map[string]string{"tool": uploadTool},
+		Annotations: map[string]string{"tool": uploadTool, interruptibleKey: "true"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case messages == "" && len(args) == 0:

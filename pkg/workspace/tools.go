@@ -89,6 +89,12 @@ type ToolSpec struct {
 	// tools (the skill tools): the tools config does not reach it — it is
 	// not switched off, renamed, made to need approval or hooked.
 	AgentTool bool
+	// Cancellable marks a tool that watches its context and stops early
+	// when it ends (a shell command, a wait, a long walk or index, a
+	// change of several files taken back). Its subcommand cancels it on
+	// the first SIGINT or SIGTERM; the others keep the default signal
+	// handling, which costs nothing at start-up.
+	Cancellable bool
 
 	params func() schema.Params // read from the request struct on first use
 	decode func(args []byte) (any, error)
@@ -146,44 +152,44 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: Mkdir, Command: "mkdir", Writes: true, Op: "mkdir",
 			Description: "Create a directory, with its missing parents unless recursive is false. An existing directory is not an error."},
 			(*Workspace).Mkdir),
-		tool(ToolSpec{ID: Grep, Command: "grep",
+		tool(ToolSpec{ID: Grep, Command: "grep", Cancellable: true,
 			Description: "Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped."},
 			(*Workspace).Grep),
-		tool(ToolSpec{ID: Search, Command: "search", Needs: NeedSearch,
+		tool(ToolSpec{ID: Search, Command: "search", Cancellable: true, Needs: NeedSearch,
 			Description: "Find documents in the workspace's search index, best first: by keywords (BM25), by meaning (vector, when an embedder is configured) or both (hybrid). Each result shows the document id, the lines where the words occur, and its text."},
 			(*Workspace).Search),
-		tool(ToolSpec{ID: Index, Command: "index", Writes: true, Op: "index", Needs: NeedSearch,
+		tool(ToolSpec{ID: Index, Command: "index", Cancellable: true, Writes: true, Op: "index", Needs: NeedSearch,
 			Description: "Add text to the search index under a name, or replace what that name held, so that search can find it."},
 			(*Workspace).Index),
-		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Needs: NeedSandbox,
+		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Cancellable: true, Needs: NeedSandbox,
 			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout (300 s by default). Set background=true for servers and other long jobs: they run until they exit or are killed (no timeout unless you give one), and you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
-		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Needs: NeedSandbox | NeedProcesses, Observes: true,
+		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Cancellable: true, Needs: NeedSandbox | NeedProcesses, Observes: true,
 			Description:   "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait).",
 			WSDescription: "Show the output of a background process started with execute_command, and its exit code once it has ended. wait=true waits for it to end (waitTimeout bounds the wait); sinceLast=true shows only what you have not seen yet; filter keeps the matching lines."},
 			(*Workspace).ProcessOutput),
-		tool(ToolSpec{ID: KillProcess, Command: "kill", Needs: NeedSandbox | NeedProcesses,
+		tool(ToolSpec{ID: KillProcess, Command: "kill", Cancellable: true, Needs: NeedSandbox | NeedProcesses,
 			Description: "Stop a background process started with execute_command (and everything it started), and show its last output."},
 			(*Workspace).Kill),
-		tool(ToolSpec{ID: Skill, AgentTool: true, Command: "skill", Needs: NeedSkills,
+		tool(ToolSpec{ID: Skill, AgentTool: true, Command: "skill", Cancellable: true, Needs: NeedSkills,
 			Description: "Load a skill's full instructions by name (or path), with the lists of its reference files, scripts and assets. Activate a skill as soon as it is relevant; skills are instructions, not tools."},
 			(*Workspace).Skill),
-		tool(ToolSpec{ID: SkillSearch, AgentTool: true, Command: "skill search", Needs: NeedSkills,
+		tool(ToolSpec{ID: SkillSearch, AgentTool: true, Command: "skill search", Cancellable: true, Needs: NeedSkills,
 			Description: "Search the instructions and reference files of the available skills for a topic."},
 			(*Workspace).SkillSearch),
-		tool(ToolSpec{ID: SkillRead, AgentTool: true, Command: "skill read", Needs: NeedSkills,
+		tool(ToolSpec{ID: SkillRead, AgentTool: true, Command: "skill read", Cancellable: true, Needs: NeedSkills,
 			Description: "Read a file of a skill (references/, scripts/ or assets/), by its path below the skill's directory, optionally a range of lines."},
 			(*Workspace).SkillRead),
 		tool(ToolSpec{ID: MultiEdit, Command: "edit --edits", Writes: true, Op: "multi_edit", WSOnly: true,
 			Description: "Make several edits of one file at once, in order, each as edit_file makes it (exact text first, then tolerant of formatting slips, never ambiguous). Either every edit applies and the file is written once, or none does."},
 			(*Workspace).MultiEdit),
-		tool(ToolSpec{ID: ApplyPatch, Command: "patch", Writes: true, Op: "apply_patch", WSOnly: true,
+		tool(ToolSpec{ID: ApplyPatch, Command: "patch", Cancellable: true, Writes: true, Op: "apply_patch", WSOnly: true,
 			Description: "Apply a patch that adds, updates, moves or deletes files: Codex's apply_patch format or a unified diff. Context lines locate each change (trailing whitespace and typographic punctuation are forgiven; a context that fits two places is refused). All files change or none."},
 			(*Workspace).ApplyPatch),
-		tool(ToolSpec{ID: Undo, Command: "undo", Writes: true, Op: "undo", WSOnly: true,
+		tool(ToolSpec{ID: Undo, Command: "undo", Cancellable: true, Writes: true, Op: "undo", WSOnly: true,
 			Description: "Take back the last change ws made to a file (write, edit, delete or patch), or the last change in the workspace. Refused when the file changed since, unless force is set. An undo can itself be undone."},
 			(*Workspace).Undo),
-		tool(ToolSpec{ID: SendInput, Command: "send", Needs: NeedSandbox | NeedProcesses, WSOnly: true,
+		tool(ToolSpec{ID: SendInput, Command: "send", Cancellable: true, Needs: NeedSandbox | NeedProcesses, WSOnly: true,
 			Description: "Write text to the stdin of a background process started with execute_command (background=true, stdinPipe=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards. Read the reply with get_process_output (sinceLast=true shows only what is new)."},
 			(*Workspace).SendInput),
 		tool(ToolSpec{ID: Glob, Command: "glob", WSOnly: true,
