@@ -55,13 +55,7 @@ func (c *scriptedClient) next() string {
 		s, _ := c.out.ReadString('\n')
 		line <- strings.TrimSuffix(s, "\n")
 	}()
-	select {
-	case s := <-line:
-		return s
-	case <-time.After(20 * time.Second):
-		c.t.Fatal("no message from the server")
-		return ""
-	}
+	return await(c.t, line, 20*time.Second, "no message from the server")
 }
 
 // approvalWorkspace is a test workspace whose tools all require approval.
@@ -187,12 +181,7 @@ func TestElicitInputEnds(t *testing.T) {
 	if got := c.next(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	select {
-	case err := <-c.done:
-		must(t, err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("Serve did not return")
-	}
+	must(t, await(t, c.done, 20*time.Second, "Serve did not return"))
 }
 
 func TestCanElicit(t *testing.T) {

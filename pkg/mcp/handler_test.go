@@ -30,6 +30,20 @@ func must(t testing.TB, err error) {
 	}
 }
 
+// await returns what ch gives, or ends the test with the message late
+// when nothing comes within d.
+func await[T any](t testing.TB, ch <-chan T, d time.Duration, late string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatal(late)
+		var zero T
+		return zero
+	}
+}
+
 const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
 
 // TestHandle sends each case's message to a fresh, initialized handler
@@ -197,13 +211,8 @@ func TestCancel(t *testing.T) {
 	if got := h.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"user"}}`)); got != nil {
 		t.Errorf("the notification was answered: %s", got)
 	}
-	select {
-	case got := <-done:
-		if got != nil {
-			t.Errorf("the cancelled request was answered: %s", got)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the cancelled command is still running")
+	if got := await(t, done, 5*time.Second, "the cancelled command is still running"); got != nil {
+		t.Errorf("the cancelled request was answered: %s", got)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("cancellation took %v", d)

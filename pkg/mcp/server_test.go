@@ -152,12 +152,7 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 
 	inW.Close()
-	select {
-	case err := <-done:
-		must(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return at the end of its input")
-	}
+	must(t, await(t, done, 5*time.Second, "Serve did not return at the end of its input"))
 }
 
 // TestServeLines checks the stdio framing: blank lines are skipped, a
@@ -199,13 +194,8 @@ func TestServeCancel(t *testing.T) {
 	io.WriteString(inW, initialize+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 10"}}}`+"\n")
 	time.Sleep(200 * time.Millisecond)
 	cancel()
-	select {
-	case err := <-done:
-		if err != context.Canceled {
-			t.Errorf("Serve: %v, want %v", err, context.Canceled)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve still runs after its context was cancelled")
+	if err := await(t, done, 5*time.Second, "Serve still runs after its context was cancelled"); err != context.Canceled {
+		t.Errorf("Serve: %v, want %v", err, context.Canceled)
 	}
 	if got := out.String(); !strings.Contains(got, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Exit code: 143"}]`) {
 		t.Errorf("the stopped call's answer is missing:\n%s", got)

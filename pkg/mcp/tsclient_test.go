@@ -116,13 +116,8 @@ func TestTypeScriptClient(t *testing.T) {
 	// ws exits 0 once the call in flight has answered.
 	done := make(chan error, 1)
 	go func() { done <- ws.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("ws mcp after SIGTERM: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("ws mcp did not exit after SIGTERM")
+	if err := await(t, done, 10*time.Second, "ws mcp did not exit after SIGTERM"); err != nil {
+		t.Errorf("ws mcp after SIGTERM: %v", err)
 	}
 }
 
