@@ -15,20 +15,22 @@ func del(s string) Line { return Line{Kind: Remove, Text: s} }
 func ins(s string) Line { return Line{Kind: Insert, Text: s} }
 
 type parseCase struct {
-	name string
-	text string
-	want *Patch
+	name  string
+	text  string
+	files []FilePatch // what the patch parses to, in the format of its test
 	// For errors: the kind, the line, and a part of the message.
 	kind Kind
 	line int
 	msg  string
 }
 
-func runParseCases(t *testing.T, cases []parseCase) {
+// runParseCases parses each case's text: a patch of format with its
+// files, or the error it describes.
+func runParseCases(t *testing.T, format string, cases []parseCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Parse(tc.text)
-			if tc.want == nil {
+			if tc.kind != "" {
 				var pe *ParseError
 				if err == nil {
 					t.Fatalf("Parse succeeded, want a %s error:\n%s", tc.kind, dump(got))
@@ -41,8 +43,8 @@ func runParseCases(t *testing.T, cases []parseCase) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got\n%s\nwant\n%s", dump(got), dump(tc.want))
+			if want := (&Patch{Format: format, Files: tc.files}); !reflect.DeepEqual(got, want) {
+				t.Errorf("got\n%s\nwant\n%s", dump(got), dump(want))
 			}
 		})
 	}
@@ -60,8 +62,7 @@ func dump(v any) string {
 }
 
 func TestParseCodex(t *testing.T) {
-	codex := func(files ...FilePatch) *Patch { return &Patch{Format: FormatCodex, Files: files} }
-	runParseCases(t, []parseCase{{
+	runParseCases(t, FormatCodex, []parseCase{{
 		name: "all operations",
 		text: lines(
 			"*** Begin Patch",
@@ -74,45 +75,45 @@ func TestParseCodex(t *testing.T) {
 			`+print("Hello, world!")`,
 			"*** Delete File: obsolete.txt",
 			"*** End Patch"),
-		want: codex(
-			FilePatch{Op: Add, Path: "hello.txt", Content: []byte("Hello world\n"), PatchLine: 2},
-			FilePatch{Op: Update, Path: "src/app.py", MoveTo: "src/main.py", PatchLine: 4, Hunks: []Hunk{{
+		files: []FilePatch{
+			{Op: Add, Path: "hello.txt", Content: []byte("Hello world\n"), PatchLine: 2},
+			{Op: Update, Path: "src/app.py", MoveTo: "src/main.py", PatchLine: 4, Hunks: []Hunk{{
 				Anchors: []string{"def greet():"}, PatchLine: 6,
 				Lines: []Line{del(`print("Hi")`), ins(`print("Hello, world!")`)},
 			}}},
-			FilePatch{Op: Delete, Path: "obsolete.txt", PatchLine: 9}),
+			{Op: Delete, Path: "obsolete.txt", PatchLine: 9}},
 	}, {
-		name: "missing End Patch",
-		text: lines("*** Begin Patch", "*** Update File: a", "@@", "-x", "+y"),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}),
+		name:  "missing End Patch",
+		text:  lines("*** Begin Patch", "*** Update File: a", "@@", "-x", "+y"),
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}},
 	}, {
-		name: "missing Begin Patch",
-		text: lines("*** Delete File: a", "*** End Patch"),
-		want: codex(FilePatch{Op: Delete, Path: "a", PatchLine: 1}),
+		name:  "missing Begin Patch",
+		text:  lines("*** Delete File: a", "*** End Patch"),
+		files: []FilePatch{{Op: Delete, Path: "a", PatchLine: 1}},
 	}, {
-		name: "heredoc with quoted delimiter",
-		text: lines("<<'EOF'", "*** Begin Patch", "*** Delete File: a", "*** End Patch", "EOF"),
-		want: codex(FilePatch{Op: Delete, Path: "a", PatchLine: 3}),
+		name:  "heredoc with quoted delimiter",
+		text:  lines("<<'EOF'", "*** Begin Patch", "*** Delete File: a", "*** End Patch", "EOF"),
+		files: []FilePatch{{Op: Delete, Path: "a", PatchLine: 3}},
 	}, {
-		name: "heredoc with the command and a double-quoted delimiter",
-		text: lines(`apply_patch <<"PATCH"`, "*** Begin Patch", "*** Delete File: a", "*** End Patch", "PATCH"),
-		want: codex(FilePatch{Op: Delete, Path: "a", PatchLine: 3}),
+		name:  "heredoc with the command and a double-quoted delimiter",
+		text:  lines(`apply_patch <<"PATCH"`, "*** Begin Patch", "*** Delete File: a", "*** End Patch", "PATCH"),
+		files: []FilePatch{{Op: Delete, Path: "a", PatchLine: 3}},
 	}, {
-		name: "heredoc without quotes and without its end",
-		text: lines("<<EOF", "*** Begin Patch", "*** Delete File: a", "*** End Patch"),
-		want: codex(FilePatch{Op: Delete, Path: "a", PatchLine: 3}),
+		name:  "heredoc without quotes and without its end",
+		text:  lines("<<EOF", "*** Begin Patch", "*** Delete File: a", "*** End Patch"),
+		files: []FilePatch{{Op: Delete, Path: "a", PatchLine: 3}},
 	}, {
-		name: "markdown fence",
-		text: lines("", "```diff", "*** Begin Patch", "*** Delete File: a", "*** End Patch", "```", ""),
-		want: codex(FilePatch{Op: Delete, Path: "a", PatchLine: 4}),
+		name:  "markdown fence",
+		text:  lines("", "```diff", "*** Begin Patch", "*** Delete File: a", "*** End Patch", "```", ""),
+		files: []FilePatch{{Op: Delete, Path: "a", PatchLine: 4}},
 	}, {
-		name: "CRLF transport",
-		text: strings.ReplaceAll(lines("*** Begin Patch", "*** Add File: a", "+x", "*** End Patch"), "\n", "\r\n"),
-		want: codex(FilePatch{Op: Add, Path: "a", Content: []byte("x\n"), PatchLine: 2}),
+		name:  "CRLF transport",
+		text:  strings.ReplaceAll(lines("*** Begin Patch", "*** Add File: a", "+x", "*** End Patch"), "\n", "\r\n"),
+		files: []FilePatch{{Op: Add, Path: "a", Content: []byte("x\n"), PatchLine: 2}},
 	}, {
-		name: "padded markers",
-		text: lines(" *** Begin Patch", "  *** Update File: a ", "@@", "-x", "+y", " *** End Patch", ""),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}),
+		name:  "padded markers",
+		text:  lines(" *** Begin Patch", "  *** Update File: a ", "@@", "-x", "+y", " *** End Patch", ""),
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}},
 	}, {
 		name: "blank lines between sections and hunks, and inside a hunk",
 		text: lines(
@@ -133,48 +134,48 @@ func TestParseCodex(t *testing.T) {
 			"*** Delete File: b",
 			"",
 			"*** End Patch"),
-		want: codex(
-			FilePatch{Op: Update, Path: "a", PatchLine: 3, Hunks: []Hunk{
+		files: []FilePatch{
+			{Op: Update, Path: "a", PatchLine: 3, Hunks: []Hunk{
 				{Anchors: []string{"func f() {"}, PatchLine: 5, Lines: []Line{ctx("one"), ctx(""), del("two"), ins("2")}},
 				{PatchLine: 11, Lines: []Line{del("three"), ins("3")}},
 			}},
-			FilePatch{Op: Delete, Path: "b", PatchLine: 15}),
+			{Op: Delete, Path: "b", PatchLine: 15}},
 	}, {
-		name: "first hunk without @@",
-		text: lines("*** Begin Patch", "*** Update File: a", " import foo", "+bar", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{ctx("import foo"), ins("bar")}}}}),
+		name:  "first hunk without @@",
+		text:  lines("*** Begin Patch", "*** Update File: a", " import foo", "+bar", "*** End Patch"),
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{ctx("import foo"), ins("bar")}}}}},
 	}, {
 		name: "several @@ anchors for one hunk",
 		text: lines("*** Begin Patch", "*** Update File: a.py", "@@ class Base:", "@@     def run(self):", "-        pass", "+        return 1", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a.py", PatchLine: 2, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "a.py", PatchLine: 2, Hunks: []Hunk{{
 			Anchors: []string{"class Base:", "    def run(self):"}, PatchLine: 3,
 			Lines: []Line{del("        pass"), ins("        return 1")},
-		}}}),
+		}}}},
 	}, {
-		name: "a unified range on the @@ line is no anchor",
-		text: lines("*** Begin Patch", "*** Update File: a", "@@ -1,2 +1,2 @@ func f()", "-x", "+y", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}),
+		name:  "a unified range on the @@ line is no anchor",
+		text:  lines("*** Begin Patch", "*** Update File: a", "@@ -1,2 +1,2 @@ func f()", "-x", "+y", "*** End Patch"),
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{del("x"), ins("y")}}}}},
 	}, {
 		name: "End of File",
 		text: lines("*** Begin Patch", "*** Update File: a", "@@", " first", "-second", "+second updated", "*** End of File", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{
 			PatchLine: 3, EndOfFile: true, Newline: AddNewline,
 			Lines: []Line{ctx("first"), del("second"), ins("second updated")},
-		}}}),
+		}}}},
 	}, {
 		name: "add with blank lines between + lines, and an empty add",
 		text: lines("*** Begin Patch", "*** Add File: a", "+x", "", "+y", "", "*** Add File: b", "*** End Patch"),
-		want: codex(
-			FilePatch{Op: Add, Path: "a", Content: []byte("x\n\ny\n"), PatchLine: 2},
-			FilePatch{Op: Add, Path: "b", Content: []byte{}, PatchLine: 7}),
+		files: []FilePatch{
+			{Op: Add, Path: "a", Content: []byte("x\n\ny\n"), PatchLine: 2},
+			{Op: Add, Path: "b", Content: []byte{}, PatchLine: 7}},
 	}, {
-		name: "pure rename",
-		text: lines("*** Begin Patch", "*** Update File: ./a//b", "*** Move to: c/d", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a/b", MoveTo: "c/d", PatchLine: 2}),
+		name:  "pure rename",
+		text:  lines("*** Begin Patch", "*** Update File: ./a//b", "*** Move to: c/d", "*** End Patch"),
+		files: []FilePatch{{Op: Update, Path: "a/b", MoveTo: "c/d", PatchLine: 2}},
 	}, {
-		name: "a context line that looks like a marker",
-		text: lines("*** Begin Patch", "*** Update File: a", "@@", " *** not a header", "-x", "+y", "*** End Patch"),
-		want: codex(FilePatch{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{ctx("*** not a header"), del("x"), ins("y")}}}}),
+		name:  "a context line that looks like a marker",
+		text:  lines("*** Begin Patch", "*** Update File: a", "@@", " *** not a header", "-x", "+y", "*** End Patch"),
+		files: []FilePatch{{Op: Update, Path: "a", PatchLine: 2, Hunks: []Hunk{{PatchLine: 3, Lines: []Line{ctx("*** not a header"), del("x"), ins("y")}}}}},
 	},
 		// Errors.
 		{name: "empty", text: "\n  \n", kind: KindEmpty, msg: "empty"},

@@ -3,8 +3,7 @@ package patch
 import "testing"
 
 func TestParseUnified(t *testing.T) {
-	unified := func(files ...FilePatch) *Patch { return &Patch{Format: FormatUnified, Files: files} }
-	runParseCases(t, []parseCase{{
+	runParseCases(t, FormatUnified, []parseCase{{
 		name: "git diff with a function name after the range",
 		text: lines(
 			"diff --git a/src/a.go b/src/a.go",
@@ -20,12 +19,12 @@ func TestParseUnified(t *testing.T) {
 			"@@ -20 +21 @@",
 			"-x",
 			"+y"),
-		want: unified(FilePatch{Op: Update, Path: "src/a.go", PatchLine: 1, Hunks: []Hunk{
+		files: []FilePatch{{Op: Update, Path: "src/a.go", PatchLine: 1, Hunks: []Hunk{
 			{HasRange: true, OldStart: 10, OldCount: 3, NewStart: 10, NewCount: 4, PatchLine: 5,
 				Lines: []Line{ctx("one"), del("two"), ins("2"), ins("2.5"), ctx("three")}},
 			{HasRange: true, OldStart: 20, OldCount: 1, NewStart: 21, NewCount: 1, PatchLine: 11,
 				Lines: []Line{del("x"), ins("y")}},
-		}}),
+		}}},
 	}, {
 		name: "new, deleted and renamed files in one diff",
 		text: lines(
@@ -59,12 +58,12 @@ func TestParseUnified(t *testing.T) {
 			"diff --git a/empty b/empty",
 			"new file mode 100644",
 			"index 0000000..e69de29"),
-		want: unified(
-			FilePatch{Op: Add, Path: "new.txt", Content: []byte("hello\nworld\n"), PatchLine: 1},
-			FilePatch{Op: Delete, Path: "old.txt", PatchLine: 9, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 0, NewCount: 0, PatchLine: 13, Lines: []Line{del("bye")}}}},
-			FilePatch{Op: Update, Path: "d/x.txt", MoveTo: "e/y.txt", PatchLine: 15, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 21, Lines: []Line{del("a"), ins("b")}}}},
-			FilePatch{Op: Update, Path: "p q", MoveTo: "r s", PatchLine: 24},
-			FilePatch{Op: Add, Path: "empty", Content: []byte{}, PatchLine: 28}),
+		files: []FilePatch{
+			{Op: Add, Path: "new.txt", Content: []byte("hello\nworld\n"), PatchLine: 1},
+			{Op: Delete, Path: "old.txt", PatchLine: 9, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 0, NewCount: 0, PatchLine: 13, Lines: []Line{del("bye")}}}},
+			{Op: Update, Path: "d/x.txt", MoveTo: "e/y.txt", PatchLine: 15, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 21, Lines: []Line{del("a"), ins("b")}}}},
+			{Op: Update, Path: "p q", MoveTo: "r s", PatchLine: 24},
+			{Op: Add, Path: "empty", Content: []byte{}, PatchLine: 28}},
 	}, {
 		name: "no newline markers",
 		text: lines(
@@ -74,23 +73,23 @@ func TestParseUnified(t *testing.T) {
 			"-b",
 			`\ No newline at end of file`,
 			"+B"),
-		want: unified(FilePatch{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3,
 			EndOfFile: true, Newline: AddNewline,
 			Lines: []Line{ctx("a"), del("b"), ins("B")},
-		}}}),
+		}}}},
 	}, {
 		name: "no newline on a context line (both sides)",
 		text: lines("--- a/f", "+++ b/f", "@@ -1,2 +1,2 @@", "-a", "+A", " b", `\ No newline at end of file`),
-		want: unified(FilePatch{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3,
 			EndOfFile: true, Newline: DropNewline,
 			Lines: []Line{del("a"), ins("A"), ctx("b")},
-		}}}),
+		}}}},
 	}, {
-		name: "new file without final newline",
-		text: lines("--- /dev/null", "+++ b/f", "@@ -0,0 +1,2 @@", "+a", "+b", `\ No newline at end of file`),
-		want: unified(FilePatch{Op: Add, Path: "f", Content: []byte("a\nb"), PatchLine: 1}),
+		name:  "new file without final newline",
+		text:  lines("--- /dev/null", "+++ b/f", "@@ -0,0 +1,2 @@", "+a", "+b", `\ No newline at end of file`),
+		files: []FilePatch{{Op: Add, Path: "f", Content: []byte("a\nb"), PatchLine: 1}},
 	}, {
 		name: "diff -u with timestamps, and a removed line that looks like a header",
 		text: lines(
@@ -100,31 +99,31 @@ func TestParseUnified(t *testing.T) {
 			"--- a comment",
 			"+++ another",
 			" select 1;"),
-		want: unified(FilePatch{Op: Update, Path: "f.sql", PatchLine: 1, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "f.sql", PatchLine: 1, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3,
 			Lines: []Line{del("-- a comment"), ins("++ another"), ctx("select 1;")},
-		}}}),
+		}}}},
 	}, {
 		name: "an empty context line that lost its space",
 		text: lines("--- a/f", "+++ b/f", "@@ -1,3 +1,3 @@", " a", "", "-b", "+c"),
-		want: unified(FilePatch{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
+		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 3, NewStart: 1, NewCount: 3, PatchLine: 3,
 			Lines: []Line{ctx("a"), ctx(""), del("b"), ins("c")},
-		}}}),
+		}}}},
 	}, {
 		name: "bare @@ headers run to the next header",
 		text: lines("--- a/f", "+++ b/f", "@@", " a", "-b", "+c", "", "@@ ... @@", "-d", "+e", "", "--- a/g", "+++ b/g", "@@ @@", "-x", "+y"),
-		want: unified(
-			FilePatch{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{
+		files: []FilePatch{
+			{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{
 				{PatchLine: 3, Lines: []Line{ctx("a"), del("b"), ins("c")}},
 				{PatchLine: 8, Lines: []Line{del("d"), ins("e")}},
 			}},
-			FilePatch{Op: Update, Path: "g", PatchLine: 12, Hunks: []Hunk{{PatchLine: 14, Lines: []Line{del("x"), ins("y")}}}}),
+			{Op: Update, Path: "g", PatchLine: 12, Hunks: []Hunk{{PatchLine: 14, Lines: []Line{del("x"), ins("y")}}}}},
 	}, {
 		name: "quoted names",
 		text: lines(`diff --git "a/caf\303\251 \"x\".txt" "b/caf\303\251 \"x\".txt"`, `--- "a/caf\303\251 \"x\".txt"`, `+++ "b/caf\303\251 \"x\".txt"`, "@@ -1 +1 @@", "-x", "+y"),
-		want: unified(FilePatch{Op: Update, Path: "café \"x\".txt", PatchLine: 1, Hunks: []Hunk{{
-			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 4, Lines: []Line{del("x"), ins("y")}}}}),
+		files: []FilePatch{{Op: Update, Path: "café \"x\".txt", PatchLine: 1, Hunks: []Hunk{{
+			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 4, Lines: []Line{del("x"), ins("y")}}}}},
 	}, {
 		name: "format-patch mail around the diff",
 		text: lines(
@@ -142,18 +141,18 @@ func TestParseUnified(t *testing.T) {
 			"+b",
 			"-- ",
 			"2.39.5"),
-		want: unified(FilePatch{Op: Update, Path: "f", PatchLine: 7, Hunks: []Hunk{{
-			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 10, Lines: []Line{del("a"), ins("b")}}}}),
+		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 7, Hunks: []Hunk{{
+			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 10, Lines: []Line{del("a"), ins("b")}}}}},
 	}, {
 		name: "CR kept on the lines of a CRLF file",
 		text: "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n one\r\n-two\r\n+2\r\n",
-		want: unified(FilePatch{Op: Update, Path: "w", PatchLine: 1, Hunks: []Hunk{{
-			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3, Lines: []Line{ctx("one\r"), del("two\r"), ins("2\r")}}}}),
+		files: []FilePatch{{Op: Update, Path: "w", PatchLine: 1, Hunks: []Hunk{{
+			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3, Lines: []Line{ctx("one\r"), del("two\r"), ins("2\r")}}}}},
 	}, {
 		name: "mode change only is skipped",
 		text: lines("diff --git a/x b/x", "old mode 100644", "new mode 100755", "diff --git a/y b/y", "--- a/y", "+++ b/y", "@@ -1 +1 @@", "-a", "+b"),
-		want: unified(FilePatch{Op: Update, Path: "y", PatchLine: 4, Hunks: []Hunk{{
-			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 7, Lines: []Line{del("a"), ins("b")}}}}),
+		files: []FilePatch{{Op: Update, Path: "y", PatchLine: 4, Hunks: []Hunk{{
+			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 7, Lines: []Line{del("a"), ins("b")}}}}},
 	},
 		// Errors.
 		{name: "too few lines for the counts", text: lines("--- a/f", "+++ b/f", "@@ -1,3 +1,3 @@", " a", "-b", "+c"), kind: KindSyntax, line: 3, msg: "counts 3 old and 3 new lines but the hunk has 2 and 2"},
