@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -128,105 +129,63 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 		return
 	}
 	// Files travel in batches, which keeps channel traffic (and goroutine
-	// hand-offs) low when most files are small.
+	// hand-offs) low when most files are small. A worker that finishes a
+	// batch takes it, and every batch after it that is done, in walk
+	// order itself: there is no collector goroutine to wake per batch.
 	work := make(chan *grepBatch, 64)
-	done := make(chan *grepBatch, 64)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	c := &collector{g: g, pending: map[int]*grepBatch{}, cancel: cancel}
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
+			var buf []byte // this worker's read buffer, reused file after file
 			for b := range work {
 				for _, f := range b.files {
 					if ctx.Err() == nil {
-						g.scan(f)
+						buf = g.scan(f, buf)
 					}
 				}
-				done <- b
+				c.done(b)
 			}
 		}()
 	}
-	var gitDirs []string // written by the walker only; read after done is closed
-	go func() {
-		q := &batcher{out: work}
-		if st.IsDir() {
-			var ig *fsroot.Ignore
-			if !g.noIgnore {
-				ig = g.fs.IgnoreFor(t)
+	var gitDirs []string // written by the walker only; read after the workers are done
+	q := &batcher{out: work}
+	if st.IsDir() {
+		var ig *fsroot.Ignore
+		if !g.noIgnore {
+			ig = g.fs.IgnoreFor(t)
+		}
+		opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: ig,
+			Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: Reason(err)}) },
+			GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
+		_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+			if e.IsDir {
+				return true, nil // symlinked directories are not entered
 			}
-			opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: ig,
-				Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: Reason(err)}) },
-				GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
-			_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
-				if e.IsDir {
-					return true, nil // symlinked directories are not entered
-				}
-				if g.glob != "" {
-					if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
-						return false, nil
-					}
-				}
-				if !g.filter.Match(e.Rel()) {
+			if g.glob != "" {
+				if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
 					return false, nil
 				}
-				q.add(&File{Rel: e.Rel(), loc: e.Loc()})
+			}
+			if !g.filter.Match(e.Rel()) {
 				return false, nil
-			})
-			if err != nil {
-				q.add(&File{Rel: string(t.Rel()), err: Reason(err)})
 			}
-		} else {
-			q.add(&File{Rel: string(t.Rel()), loc: l})
+			q.add(&File{Rel: e.Rel(), loc: e.Loc()})
+			return false, nil
+		})
+		if err != nil {
+			q.add(&File{Rel: string(t.Rel()), err: Reason(err)})
 		}
-		q.flush()
-		close(work)
-		workers.Wait()
-		close(done)
-	}()
-	// Collect in walk order.
-	pending := map[int]*grepBatch{}
-	next, total := 0, 0
-	for b := range done {
-		pending[b.seq] = b
-		for {
-			b, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			for _, f := range b.files {
-				if total >= g.maxMatches {
-					break
-				}
-				switch {
-				case f.timeout != nil:
-					g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
-					g.maxMatches = total
-					cancel()
-				case f.err != "":
-					g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
-				case f.bin:
-					g.res.BinarySkipped++
-				case len(f.Hits) > 0:
-					if total+len(f.Hits) > g.maxMatches {
-						f.Hits = f.Hits[:g.maxMatches-total]
-					}
-					total += len(f.Hits)
-					g.res.Files = append(g.res.Files, f)
-					if g.onFile != nil {
-						g.onFile(f)
-					}
-					if total >= g.maxMatches {
-						g.res.Truncated = true
-						cancel()
-					}
-				}
-			}
-		}
+	} else {
+		q.add(&File{Rel: string(t.Rel()), loc: l})
 	}
+	q.flush()
+	close(work)
+	workers.Wait()
 	g.res.GitDirs = gitDirs
 }
 
@@ -248,6 +207,67 @@ func Reason(err error) string {
 		return "read error: " + errno.Error()
 	}
 	return "read error: " + err.Error()
+}
+
+// collector takes the scanned batches in walk order, whichever worker
+// finishes them, so the MaxMatches cap stops at the same file every time.
+type collector struct {
+	g       *grepRun
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	pending map[int]*grepBatch // done, waiting for an earlier batch
+	next    int                // the seq of the batch to take next
+	total   int                // matching lines taken
+}
+
+// done hands over a scanned batch, and takes it and the batches after it
+// that are waiting, if it is the next in walk order.
+func (c *collector) done(b *grepBatch) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending[b.seq] = b
+	for {
+		b, ok := c.pending[c.next]
+		if !ok {
+			return
+		}
+		delete(c.pending, c.next)
+		c.next++
+		c.take(b)
+	}
+}
+
+// take adds a batch's results; c.mu is held.
+func (c *collector) take(b *grepBatch) {
+	g := c.g
+	for _, f := range b.files {
+		if c.total >= g.maxMatches {
+			return
+		}
+		switch {
+		case f.timeout != nil:
+			g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
+			g.maxMatches = c.total
+			c.cancel()
+		case f.err != "":
+			g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
+		case f.bin:
+			g.res.BinarySkipped++
+		case len(f.Hits) > 0:
+			if c.total+len(f.Hits) > g.maxMatches {
+				f.Hits = f.Hits[:g.maxMatches-c.total]
+			}
+			c.total += len(f.Hits)
+			g.res.Files = append(g.res.Files, f)
+			if g.onFile != nil {
+				g.onFile(f)
+			}
+			if c.total >= g.maxMatches {
+				g.res.Truncated = true
+				c.cancel()
+			}
+		}
+	}
 }
 
 // grepBatch is a run of files in walk order.
@@ -283,30 +303,20 @@ func (q *batcher) flush() {
 	}
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+// keepBuf is the largest read buffer a worker keeps for the next file;
+// a bigger file gets a buffer of its own.
+const keepBuf = 16 << 20
 
-// getBuf returns an empty buffer with room for at least n bytes.
-func getBuf(n int) []byte {
-	b := *(bufPool.Get().(*[]byte))
-	if cap(b) < n {
-		putBuf(b)
-		return make([]byte, 0, n)
+// readAllSized reads the file open at fd, whose size fstat gave, into buf
+// (grown when it is too small): one read when the file has not changed
+// since, more only if it grew.
+func readAllSized(fd int, size int64, buf []byte) ([]byte, error) {
+	if int64(cap(buf)) <= size {
+		// Grown in powers of two, so a worker makes few buffers however
+		// its files' sizes rise.
+		buf = make([]byte, 0, max(1<<bits.Len(uint(size)), 64<<10))
 	}
-	return b[:0]
-}
-
-func putBuf(b []byte) {
-	if cap(b) > 8<<20 {
-		return // don't keep huge buffers around
-	}
-	b = b[:0]
-	bufPool.Put(&b)
-}
-
-// readAllSized reads the file open at fd, whose size fstat gave: one read
-// when it has not changed since, more only if it grew.
-func readAllSized(fd int, size int64) ([]byte, error) {
-	buf := getBuf(int(size) + 1)
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -328,48 +338,51 @@ func readAllSized(fd int, size int64) ([]byte, error) {
 // headFirst is the size above which a file's head is sniffed first.
 const headFirst = 64 << 10
 
-// scan reads one file once and finds its matching lines. It uses raw
-// system calls: an *os.File would add an fcntl and an epoll_ctl per file.
-func (g *grepRun) scan(f *File) {
+// scan reads one file once and finds its matching lines. buf is the
+// worker's read buffer; scan returns the one to use for the next file (a
+// file with hits keeps the buffer its content is in). It uses raw system
+// calls: an *os.File would add an fcntl and an epoll_ctl per file.
+func (g *grepRun) scan(f *File, buf []byte) []byte {
 	fd, err := g.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		f.err = Reason(err)
-		return
+		return buf
 	}
 	defer unix.Close(fd)
 	st, err := fsroot.Fstat(fd)
 	if err != nil {
 		f.err = Reason(err)
-		return
+		return buf
 	}
 	if !st.Mode.IsRegular() {
-		return // FIFOs, sockets, devices and directories are passed over
+		return buf // FIFOs, sockets, devices and directories are passed over
 	}
 	// Files bigger than a buffer are judged by their head before the rest
 	// is read: a disk image is skipped after 8 KiB, not after reading
 	// gigabytes, and the big binary files of a source tree cost one pread.
 	if st.Size > headFirst {
-		var head [media.SniffLen]byte
-		n, err := unix.Pread(fd, head[:], 0)
+		if cap(buf) < media.SniffLen {
+			buf = make([]byte, 0, 64<<10)
+		}
+		head := buf[:media.SniffLen]
+		n, err := unix.Pread(fd, head, 0)
 		if err != nil {
 			f.err = Reason(err)
-			return
+			return buf
 		}
 		if IsBinary(f.Rel, head[:n]) {
 			f.bin = true
-			return
+			return buf
 		}
 	}
-	buf, err := readAllSized(fd, st.Size)
+	buf, err = readAllSized(fd, st.Size, buf)
 	if err != nil {
-		putBuf(buf)
 		f.err = Reason(err)
-		return
+		return reuse(buf)
 	}
 	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {
-		putBuf(buf)
 		f.bin = true
-		return
+		return reuse(buf)
 	}
 	limit := g.maxCount
 	if g.invert {
@@ -389,10 +402,18 @@ func (g *grepRun) scan(f *File) {
 		if f.Lines == nil {
 			f.Lines = IndexLines(buf)
 		}
-	} else {
-		f.Lines = nil
-		putBuf(buf)
+		return nil // the file keeps it
 	}
+	f.Lines = nil
+	return reuse(buf)
+}
+
+// reuse is buf for the next file, unless it is too big to keep.
+func reuse(buf []byte) []byte {
+	if cap(buf) > keepBuf {
+		return nil
+	}
+	return buf
 }
 
 // invertHits is the lines of n that hits do not hold, at most limit
