@@ -173,9 +173,7 @@ func needleOf(l lit) needle {
 		}
 	}
 	n.pickRare()
-	if n.fold {
-		n.pickPair()
-	}
+	n.pickPair()
 	return n
 }
 

@@ -19,6 +19,10 @@ type needle struct {
 	o1, o2 int
 	c1, c2 uint64 // the bytes, repeated in every lane
 	m1, m2 uint64
+	// The same pair for the vector scan, which compares 32 places at a
+	// time: b1 and b2 the bytes, k1 and k2 their case bits (0x20 for a
+	// folded letter, else 0).
+	b1, b2, k1, k2 byte
 }
 
 // pickRare chooses the byte to scan for: the one least frequent in
@@ -36,7 +40,7 @@ func (n *needle) pickRare() {
 	}
 }
 
-// pickPair chooses the two bytes a folded needle's scan compares.
+// pickPair chooses the two bytes the pair scans compare (the rarest two).
 func (n *needle) pickPair() {
 	if len(n.b) < 2 {
 		return
@@ -53,13 +57,48 @@ func (n *needle) pickPair() {
 	n.o1, n.o2 = a, b // the rarest first: most words fail on it alone
 	lane := func(c byte) (uint64, uint64) {
 		var m uint64
-		if lower(c) != upper(c) {
+		if n.fold && lower(c) != upper(c) {
 			m = 0x2020202020202020
 		}
 		return uint64(c) * 0x0101010101010101, m
 	}
 	n.c1, n.m1 = lane(n.b[n.o1])
 	n.c2, n.m2 = lane(n.b[n.o2])
+	n.b1, n.k1, n.b2, n.k2 = n.b[n.o1], byte(n.m1), n.b[n.o2], byte(n.m2)
+}
+
+// findVec finds a needle of two bytes or more at or after from with the
+// vector pair scan, which tests 32 start places per step for the pair's
+// two bytes and checks the whole needle only where both are there.
+func (n *needle) findVec(buf []byte, from int) int {
+	last := len(buf) - len(n.b) // the last place it can start
+	hi := max(n.o1, n.o2)
+	p := from
+	for p <= last {
+		lim := len(buf) - hi - 32 - p + 1 // the blocks at p+k*32, k*32 < lim, fit
+		if lim <= 0 {
+			break
+		}
+		off, mask := pairScanAVX2(&buf[p], lim, n.o1, n.o2, n.b1, n.b2, n.k1, n.k2)
+		if off < 0 {
+			p += (lim + 31) &^ 31
+			break
+		}
+		q := p + off
+		for ; mask != 0; mask &= mask - 1 {
+			s := q + bits.TrailingZeros32(mask)
+			if s <= last && n.at(buf[s:s+len(n.b)]) {
+				return s
+			}
+		}
+		p = q + 32
+	}
+	for ; p <= last; p++ {
+		if n.at(buf[p : p+len(n.b)]) {
+			return p
+		}
+	}
+	return -1
 }
 
 // findRare finds a case-sensitive needle at or after from by its rarest
@@ -158,6 +197,14 @@ func (f *finder) find(buf []byte, from int) int {
 // findOne finds needle i at or after from.
 func (f *finder) findOne(buf []byte, from, i int) int {
 	n := &f.ns[i]
+	if haveVecPair && len(n.b) >= 2 {
+		if p := f.next[i][0]; p == -1 || p >= from {
+			return p
+		}
+		p := n.findVec(buf, from)
+		f.next[i][0] = p
+		return p
+	}
 	if !n.fold {
 		if f.next[i][0] == -1 || f.next[i][0] >= from {
 			return f.next[i][0]
