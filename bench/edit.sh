@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/edit.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
 # On tmpfs when there is one: the disk's writeback would drown what is measured.
 work=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'rm -rf "$work"' EXIT

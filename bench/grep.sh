@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 for t in hyperfine rg python3; do command -v $t >/dev/null || { echo "bench/grep.sh needs $t (apt-get install hyperfine ripgrep python3)" >&2; exit 1; }; done
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 if [ -n "${WS_BENCH_TREE:-}" ]; then

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/search.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
 ws="$PWD/bench/out/ws"
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT

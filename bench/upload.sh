@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/upload.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
 size_mib=${SIZE_MIB:-1024}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/write.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 mkdir -p bench/out
-go build -o bench/out/ws .
+CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
 # On disk, not tmpfs: the comparison is with dd's fsync to the same disk.
 work=$(mktemp -d -p "$PWD/bench/out")
 trap 'rm -rf "$work"' EXIT
