@@ -210,15 +210,8 @@ func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
 		if c < 0 {
 			break
 		}
-		ls := pos
-		if k := bytes.LastIndexByte(buf[pos:c], '\n'); k >= 0 {
-			ls = pos + k + 1
-			line += bytes.Count(buf[pos:ls], newline)
-		}
-		le := len(buf)
-		if k := bytes.IndexByte(buf[c:], '\n'); k >= 0 {
-			le = c + k
-		}
+		var ls, le int
+		ls, le, line = lineOf(buf, pos, line, c)
 		col := c - ls
 		if !m.exact {
 			var err error
@@ -241,6 +234,22 @@ func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
 }
 
 var newline = []byte{'\n'}
+
+// lineOf finds the line that holds buf[at]: where it starts and ends (the
+// end excludes the newline) and its number, counted on from line, the
+// number of the line that starts at pos (pos <= at).
+func lineOf(buf []byte, pos, line, at int) (ls, le, n int) {
+	ls, n = pos, line
+	if k := bytes.LastIndexByte(buf[pos:at], '\n'); k >= 0 {
+		ls = pos + k + 1
+		n += bytes.Count(buf[pos:ls], newline)
+	}
+	le = len(buf)
+	if k := bytes.IndexByte(buf[at:], '\n'); k >= 0 {
+		le = at + k
+	}
+	return ls, le, n
+}
 
 func (m *Matcher) scanLines(buf []byte, limit int) ([]Hit, error) {
 	var hits []Hit
@@ -269,15 +278,8 @@ func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
 			break
 		}
 		start, end := pos+loc[0], pos+loc[1]
-		ls := pos
-		if k := bytes.LastIndexByte(buf[pos:start], '\n'); k >= 0 {
-			line += bytes.Count(buf[pos:start], newline)
-			ls = pos + k + 1
-		}
-		le := len(buf)
-		if k := bytes.IndexByte(buf[start:], '\n'); k >= 0 {
-			le = start + k
-		}
+		var ls, le int
+		ls, le, line = lineOf(buf, pos, line, start)
 		if start == len(buf) && ls == start {
 			break // an empty match after the final newline: no line there
 		}

@@ -29,7 +29,7 @@ func benchCorpus(b *testing.B) []byte {
 // corpus.
 func BenchmarkNeedles(b *testing.B) {
 	buf := benchCorpus(b)
-	for _, s := range []string{"UnexpectedEOF", "ShortWrite", "ClosedPipe", "deadline exceeded"} {
+	for _, s := range []string{"UnexpectedEOF", "ShortWrite", "ClosedPipe", "deadline exceeded", "return nil"} {
 		for _, fold := range []bool{false, true} {
 			n := needleOf(lit{[]rune(s), fold})
 			n.pickPair()
@@ -49,36 +49,36 @@ func BenchmarkNeedles(b *testing.B) {
 					}
 				}
 			})
-			if !fold {
-				b.Run(name+"/pair", func(b *testing.B) {
-					b.SetBytes(int64(len(buf)))
-					for b.Loop() {
-						for p := 0; ; p++ {
-							if p = n.findFold(buf, p); p < 0 {
-								break
-							}
-						}
+			if fold {
+				continue
+			}
+			ways := []struct {
+				name string
+				find func([]byte, int) int
+			}{
+				{"pair", n.findFold},
+				{"rare", n.findRare},
+				{"index", func(buf []byte, p int) int {
+					if i := bytes.Index(buf[p:], n.b); i >= 0 {
+						return p + i
 					}
-				})
-				b.Run(name+"/rare", func(b *testing.B) {
+					return -1
+				}},
+			}
+			if haveVecPair {
+				ways = append(ways, struct {
+					name string
+					find func([]byte, int) int
+				}{"vec", n.findVec})
+			}
+			for _, w := range ways {
+				b.Run(name+"/"+w.name, func(b *testing.B) {
 					b.SetBytes(int64(len(buf)))
 					for b.Loop() {
 						for p := 0; ; p++ {
-							if p = n.findRare(buf, p); p < 0 {
+							if p = w.find(buf, p); p < 0 {
 								break
 							}
-						}
-					}
-				})
-				b.Run(name+"/index", func(b *testing.B) {
-					b.SetBytes(int64(len(buf)))
-					for b.Loop() {
-						for p := 0; ; p++ {
-							i := bytes.Index(buf[p:], n.b)
-							if i < 0 {
-								break
-							}
-							p += i
 						}
 					}
 				})
