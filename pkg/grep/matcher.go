@@ -203,24 +203,41 @@ func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
 	f := m.finder.Get().(*finder)
 	defer m.finder.Put(f)
 	f.reset()
+	return collectHits(buf, limit, func(pos int) (int, int) {
+		c := f.find(buf, pos)
+		return c, c
+	}, func(line []byte, start, _ int) (int, error) {
+		if m.exact {
+			return start, nil
+		}
+		return m.FirstInLine(line)
+	})
+}
+
+// collectHits drives a scan of buf, a line at a time: next(pos) is where
+// the first match (or candidate) at or after pos starts and ends (-1: none
+// left), and col(line, start, end), given that line and the offsets in it,
+// is the column of the line's first match (-1: the line has none). It
+// fails only when col does (a timeout).
+func collectHits(buf []byte, limit int, next func(pos int) (start, end int), col func(line []byte, start, end int) (int, error)) ([]Hit, error) {
 	var hits []Hit
 	pos, line := 0, 0 // pos starts line (0-based)
 	for pos < len(buf) {
-		c := f.find(buf, pos)
-		if c < 0 {
+		start, end := next(pos)
+		if start < 0 {
 			break
 		}
 		var ls, le int
-		ls, le, line = lineOf(buf, pos, line, c)
-		col := c - ls
-		if !m.exact {
-			var err error
-			if col, err = m.FirstInLine(buf[ls:le]); err != nil {
-				return hits, &TimeoutError{Line: line, Limit: esTimeout}
-			}
+		ls, le, line = lineOf(buf, pos, line, start)
+		if start == len(buf) && ls == start {
+			break // an empty match after the final newline: no line there
 		}
-		if col >= 0 {
-			hits = append(hits, Hit{line, col})
+		c, err := col(buf[ls:le], start-ls, end-ls)
+		if err != nil {
+			return hits, &TimeoutError{Line: line, Limit: esTimeout}
+		}
+		if c >= 0 {
+			hits = append(hits, Hit{line, c})
 			if limit > 0 && len(hits) >= limit {
 				break
 			}
@@ -251,53 +268,28 @@ func lineOf(buf []byte, pos, line, at int) (ls, le, n int) {
 	return ls, le, n
 }
 
+// scanLines matches every line on its own.
 func (m *Matcher) scanLines(buf []byte, limit int) ([]Hit, error) {
-	var hits []Hit
-	li := IndexLines(buf)
-	for i := 0; i < li.Count(); i++ {
-		c, err := m.FirstInLine(li.Get(buf, i))
-		if err != nil {
-			return hits, &TimeoutError{Line: i, Limit: esTimeout}
-		}
-		if c >= 0 {
-			hits = append(hits, Hit{i, c})
-			if limit > 0 && len(hits) >= limit {
-				break
-			}
-		}
-	}
-	return hits, nil
+	return collectHits(buf, limit, func(pos int) (int, int) { return pos, pos },
+		func(line []byte, _, _ int) (int, error) { return m.FirstInLine(line) })
 }
 
 func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
-	var hits []Hit
-	pos, line := 0, 0 // pos starts line (0-based)
-	for pos < len(buf) {
+	hits, _ := collectHits(buf, limit, func(pos int) (int, int) {
 		loc := m.re.FindIndex(buf[pos:])
 		if loc == nil {
-			break
+			return -1, -1
 		}
-		start, end := pos+loc[0], pos+loc[1]
-		var ls, le int
-		ls, le, line = lineOf(buf, pos, line, start)
-		if start == len(buf) && ls == start {
-			break // an empty match after the final newline: no line there
+		return pos + loc[0], pos + loc[1]
+	}, func(line []byte, start, end int) (int, error) {
+		if end > len(line) {
+			// The match runs past the line's end: the line's own first
+			// match, if it has one, is somewhere else.
+			c, _ := m.FirstInLine(line)
+			return c, nil
 		}
-		col := start - ls
-		if end > le {
-			col, _ = m.FirstInLine(buf[ls:le])
-		}
-		if col >= 0 {
-			hits = append(hits, Hit{line, col})
-			if limit > 0 && len(hits) >= limit {
-				break
-			}
-		}
-		if le >= len(buf) {
-			break
-		}
-		pos, line = le+1, line+1
-	}
+		return start, nil
+	})
 	return hits
 }
 
