@@ -356,6 +356,9 @@ func signalDescendants(sig syscall.Signal) {
 	}
 }
 
+// startTimeout bounds the wait for a new supervisor's report.
+var startTimeout = 10 * time.Second
+
 // Start runs a supervisor for the record directory dir (whose spec.json
 // is written): superv is its command line, to which dir is appended. It
 // starts the supervisor in a session of its own, without ws's stdout and
@@ -396,7 +399,15 @@ func StartWith(superv, callbacks, env []string, dir string) (int, error) {
 		return 0, fmt.Errorf("cannot start the process supervisor: %w", err)
 	}
 	go cmd.Wait() // reap it if ws lives on (ws mcp); otherwise init does
-	line, _ := bufio.NewReader(readyR).ReadString('\n')
+	// A supervisor that neither reports nor exits (stuck on a hung file
+	// system, say) must not hang ws: past the bound it is killed, with
+	// whatever it started (its session's process group).
+	readyR.SetReadDeadline(time.Now().Add(startTimeout))
+	line, rerr := bufio.NewReader(readyR).ReadString('\n')
+	if errors.Is(rerr, os.ErrDeadlineExceeded) {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return 0, fmt.Errorf("the process supervisor did not report within %v; it was stopped", startTimeout)
+	}
 	line = strings.TrimSpace(line)
 	pid, perr := strconv.Atoi(strings.TrimPrefix(line, "ok "))
 	if !strings.HasPrefix(line, "ok ") || perr != nil {
