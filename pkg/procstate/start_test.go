@@ -17,9 +17,9 @@ func TestStartBounded(t *testing.T) {
 	startTimeout = 300 * time.Millisecond
 	dir := t.TempDir()
 	t0 := time.Now()
-	// (argv is the program, then its argv with argv[0].) The shell writes
-	// its pid where the test can find it, then sleeps
-	// holding fd 3 (the report pipe) open.
+	// The command line is the program, then its argv from argv[0]. The
+	// shell writes its pid where the test can find it, then sleeps holding
+	// fd 3 (the report pipe) open.
 	_, err := Start([]string{"/bin/sh", "sh", "-c", `echo $$ >"$0/sh.pid"; exec sleep 30`}, nil, dir)
 	if err == nil || !strings.Contains(err.Error(), "did not report within 300ms") {
 		t.Fatalf("Start: %v, want the bound's error", err)
