@@ -24,3 +24,29 @@ func TestUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestLessUTF16: JavaScript's sort order, by UTF-16 code units, which is
+// byte order except where a character at or above U+E000 meets a
+// supplementary one (a surrogate pair, D800…, sorts first).
+func TestLessUTF16(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"a", "b", true},
+		{"b", "a", false},
+		{"", "a", true},
+		{"a", "a", false},
+		{"ab", "abc", true},
+		{"x\U00010000", "x\uFFFF", true}, // bytes say the opposite
+		{"\uFFFF", "\U00010000", false},
+		{"\U00010000", "\uE000", true},
+		{"\uD7FF", "\U00010000", true},
+		{"é", "\U0001F600", true},
+		{"\U0001F600a", "\U0001F600b", true},
+	} {
+		if got := LessUTF16(tc.a, tc.b); got != tc.want {
+			t.Errorf("LessUTF16(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

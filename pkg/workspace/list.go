@@ -260,7 +260,7 @@ func dirsFirst(a, b fsroot.DirEntry) bool {
 	if a.IsDir != b.IsDir {
 		return a.IsDir
 	}
-	return fsroot.LessUTF16(a.Name, b.Name)
+	return js.LessUTF16(a.Name, b.Name)
 }
 
 // keep applies the filters the walk leaves to ls, in Mastra's order

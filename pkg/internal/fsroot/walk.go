@@ -6,9 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/wstools/ws/pkg/js"
 	"golang.org/x/sys/unix"
 )
 
@@ -117,55 +116,13 @@ func readlinkAt(dirfd int, name string) string {
 	}
 }
 
-// lessUTF16 orders strings by UTF-16 code units, as JavaScript sorts them.
-// Byte order is the same unless the first difference lies in a character
-// at or above U+E000 (UTF-8 lead byte 0xEE or more).
-func LessUTF16(a, b string) bool {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	if i == n {
-		return len(a) < len(b)
-	}
-	if a[i] < 0xEE && b[i] < 0xEE {
-		return a[i] < b[i]
-	}
-	// Back to the start of the differing characters and compare by units.
-	for i > 0 && !utf8.RuneStart(a[i]) {
-		i--
-	}
-	a, b = a[i:], b[i:]
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			return utf16Key(ra) < utf16Key(rb)
-		}
-		a, b = a[na:], b[nb:]
-	}
-	return len(a) < len(b)
-}
-
-// utf16Key maps a rune to a value that sorts as its first UTF-16 unit
-// would: supplementary characters (surrogate pairs, D800…) come before
-// U+E000…U+FFFF.
-func utf16Key(r rune) int {
-	if r >= 0x10000 {
-		hi, _ := utf16.EncodeRune(r)
-		return int(hi)<<16 | int(r&0xffff)
-	}
-	return int(r) << 16
-}
-
 // sortEntries puts directories first, then names in UTF-16 order.
 func SortEntries(es []DirEntry) {
 	sort.Slice(es, func(i, j int) bool {
 		if es[i].IsDir != es[j].IsDir {
 			return es[i].IsDir
 		}
-		return LessUTF16(es[i].Name, es[j].Name)
+		return js.LessUTF16(es[i].Name, es[j].Name)
 	})
 }
 
