@@ -97,16 +97,8 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 				return
 			}
 			defer posts.leave()
-			// A POST without a session id opens a session: its slot is
-			// taken before the SDK sees the request, and held until the
-			// session closes.
 			if r.Header.Get("Mcp-Session-Id") == "" {
-				if !bound.reserve() {
-					refuseSession(w, r, opts.MaxSessions)
-					return
-				}
-				mcpHandler.ServeHTTP(w, r)
-				bound.adopt(srv, w.Header().Get("Mcp-Session-Id"))
+				bound.open(srv, mcpHandler, w, r)
 				return
 			}
 		}
@@ -179,11 +171,59 @@ func (b *sessionBound) isInitialized(id string) bool {
 	return b.initialized[id]
 }
 
+// open serves a POST without a session id, which may open a session. Its
+// slot is reserved before next sees the request (503 when there is none)
+// and settled when the response starts, before the client can read it:
+// the session the response names adopts it, or it comes back. So a
+// client that has its answer can open its session at once: the SDK's
+// client sends server/discover first, which opens no session, then
+// initialize, which may arrive before the discover's handler has returned.
+func (b *sessionBound) open(srv *sdk.Server, next http.Handler, w http.ResponseWriter, r *http.Request) {
+	if !b.reserve() {
+		refuseSession(w, r, b.max)
+		return
+	}
+	sw := &slotWriter{ResponseWriter: w, settle: func() { b.adopt(srv, w.Header().Get("Mcp-Session-Id")) }}
+	next.ServeHTTP(sw, r)
+	sw.settled() // the handler wrote nothing
+}
+
+// slotWriter runs settle once, when the response's header goes out (its
+// WriteHeader, first Write or Flush) or, failing that, when told.
+type slotWriter struct {
+	http.ResponseWriter
+	once   sync.Once
+	settle func()
+}
+
+func (w *slotWriter) settled() { w.once.Do(w.settle) }
+
+func (w *slotWriter) WriteHeader(status int) {
+	if status >= 200 { // 1xx answers send no header of the response
+		w.settled()
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *slotWriter) Write(p []byte) (int, error) {
+	w.settled()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *slotWriter) Flush() {
+	w.settled()
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *slotWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // adopt ties the slot reserved for a POST without a session id to the
 // session the SDK opened for it (id, from the response header): the slot
-// comes back when that session closes, at once when there is none (the
-// request was refused, or was no initialize and the SDK closed it). A
-// session not initialized within initTimeout is closed.
+// comes back when that session closes, at once when the response names
+// none (the request was refused, or was no initialize: the SDK closes the
+// session it made for it, which the client cannot reach). A session not
+// initialized within initTimeout is closed.
 func (b *sessionBound) adopt(srv *sdk.Server, id string) {
 	var ss *sdk.ServerSession
 	if id != "" {

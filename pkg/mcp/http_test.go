@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -419,6 +421,46 @@ func TestHTTPSessionStray(t *testing.T) {
 	}
 	if initWithin(t, url, 10*time.Second) == "" {
 		t.Fatal("stray requests kept the only slot")
+	}
+}
+
+// TestHTTPSessionSlotBeforeAnswer: a POST whose answer names no session
+// gives its slot back before the client can read the answer, not when its
+// handler returns. The SDK's client sends server/discover (no session)
+// and, on its answer, initialize: that one must find the slot free even
+// while the discover's handler is still finishing.
+func TestHTTPSessionSlotBeforeAnswer(t *testing.T) {
+	b := &sessionBound{max: 1, initialized: map[string]bool{}}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	finish := make(chan struct{})
+	var finishOnce sync.Once
+	release := func() { finishOnce.Do(func() { close(finish) }) }
+	t.Cleanup(release)
+	var first sync.Once
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		held := false
+		first.Do(func() { held = true })
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: message\ndata: {}\n\n")
+		http.NewResponseController(w).Flush()
+		if held {
+			<-finish // the first handler is still busy after its answer
+		}
+	})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.open(srv, next, w, r) }))
+	t.Cleanup(hs.Close)
+	firstAnswer := post(t, hs.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
+	if line, err := bufio.NewReader(firstAnswer.Body).ReadString('\n'); err != nil || line != "event: message\n" {
+		t.Fatalf("the first answer: %q, %v", line, err)
+	}
+	if resp := post(t, hs.URL, "", "", initBody); resp.StatusCode != http.StatusOK {
+		t.Errorf("a POST after an answer that names no session: status %d, want 200", resp.StatusCode)
+	}
+	release()
+	io.Copy(io.Discard, firstAnswer.Body)
+	// Each slot came back once: one more session fits, not two.
+	if !b.reserve() || b.reserve() {
+		t.Errorf("after both requests, %d slots taken, want the bound's one", b.n)
 	}
 }
 
