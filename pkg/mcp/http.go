@@ -87,23 +87,7 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	// stream for server messages and holds nothing up.
 	posts := &gate{max: opts.MaxRequests}
 	mux := http.NewServeMux()
-	mux.Handle(Path, bearer(opts.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			if status, msg := posts.enter(); status != 0 {
-				if status == http.StatusTooManyRequests {
-					w.Header().Set("Retry-After", "1")
-				}
-				httpError(w, status, msg)
-				return
-			}
-			defer posts.leave()
-			if r.Header.Get("Mcp-Session-Id") == "" {
-				bound.open(srv, mcpHandler, w, r)
-				return
-			}
-		}
-		mcpHandler.ServeHTTP(w, r)
-	})))
+	mux.Handle(Path, bearer(opts.Token, limits(posts, bound, srv, mcpHandler)))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -171,25 +155,56 @@ func (b *sessionBound) isInitialized(id string) bool {
 	return b.initialized[id]
 }
 
-// open serves a POST without a session id, which may open a session. Its
-// slot is reserved before next sees the request (503 when there is none)
-// and settled when the response starts, before the client can read it:
-// the session the response names adopts it, or it comes back. So a
-// client that has its answer can open its session at once: the SDK's
-// client sends server/discover first, which opens no session, then
-// initialize, which may arrive before the discover's handler has returned.
-func (b *sessionBound) open(srv *sdk.Server, next http.Handler, w http.ResponseWriter, r *http.Request) {
-	if !b.reserve() {
-		refuseSession(w, r, b.max)
-		return
-	}
-	sw := &slotWriter{ResponseWriter: w, settle: func() { b.adopt(srv, w.Header().Get("Mcp-Session-Id")) }}
-	next.ServeHTTP(sw, r)
-	sw.settled() // the handler wrote nothing
+// limits bounds the POSTs in flight (429 beyond) and the sessions (503
+// for a new one beyond) in front of next, the SDK's handler.
+//
+// A POST without a session id may open a session. Its session slot is
+// reserved before next sees the request and settled when the response
+// starts, before the client can read it: the session the response names
+// adopts the slot, or the slot comes back, and with it the POST's place
+// among those in flight, as the SDK has then answered and only throws
+// away the session it made for the request. So a client that has its
+// answer is not refused its next request: the SDK's client sends
+// server/discover first, which opens no session, then initialize and
+// notifications/initialized, which may arrive while the discover's
+// handler is still closing that session.
+func limits(posts *gate, bound *sessionBound, srv *sdk.Server, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if status, msg := posts.enter(); status != 0 {
+			if status == http.StatusTooManyRequests {
+				w.Header().Set("Retry-After", "1")
+			}
+			httpError(w, status, msg)
+			return
+		}
+		leave := sync.OnceFunc(posts.leave)
+		defer leave()
+		if r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !bound.reserve() {
+			refuseSession(w, r, bound.max)
+			return
+		}
+		sw := &slotWriter{ResponseWriter: w, settle: func() {
+			id := w.Header().Get("Mcp-Session-Id")
+			bound.adopt(srv, id)
+			if id == "" {
+				leave()
+			}
+		}}
+		defer sw.settled() // when the handler wrote nothing
+		next.ServeHTTP(sw, r)
+	})
 }
 
 // slotWriter runs settle once, when the response's header goes out (its
-// WriteHeader, first Write or Flush) or, failing that, when told.
+// WriteHeader, first Write or Flush) or, failing that, when told to.
 type slotWriter struct {
 	http.ResponseWriter
 	once   sync.Once
@@ -199,7 +214,7 @@ type slotWriter struct {
 func (w *slotWriter) settled() { w.once.Do(w.settle) }
 
 func (w *slotWriter) WriteHeader(status int) {
-	if status >= 200 { // 1xx answers send no header of the response
+	if status >= 200 { // an interim 1xx answer is not the response
 		w.settled()
 	}
 	w.ResponseWriter.WriteHeader(status)

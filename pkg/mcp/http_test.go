@@ -424,43 +424,62 @@ func TestHTTPSessionStray(t *testing.T) {
 	}
 }
 
-// TestHTTPSessionSlotBeforeAnswer: a POST whose answer names no session
-// gives its slot back before the client can read the answer, not when its
-// handler returns. The SDK's client sends server/discover (no session)
-// and, on its answer, initialize: that one must find the slot free even
-// while the discover's handler is still finishing.
-func TestHTTPSessionSlotBeforeAnswer(t *testing.T) {
-	b := &sessionBound{max: 1, initialized: map[string]bool{}}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	finish := make(chan struct{})
-	var finishOnce sync.Once
-	release := func() { finishOnce.Do(func() { close(finish) }) }
-	t.Cleanup(release)
-	var first sync.Once
-	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		held := false
-		first.Do(func() { held = true })
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, "event: message\ndata: {}\n\n")
-		http.NewResponseController(w).Flush()
-		if held {
-			<-finish // the first handler is still busy after its answer
-		}
-	})
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.open(srv, next, w, r) }))
-	t.Cleanup(hs.Close)
-	firstAnswer := post(t, hs.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
-	if line, err := bufio.NewReader(firstAnswer.Body).ReadString('\n'); err != nil || line != "event: message\n" {
-		t.Fatalf("the first answer: %q, %v", line, err)
-	}
-	if resp := post(t, hs.URL, "", "", initBody); resp.StatusCode != http.StatusOK {
-		t.Errorf("a POST after an answer that names no session: status %d, want 200", resp.StatusCode)
-	}
-	release()
-	io.Copy(io.Discard, firstAnswer.Body)
-	// Each slot came back once: one more session fits, not two.
-	if !b.reserve() || b.reserve() {
-		t.Errorf("after both requests, %d slots taken, want the bound's one", b.n)
+// TestHTTPLimitsBeforeAnswer: a POST whose answer names no session gives
+// its session slot and its place among the POSTs in flight back before
+// the client can read the answer, not when its handler returns. The SDK's
+// client sends server/discover (no session) and, on its answer,
+// initialize: that must not be refused while the discover's handler is
+// still finishing.
+func TestHTTPLimitsBeforeAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		maxRequests, maxSlots int
+	}{
+		{"requests", 1, 0},
+		{"sessions", 0, 1},
+		{"both", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			posts := &gate{max: tc.maxRequests}
+			bound := &sessionBound{max: tc.maxSlots, initialized: map[string]bool{}}
+			srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+			finish := make(chan struct{})
+			var finishOnce sync.Once
+			release := func() { finishOnce.Do(func() { close(finish) }) }
+			t.Cleanup(release)
+			var first sync.Once
+			next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				held := false
+				first.Do(func() { held = true })
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "event: message\ndata: {}\n\n")
+				http.NewResponseController(w).Flush()
+				if held {
+					<-finish // the first handler is still busy after its answer
+				}
+			})
+			hs := httptest.NewServer(limits(posts, bound, srv, next))
+			t.Cleanup(hs.Close)
+			firstAnswer := post(t, hs.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
+			if line, err := bufio.NewReader(firstAnswer.Body).ReadString('\n'); err != nil || line != "event: message\n" {
+				t.Fatalf("the first answer: %q, %v", line, err)
+			}
+			if resp := post(t, hs.URL, "", "", initBody); resp.StatusCode != http.StatusOK {
+				t.Errorf("a POST after an answer that names no session: status %d, want 200", resp.StatusCode)
+			}
+			release()
+			io.Copy(io.Discard, firstAnswer.Body)
+			// Every place came back, once: the bounds hold as before.
+			for i := range max(tc.maxRequests, tc.maxSlots) + 1 {
+				status, _ := posts.enter()
+				if want := tc.maxRequests == 0 || i < tc.maxRequests; (status == 0) != want {
+					t.Errorf("POST %d in flight after both requests: status %d", i+1, status)
+				}
+				if want := tc.maxSlots == 0 || i < tc.maxSlots; bound.reserve() != want {
+					t.Errorf("session slot %d after both requests: taken %v", i+1, !want)
+				}
+			}
+		})
 	}
 }
 
