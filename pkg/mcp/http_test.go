@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -179,7 +181,7 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 // TestHTTPLimits: the token, the body size, the requests at once and the
 // sessions are all bounded.
 func TestHTTPLimits(t *testing.T) {
-	ws, _ := newTestWorkspace(t)
+	ws, root := newTestWorkspace(t)
 	url, _ := startHTTP(t, ws, HTTPOptions{MaxBodyBytes: 1 << 10, MaxRequests: 2, MaxSessions: 1})
 	for _, tc := range []struct {
 		name, token, body string
@@ -209,17 +211,29 @@ func TestHTTPLimits(t *testing.T) {
 	// (A bound of one would refuse a client's own notification sent while
 	// the answer to its initialize is still being finished.)
 	time.Sleep(300 * time.Millisecond) // the session's own requests have left
+	// Each call runs until the file "go" exists (or 20 s).
 	done := make(chan error, 2)
-	for range 2 {
+	for i := range 2 {
 		go func() {
-			_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command", Arguments: map[string]any{"command": "sleep 1"}})
+			_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command", Arguments: map[string]any{
+				"command": fmt.Sprintf(`touch running.%d; i=0; while [ ! -e go ] && [ $i -lt 400 ]; do i=$((i+1)); sleep 0.05; done`, i)}})
 			done <- err
 		}()
 	}
-	time.Sleep(400 * time.Millisecond)
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		_, err0 := os.Stat(filepath.Join(root, "running.0"))
+		_, err1 := os.Stat(filepath.Join(root, "running.1"))
+		if err0 == nil && err1 == nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the two calls did not start")
+		}
+	}
 	if resp := post(t, url, testToken, s.ID(), `{"jsonrpc":"2.0","id":9,"method":"ping"}`); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("a request beyond the bound: status %d, want 429 with Retry-After", resp.StatusCode)
 	}
+	must(t, os.WriteFile(filepath.Join(root, "go"), nil, 0o644))
 	must(t, <-done)
 	must(t, <-done)
 }
