@@ -47,14 +47,29 @@ func main() {
 GO
 go build -o bench/out/cobra-hello "$work/hello/main.go"
 
+# A second floor: the same hello linking every package ws links except its
+# own (each imported for its side effects, so each runs its init), which
+# splits ws's start-up into what its dependencies cost and what ws adds.
+mkdir "$work/deps"
+{
+  echo 'package main'
+  echo 'import ('
+  go list -deps . | grep -v -e '^github.com/wstools/ws' -e internal -e '^vendor/' -e '^runtime' -e '^unsafe$' \
+    -e '^os$' -e '^github.com/spf13/cobra$' | sed 's/.*/\t_ "&"/'
+  echo ')'
+  sed -n '/^import (/,$p' "$work/hello/main.go" | sed 's/^package main$//'
+} >"$work/deps/main.go"
+go build -o bench/out/deps-hello "$work/deps/main.go"
+
 mkdir "$work/root" "$work/state"
 printf 'hello\nworld\n' >"$work/root/a.txt"
 export WS_ROOT="$work/root" WS_STATE_DIR="$work/state"
 bench/out/ws stat a.txt >/dev/null # fail early, not inside hyperfine
-echo "binary sizes: ws $(wc -c <bench/out/ws) bytes, cobra-hello $(wc -c <bench/out/cobra-hello) bytes"
+echo "binary sizes: ws $(wc -c <bench/out/ws) bytes, cobra-hello $(wc -c <bench/out/cobra-hello) bytes, deps-hello $(wc -c <bench/out/deps-hello) bytes"
 
 hyperfine -N --warmup "${WARMUP:-100}" --runs "${RUNS:-1000}" --export-json bench/out/startup.json \
   -n 'cobra-hello --version' 'bench/out/cobra-hello --version' \
+  -n 'deps-hello --version' 'bench/out/deps-hello --version' \
   -n 'ws --version' 'bench/out/ws --version' \
   -n 'ws stat a.txt' 'bench/out/ws stat a.txt' \
   -n 'sh -c true' 'sh -c true' \
@@ -69,4 +84,6 @@ print("medians: " + ", ".join(f"{k} {v:.2f} ms" for k, v in r.items()))
 print(f"ws --version / cobra-hello --version = {ver/hello:.2f} (target <= 1.3)")
 print(f"ws stat a.txt / cobra-hello --version = {stat/hello:.2f} (target <= 1.5)")
 print(f"ws exec -- true - sh -c true = {ex-sh:.2f} ms (target <= 1.5 ms)")
+deps = r["deps-hello --version"]
+print(f"of ws --version over cobra-hello: dependencies' init {deps-hello:.2f} ms, ws itself {ver-deps:.2f} ms")
 PY
