@@ -31,6 +31,7 @@ type statFields struct {
 	state byte   // R, S, D, Z, X …
 	ppid  int    // parent
 	pgrp  int    // process group
+	sid   int    // session
 	start uint64 // start time, clock ticks after boot
 }
 
@@ -51,7 +52,8 @@ func readStat(pid string) (statFields, error) {
 	if i < 0 {
 		return statFields{}, bad()
 	}
-	// f[0] is field 3 (state), f[1] the ppid, f[2] the pgrp, f[19] field 22.
+	// f[0] is field 3 (state), f[1] the ppid, f[2] the pgrp, f[3] the
+	// session, f[19] field 22.
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 20 || len(f[0]) != 1 {
 		return statFields{}, bad()
@@ -60,6 +62,7 @@ func readStat(pid string) (statFields, error) {
 	st.state = f[0][0]
 	st.ppid, _ = strconv.Atoi(f[1])
 	st.pgrp, _ = strconv.Atoi(f[2])
+	st.sid, _ = strconv.Atoi(f[3])
 	st.start, err = strconv.ParseUint(f[19], 10, 64)
 	return st, err
 }
@@ -131,6 +134,28 @@ func HasLiveDescendants(pid int) bool { return len(liveDescendants(pid)) > 0 }
 // liveDescendants are the processes below pid that have not exited
 // (zombies waiting to be reaped are left out), found by the parent links
 // in /proc.
+// killSession kills, with SIGKILL, every process group in the session
+// led by sid and every group a descendant of sid is in: whatever a session
+// leader started, even in groups of their own, or re-parented to init.
+func killSession(sid int) {
+	groups := map[int]bool{sid: true}
+	eachProcess(func(_ int, st statFields) {
+		if st.sid == sid {
+			groups[st.pgrp] = true
+		}
+	})
+	for _, p := range liveDescendants(sid) {
+		if st, err := readStat(strconv.Itoa(p)); err == nil {
+			groups[st.pgrp] = true
+		}
+	}
+	for g := range groups {
+		if g > 1 {
+			_ = syscall.Kill(-g, syscall.SIGKILL)
+		}
+	}
+}
+
 func liveDescendants(pid int) []int {
 	children := map[int][]int{}
 	zombie := map[int]bool{}

@@ -401,11 +401,15 @@ func StartWith(superv, callbacks, env []string, dir string) (int, error) {
 	go cmd.Wait() // reap it if ws lives on (ws mcp); otherwise init does
 	// A supervisor that neither reports nor exits (stuck on a hung file
 	// system, say) must not hang ws: past the bound it is killed, with
-	// whatever it started (its session's process group).
-	readyR.SetReadDeadline(time.Now().Add(startTimeout))
+	// whatever it started: the command runs in a process group of its own
+	// within the supervisor's session.
+	if err := readyR.SetReadDeadline(time.Now().Add(startTimeout)); err != nil {
+		killSession(cmd.Process.Pid)
+		return 0, fmt.Errorf("cannot wait for the process supervisor: %w", err)
+	}
 	line, rerr := bufio.NewReader(readyR).ReadString('\n')
 	if errors.Is(rerr, os.ErrDeadlineExceeded) {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killSession(cmd.Process.Pid)
 		return 0, fmt.Errorf("the process supervisor did not report within %v; it was stopped", startTimeout)
 	}
 	line = strings.TrimSpace(line)
