@@ -237,6 +237,7 @@ func countText(res *GrepResult) string {
 // walk left out.
 func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root string, o grep.Options, p string, d Dialect) []string {
 	var hints []string
+	o.OnFile = nil // the probes only look: nothing they find is a result (--jsonl streams results)
 	if o.Glob != "" && !strings.Contains(o.Glob, "**") {
 		i := strings.LastIndex(o.Glob, "/")
 		deep := o.Glob[:i+1] + "**/" + o.Glob[i+1:]
