@@ -45,7 +45,9 @@ type Options struct {
 	// count matches over a whole tree without holding it in memory).
 	NoContent bool
 	// OnFile, when set, is called with each file with hits as soon as it
-	// is taken, in walk order (to stream results).
+	// is taken, in walk order (to stream results): from a search
+	// goroutine, one call at a time, while the other files wait to be
+	// taken; it must not block for long or call Search.
 	OnFile func(*File)
 }
 
@@ -398,10 +400,16 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		f.Hits = invertHits(f.Hits, f.Lines.Count(), g.maxCount)
 	}
 	if len(f.Hits) > 0 && !g.noContent {
-		f.Buf = buf
 		if f.Lines == nil {
 			f.Lines = IndexLines(buf)
 		}
+		if cap(buf) > 2*len(buf)+4<<10 {
+			// A small file in a big buffer keeps a copy of its own; the
+			// worker keeps the buffer.
+			f.Buf = bytes.Clone(buf)
+			return buf
+		}
+		f.Buf = buf
 		return nil // the file keeps it
 	}
 	f.Lines = nil

@@ -130,6 +130,9 @@ func (s *jsonlStream) file(f *grep.File) {
 	s.total.BytesPrinted += st.BytesPrinted
 	s.total.MatchedLines += st.MatchedLines
 	s.total.Matches += st.Matches
+	// Sent: only the file's name and hits are used after this, so its
+	// content goes now, not when the whole tree has been searched.
+	f.Buf, f.Lines = nil, nil
 }
 
 // summary is the last message.
