@@ -2,6 +2,7 @@ package grep
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -60,35 +61,97 @@ func TestFindVec(t *testing.T) {
 	}
 }
 
+// scanModes runs f with the vector pair scan (where the CPU has it) and
+// with the pure Go scans every other CPU uses.
+func scanModes(t *testing.T, f func(t *testing.T)) {
+	defer func(v bool) { haveVecPair = v }(haveVecPair)
+	for _, vec := range []bool{true, false} {
+		if vec && !haveVecPair {
+			continue
+		}
+		haveVecPair = vec
+		t.Run(map[bool]string{true: "vector", false: "pure-go"}[vec], f)
+	}
+}
+
 // TestFinderAllMatches runs the finder, as Scan does, over a buffer with
 // many matches and checks it finds every one in order.
 func TestFinderAllMatches(t *testing.T) {
-	buf := bytes.Repeat([]byte("x return nil\nRETURN NIL return_nil\n"), 300)
-	for _, fold := range []bool{false, true} {
-		n := needleOf(lit{[]rune("return nil"), fold})
-		f := newFinder([]needle{n})
-		f.reset()
-		var got, want []int
-		for p := 0; ; p++ {
-			if p = f.find(buf, p); p < 0 {
-				break
+	scanModes(t, func(t *testing.T) {
+		buf := bytes.Repeat([]byte("x return nil\nRETURN NIL return_nil\n"), 300)
+		for _, fold := range []bool{false, true} {
+			n := needleOf(lit{[]rune("return nil"), fold})
+			got, want := allFound(n, buf), allNaive(n, buf)
+			if len(got) != len(want) || len(want) != 300*(1+btoi(fold)) {
+				t.Fatalf("fold %v: found %d matches, want %d (of %d)", fold, len(got), len(want), 300*(1+btoi(fold)))
 			}
-			got = append(got, p)
-		}
-		for p := 0; ; p++ {
-			if p = naiveFind(&n, buf, p); p < 0 {
-				break
-			}
-			want = append(want, p)
-		}
-		if len(got) != len(want) || len(want) != 300*(1+btoi(fold)) {
-			t.Fatalf("fold %v: found %d matches, want %d (of %d)", fold, len(got), len(want), 300*(1+btoi(fold)))
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("fold %v: match %d at %d, want %d", fold, i, got[i], want[i])
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("fold %v: match %d at %d, want %d", fold, i, got[i], want[i])
+				}
 			}
 		}
+	})
+}
+
+// TestFinderRandom compares the finder's every match with the place by
+// place search on random text, in both scan modes, for needles of one to
+// twenty bytes, folded or not.
+func TestFinderRandom(t *testing.T) {
+	scanModes(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		alphabet := []byte("abAB_ \nxX")
+		for iter := 0; iter < 3000; iter++ {
+			buf := make([]byte, rng.IntN(300))
+			for i := range buf {
+				buf[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			word := make([]rune, 1+rng.IntN(min(20, 1+len(buf)/4)))
+			for i := range word {
+				word[i] = rune(alphabet[rng.IntN(len(alphabet)-3)]) // no newline
+			}
+			n := needleOf(lit{word, rng.IntN(2) == 0})
+			// Plant it a few times, perhaps in the other case, the end of
+			// the buffer included.
+			for k := rng.IntN(4); k > 0 && len(n.b) <= len(buf); k-- {
+				at := len(buf) - len(n.b)
+				if rng.IntN(3) > 0 {
+					at = rng.IntN(at + 1)
+				}
+				copy(buf[at:], n.b)
+				if n.fold && rng.IntN(2) == 0 {
+					copy(buf[at:], bytes.ToUpper(n.b))
+				}
+			}
+			got, want := allFound(n, buf), allNaive(n, buf)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("needle %q (fold %v) in %q: finder %v, want %v", n.b, n.fold, buf, got, want)
+			}
+		}
+	})
+}
+
+// allFound is every start the finder reports, each search going on one
+// place after the last match, as Scan's line loop does at most.
+func allFound(n needle, buf []byte) []int {
+	f := newFinder([]needle{n})
+	f.reset()
+	var out []int
+	for p := 0; ; p++ {
+		if p = f.find(buf, p); p < 0 {
+			return out
+		}
+		out = append(out, p)
+	}
+}
+
+func allNaive(n needle, buf []byte) []int {
+	var out []int
+	for p := 0; ; p++ {
+		if p = naiveFind(&n, buf, p); p < 0 {
+			return out
+		}
+		out = append(out, p)
 	}
 }
 
