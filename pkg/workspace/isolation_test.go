@@ -63,10 +63,15 @@ func bwrapWorkspace(t *testing.T, cfg *config.Config, probe ...string) (*Workspa
 }
 
 // reachedServer starts a loopback HTTP server that answers "reached" and
-// returns its URL; the test skips without curl to reach it.
-func reachedServer(t *testing.T) string {
+// returns its URL. Without curl to reach it the test skips, or fails when
+// the environment variable require (WS_REQUIRE_BWRAP, WS_REQUIRE_LANDLOCK)
+// is 1, as CI sets it.
+func reachedServer(t *testing.T, require string) string {
 	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
+		if os.Getenv(require) == "1" {
+			t.Fatalf("curl is not installed (%s=1)", require)
+		}
 		t.Skip("curl is not installed")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -139,7 +144,7 @@ func checkConfined(t *testing.T, w *Workspace, root, more, url string, denyNet b
 // beside the workspace), and reaches no TCP server unless allowNetwork;
 // ws itself stays unconfined.
 func TestLandlockIsolation(t *testing.T) {
-	url := reachedServer(t)
+	url := reachedServer(t, "WS_REQUIRE_LANDLOCK")
 	cfg := config.Default()
 	w, root, abi := landlockWorkspace(t, cfg)
 	res := checkConfined(t, w, root, "echo t > \"$TMPDIR/t\" && cat \"$TMPDIR/t\" > tmp-ok; ls /usr >/dev/null && echo read-ok; ",
@@ -160,7 +165,7 @@ func TestLandlockIsolation(t *testing.T) {
 // TestBwrapIsolation: under bubblewrap a command may write the workspace
 // only, and reaches no TCP server unless allowNetwork.
 func TestBwrapIsolation(t *testing.T) {
-	url := reachedServer(t)
+	url := reachedServer(t, "WS_REQUIRE_BWRAP")
 	cfg := config.Default()
 	w, root := bwrapWorkspace(t, cfg, "--unshare-net")
 	checkConfined(t, w, root, "", url, true)
