@@ -168,6 +168,12 @@ func (b *sessionBound) isInitialized(id string) bool {
 // server/discover first, which opens no session, then initialize and
 // notifications/initialized, which may arrive while the discover's
 // handler is still closing that session.
+//
+// This holds because the server is stateful with generated session ids:
+// a request without a session id can only initialize (or be refused), it
+// never runs a tool. A stateless server, or one whose GetSessionID gives
+// "", would answer a sessionless tools/call with a header before the tool
+// runs, and the bound on POSTs in flight would no longer bound tool calls.
 func limits(posts *gate, bound *sessionBound, srv *sdk.Server, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {

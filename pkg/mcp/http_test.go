@@ -533,3 +533,19 @@ func TestHTTPSessionInitTimeout(t *testing.T) {
 	status, _, body = initSession(t, url, 3)
 	wantRefused(t, "a session beside the initialized one", status, body, 3)
 }
+
+// TestHTTPSessionlessCallRunsNothing: a tools/call without a session id
+// runs no tool. The bound on POSTs in flight gives a sessionless POST its
+// place back as soon as its answer starts (see limits), which is sound
+// only while such a request cannot run a tool.
+func TestHTTPSessionlessCallRunsNothing(t *testing.T) {
+	ws, root := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"touch ran.txt"}}}`
+	resp := post(t, url, testToken, "", call)
+	io.Copy(io.Discard, resp.Body)
+	time.Sleep(200 * time.Millisecond) // a tool that did start would have run by now
+	if _, err := os.Stat(filepath.Join(root, "ran.txt")); err == nil {
+		t.Fatalf("a sessionless tools/call ran the tool (status %d)", resp.StatusCode)
+	}
+}
