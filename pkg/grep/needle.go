@@ -13,9 +13,10 @@ type needle struct {
 	fold  bool   // ASCII letters match in either case
 	whole bool   // b is the whole literal it came from
 	rare  int    // the index in b of the byte the scan looks for
-	// For a folded needle, the scan compares two of its bytes, the rarest
-	// (at o1) and the next rarest (at o2), eight positions at a time; m1
-	// and m2 are 0x20 for a letter, whose case bit is then ignored.
+	// The pair scans compare two of its bytes, the rarest (at o1) and the
+	// next rarest (at o2). The pure Go one, for a folded needle, tests
+	// eight positions at a time; m1 and m2 are 0x20 for a folded letter,
+	// whose case bit is then ignored (0 otherwise).
 	o1, o2 int
 	c1, c2 uint64 // the bytes, repeated in every lane
 	m1, m2 uint64
@@ -164,21 +165,21 @@ func (n *needle) at(s []byte) bool {
 }
 
 // finder finds the needles of a prefilter in one buffer. It remembers
-// where each needle's scan byte occurs next, so the buffer is read once
-// per needle (and case) however many candidates it holds.
+// where each needle occurs next, so the buffer is read once per needle
+// however many candidates it holds.
 type finder struct {
 	ns   []needle
-	next [][2]int // per needle, the next offset of the scan byte: lower, upper case; -1 none
+	next []int // per needle, the next offset where it starts; -1 none, -2 not looked for yet
 }
 
 func newFinder(ns []needle) *finder {
-	f := &finder{ns: ns, next: make([][2]int, len(ns))}
+	f := &finder{ns: ns, next: make([]int, len(ns))}
 	return f
 }
 
 func (f *finder) reset() {
 	for i := range f.next {
-		f.next[i] = [2]int{-2, -2}
+		f.next[i] = -2
 	}
 }
 
@@ -196,47 +197,22 @@ func (f *finder) find(buf []byte, from int) int {
 
 // findOne finds needle i at or after from.
 func (f *finder) findOne(buf []byte, from, i int) int {
-	n := &f.ns[i]
-	if haveVecPair && len(n.b) >= 2 {
-		if p := f.next[i][0]; p == -1 || p >= from {
-			return p
-		}
-		p := n.findVec(buf, from)
-		f.next[i][0] = p
+	if p := f.next[i]; p == -1 || p >= from {
 		return p
 	}
-	if !n.fold {
-		if f.next[i][0] == -1 || f.next[i][0] >= from {
-			return f.next[i][0]
-		}
-		p := bytes.Index(buf[from:], n.b)
-		if p >= 0 {
+	n := &f.ns[i]
+	var p int
+	switch {
+	case haveVecPair && len(n.b) >= 2:
+		p = n.findVec(buf, from)
+	case n.fold:
+		p = n.findFold(buf, from)
+	default:
+		if p = bytes.Index(buf[from:], n.b); p >= 0 {
 			p += from
 		}
-		f.next[i][0] = p
-		return p
 	}
-	if p := f.next[i][0]; p == -1 || p >= from {
-		return p
-	}
-	p := n.findFold(buf, from)
-	f.next[i][0] = p
-	return p
-}
-
-// scan is the next offset at or after at of byte c, remembered in slot k
-// of needle i.
-func (f *finder) scan(buf []byte, at, i, k int, c byte) int {
-	if p := f.next[i][k]; p == -1 || p >= at {
-		return p
-	}
-	p := -1
-	if at < len(buf) {
-		if p = bytes.IndexByte(buf[at:], c); p >= 0 {
-			p += at
-		}
-	}
-	f.next[i][k] = p
+	f.next[i] = p
 	return p
 }
 
