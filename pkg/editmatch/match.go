@@ -207,6 +207,8 @@ func (m *matcher) edge(ol []byte, l fline, atEnd bool) (int, bool) {
 	var at int
 	switch {
 	case atEnd && bytes.HasSuffix(kt, ko):
+		// Mapped through the untrimmed key: an empty ol then starts
+		// where the trailing whitespace does, as in the ASCII case.
 		at = len(kt) - len(ko)
 		if !ascii {
 			at = srcStart(k, segs, at)

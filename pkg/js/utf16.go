@@ -42,8 +42,14 @@ func CutUTF16(s string, n int) string {
 
 // LessUTF16 orders strings by UTF-16 code units, as JavaScript sorts them.
 // Byte order is the same unless the first difference lies in a character
-// at or above U+E000 (UTF-8 lead byte 0xEE or more).
+// at or above U+E000 (UTF-8 lead byte 0xEE or more). Bytes that are not
+// UTF-8 read as U+FFFD, as JavaScript would see them, and two different
+// such bytes (or one and a real U+FFFD) are ordered by the bytes, so the
+// order stays total for any names.
 func LessUTF16(a, b string) bool {
+	if !utf8.ValidString(a) || !utf8.ValidString(b) {
+		return lessRunes(a, b)
+	}
 	n := min(len(a), len(b))
 	i := 0
 	for i < n && a[i] == b[i] {
@@ -59,12 +65,21 @@ func LessUTF16(a, b string) bool {
 	for i > 0 && !utf8.RuneStart(a[i]) {
 		i--
 	}
-	a, b = a[i:], b[i:]
+	return lessRunes(a[i:], b[i:])
+}
+
+// lessRunes compares character by character by first UTF-16 unit; equal
+// characters spelt in different bytes (invalid ones, all U+FFFD) by their
+// bytes.
+func lessRunes(a, b string) bool {
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)
 		if ra != rb {
 			return utf16Key(ra) < utf16Key(rb)
+		}
+		if a[:na] != b[:nb] {
+			return a[:na] < b[:nb]
 		}
 		a, b = a[na:], b[nb:]
 	}

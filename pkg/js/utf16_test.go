@@ -50,3 +50,27 @@ func TestLessUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestLessUTF16Total: with names that are not UTF-8 the order is still a
+// strict total order (irreflexive, asymmetric, transitive, and two
+// different names are never equal), so a sort does not depend on the
+// order the names came in.
+func TestLessUTF16Total(t *testing.T) {
+	names := []string{"", "a", "\xec", "\xed", "\xfe", "\xff", "\xc3", "\xc3\xa9", "é", "\uFFFD", "\uE000",
+		"\U00010000", "a\xfe", "a\uFFFD", "a\xec", "\xed\xa0\x80", "z", "\x80"}
+	for _, a := range names {
+		if LessUTF16(a, a) {
+			t.Errorf("LessUTF16(%q, %q)", a, a)
+		}
+		for _, b := range names {
+			if a != b && LessUTF16(a, b) == LessUTF16(b, a) {
+				t.Errorf("%q and %q: not ordered one way (%v both ways)", a, b, LessUTF16(a, b))
+			}
+			for _, c := range names {
+				if LessUTF16(a, b) && LessUTF16(b, c) && !LessUTF16(a, c) {
+					t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
+				}
+			}
+		}
+	}
+}
