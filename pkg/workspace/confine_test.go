@@ -11,48 +11,6 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 )
 
-func TestShellCommands(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want [][]string
-	}{
-		{"echo hi", [][]string{{"echo", "hi"}}},
-		{"./policy.sh a 'b c'", [][]string{{"./policy.sh", "a", "b c"}}},
-		{"A=1 ./x > /tmp/log 2>&1; cd d && ../y|z", [][]string{{"A=1", "./x"}, {"cd", "d"}, {"../y"}, {"z"}}},
-		{`"$HOME/h.sh" x # ./not-run`, [][]string{{"$$HOME/h.sh", "x"}}},
-		{"a\\ b <in", [][]string{{"a b"}}},
-		{"(./sub)\n./next", [][]string{{"./sub"}, {"./next"}}},
-	} {
-		if got := shellCommands(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("shellCommands(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestProgramWords(t *testing.T) {
-	for _, tc := range []struct {
-		in   []string
-		want []string
-	}{
-		{[]string{"echo", "hi"}, nil},
-		{[]string{"A=1", "./x", "y"}, []string{"./x"}},
-		{[]string{"sh", "-c", "echo hi"}, []string{"sh"}},
-		{[]string{"sh", "-c", "./in.sh; echo"}, []string{"sh", "./in.sh"}},
-		{[]string{"bash", "-x", "hook.sh"}, []string{"bash", "./hook.sh"}},
-		{[]string{"python3", "/opt/h.py"}, []string{"python3", ".//opt/h.py"}},
-		{[]string{"python3.12", "-m", "mod"}, []string{"python3.12"}},
-		{[]string{"node", "-e", "1"}, []string{"node"}},
-		{[]string{"env", "-i", "X=1", "./p"}, []string{"./p"}},
-		{[]string{".", "lib.sh"}, []string{"./lib.sh"}},
-		{[]string{"if", "./check"}, []string{"./check"}},
-		{[]string{"jq", "-r", ".x"}, []string{"jq"}},
-	} {
-		if got := programWords(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("programWords(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestResolutionEntries(t *testing.T) {
 	d := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(d, "in"), 0o755))
