@@ -6,6 +6,9 @@
 // decoding rules, message lists as function-calling shims hold them, and the
 // error codes with their messages and tripwire metadata.
 //
-// Nothing here touches the filesystem or runs commands: pkg/workspace does
-// the writing.
+// Tx is the one part that touches the filesystem: the transaction that
+// stages one call's files in its upload directory, places them under their
+// content hash, and keeps them or takes them back. Nothing here runs
+// commands or decides which files go: pkg/workspace applies the filter and
+// the limits and calls Tx.
 package upload

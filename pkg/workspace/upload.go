@@ -3,25 +3,17 @@ package workspace
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/wstools/ws/pkg/errs"
-	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/upload"
-	"golang.org/x/sys/unix"
 )
 
 // UploadSource is one file handed to upload by the caller (a path on the
@@ -251,7 +243,7 @@ type sourceFile struct {
 	head   *bufio.Reader // reads stream from its start
 	ok     bool          // accepted by the filter
 	limit  int64
-	staged *stagedFile
+	staged *upload.Staged
 }
 
 // uploadSniffLen bytes of a source decide its type when neither the caller
@@ -295,12 +287,12 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 			return nil, uploadError(upload.TooLarge(it.f, it.size, limit))
 		}
 	}
-	var tx *uploadTx
+	var tx *upload.Tx
 	fail := func(err error) (*UploadResult, error) {
 		if tx == nil {
 			return nil, err
 		}
-		orphans := tx.rollback()
+		orphans := tx.Rollback()
 		var f *upload.Failure
 		if errors.As(err, &f) && f.Code == upload.CodeUploadFailed {
 			f.Meta.OrphanPaths = orphans
@@ -313,7 +305,7 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 		}
 		if tx == nil {
 			var err error
-			if tx, err = u.w.beginUpload(u.dir); err != nil {
+			if tx, err = u.beginUpload(); err != nil {
 				return nil, err
 			}
 		}
@@ -321,16 +313,16 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 		if err != nil {
 			return fail(err)
 		}
-		st, err := tx.stage(u.ctx, r, it.limit)
+		st, err := tx.Stage(u.ctx, r, it.limit)
 		if it.stream == nil {
 			r.(io.Closer).Close()
 		}
-		var over *overLimit
+		var over *upload.OverLimit
 		switch {
 		case errors.As(err, &over):
-			return fail(uploadError(upload.TooLarge(it.f, over.size, it.limit)))
+			return fail(uploadError(upload.TooLarge(it.f, over.Size, it.limit)))
 		case err != nil:
-			return fail(err)
+			return fail(txError(err))
 		}
 		it.staged = st
 	}
@@ -342,9 +334,9 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 			uf.Status, uf.Reason = UploadStatusSkipped, skippedReason
 			uf.Note = upload.RejectedNote(it.f.Name, skippedReason)
 		} else {
-			p, err := tx.place(it.staged, upload.SafeExtension(it.f.Name, it.f.MIMEType))
+			p, err := tx.Place(it.staged, upload.SafeExtension(it.f.Name, it.f.MIMEType))
 			if err != nil {
-				return fail(err)
+				return fail(txError(err))
 			}
 			u.uploaded(&uf, it.f, it.staged, p)
 		}
@@ -352,7 +344,7 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 		notes = append(notes, uf.Note)
 	}
 	if tx != nil {
-		tx.commit()
+		tx.Commit(u.w.now())
 	}
 	res.text = strings.Join(notes, "\n\n")
 	return res, nil
@@ -362,11 +354,11 @@ func (u *uploader) files(srcs []UploadSource) (*UploadResult, error) {
 const skippedReason = "left to the model by the upload filter"
 
 // uploaded fills in the entry of a placed file.
-func (u *uploader) uploaded(uf *UploadedFile, f upload.File, st *stagedFile, p placedFile) {
-	size := st.size
-	uf.Status, uf.Size, uf.SHA256 = UploadStatusUploaded, &size, st.hash
-	uf.RelPath, uf.Path, uf.Written = p.rel, p.abs, p.written
-	uf.Note = upload.UploadedNote(p.abs, f.Name, f.MIMEType, st.size)
+func (u *uploader) uploaded(uf *UploadedFile, f upload.File, st *upload.Staged, p upload.Placed) {
+	size := st.Size
+	uf.Status, uf.Size, uf.SHA256 = UploadStatusUploaded, &size, st.Hash
+	uf.RelPath, uf.Path, uf.Written = p.Rel, p.Abs, p.Written
+	uf.Note = upload.UploadedNote(p.Abs, f.Name, f.MIMEType, st.Size)
 }
 
 // openSource opens a command-line source and works out its type and, for a
@@ -487,13 +479,13 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 	for i, p := range parts {
 		stopOnFailure = stopOnFailure || p.Current && accepted[i]
 	}
-	staged := make([]*stagedFile, len(parts))
-	placed := make([]placedFile, len(parts))
-	var tx *uploadTx
+	staged := make([]*upload.Staged, len(parts))
+	placed := make([]upload.Placed, len(parts))
+	var tx *upload.Tx
 	failure := func(err error) error {
 		var orphans []string
 		if tx != nil {
-			orphans = tx.rollback()
+			orphans = tx.Rollback()
 		}
 		var we *errs.Error
 		if !errors.As(err, &we) || we.Code != errs.UploadFailed {
@@ -507,7 +499,7 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 	}
 	var sandboxErr error
 	func() {
-		byContent := map[string]*stagedFile{}
+		byContent := map[string]*upload.Staged{}
 		for i, p := range parts {
 			if !accepted[i] || reasons[i] != "" {
 				continue
@@ -523,14 +515,14 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 			}
 			if tx == nil {
 				var err error
-				if tx, err = u.w.beginUpload(u.dir); err != nil {
+				if tx, err = u.beginUpload(); err != nil {
 					sandboxErr = err
 					return
 				}
 			}
-			st, err := tx.stage(u.ctx, p.Data.Reader(), limits[i])
+			st, err := tx.Stage(u.ctx, p.Data.Reader(), limits[i])
 			if err != nil {
-				sandboxErr = failure(err)
+				sandboxErr = failure(txError(err))
 				return
 			}
 			staged[i], byContent[key] = st, st
@@ -539,9 +531,9 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 			if staged[i] == nil {
 				continue
 			}
-			pf, err := tx.place(staged[i], upload.SafeExtension(p.Name, p.MIMEType))
+			pf, err := tx.Place(staged[i], upload.SafeExtension(p.Name, p.MIMEType))
 			if err != nil {
-				sandboxErr = failure(err)
+				sandboxErr = failure(txError(err))
 				return
 			}
 			placed[i] = pf
@@ -557,7 +549,7 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 			}
 		}
 	} else if tx != nil {
-		tx.commit()
+		tx.Commit(u.w.now())
 	}
 
 	res := &UploadResult{Directory: u.dir, Files: []UploadedFile{}}
@@ -587,325 +579,27 @@ func (u *uploader) messages(list *upload.Messages) (*UploadResult, error) {
 	return res, nil
 }
 
-// ---------------------------------------------------------------------------
-// Writing: stage every file under a temporary name, then place them.
-// ---------------------------------------------------------------------------
-
-// uploadFault, when set (by tests), may fail a step of an upload: "place"
-// before a file is renamed into place, "cleanup" before a placed file is
-// removed again. name is the file's name in the upload directory.
+// uploadFault, when set (by tests), becomes each upload transaction's
+// Fault: it may fail a step ("place", "cleanup") of the writing.
 var uploadFault func(step, name string) error
 
-// uploadTx is one call's writes in its upload directory: the temporary
-// files staged and the files placed, so that a failure can take back
-// exactly what this call wrote.
-type uploadTx struct {
-	w       *Workspace
-	rel     string // the directory, relative to the root
-	abs     string // the directory in the sandbox working directory
-	dirfd   int
-	temps   map[string]*os.File // staged, not yet placed or removed; locked while open
-	written []string            // names placed by this call
-	placed  map[string]placedFile
-	mode    uint32
-	created []fsroot.Loc // directories this call created, deepest first
-}
-
-// stagedFile is a file's content in a temporary file of the upload directory.
-type stagedFile struct {
-	tmp  string
-	size int64
-	hash string
-}
-
-// placedFile is where a file's content is.
-type placedFile struct {
-	rel, abs string
-	written  bool // false: the same content was already in place
-}
-
-// beginUpload creates the upload directory beneath the root (through
-// Resolve, like any path ws writes) and opens it.
-func (w *Workspace) beginUpload(rel string) (*uploadTx, error) {
-	wd, err := w.commandCwd("")
+// beginUpload starts the transaction that writes this call's files in its
+// upload directory.
+func (u *uploader) beginUpload() (*upload.Tx, error) {
+	tx, err := upload.Begin(u.w.fs, u.dir)
 	if err != nil {
-		return nil, uploadError(upload.UploadFailed(err.Error(), nil))
+		return nil, txError(err)
 	}
-	t, err := w.fs.Resolve(rel)
-	if err != nil {
-		return nil, uploadError(upload.UploadFailed(err.Error(), nil))
-	}
-	// The directories this call creates go again if it fails.
-	var created []fsroot.Loc
-	for l := t.Loc(); l.Sub() != "." && l.Sub() != ""; l, _ = l.Parent() {
-		if _, err := w.fs.Lstat(l); err == nil {
-			break
-		}
-		created = append(created, l)
-	}
-	if err := w.fs.MkdirAll(t.Loc()); err != nil {
-		if err == unix.EEXIST {
-			err = unix.ENOTDIR
-		}
-		return nil, uploadError(upload.UploadFailed(errs.FromOS("mkdir", rel, err, true).Error(), nil))
-	}
-	fd, err := w.fs.Open(t.Loc(), unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, uploadError(upload.UploadFailed(errs.FromOS("open", rel, err, true).Error(), nil))
-	}
-	return &uploadTx{w: w, rel: rel, abs: filepath.Join(wd, filepath.FromSlash(rel)), dirfd: fd, created: created,
-		temps: map[string]*os.File{}, placed: map[string]placedFile{}, mode: 0o666 &^ fsroot.Umask()}, nil
+	tx.Fault = uploadFault
+	return tx, nil
 }
 
-// overLimit reports a file that turned out larger than its limit while it
-// was read; size is its whole size.
-type overLimit struct{ size int64 }
-
-func (e *overLimit) Error() string { return fmt.Sprintf("over the limit (%d bytes)", e.size) }
-
-// stage copies r into a new temporary file of the directory, hashing it on
-// the way. More than limit bytes stops the copy with *overLimit (r is still
-// read to its end, to report its size). The copy is made durable only when
-// it is placed: one that turns out to be there already is dropped unsynced.
-func (tx *uploadTx) stage(ctx context.Context, r io.Reader, limit int64) (*stagedFile, error) {
-	tmp := fsroot.NewTempName()
-	fd, err := unix.Openat(tx.dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return nil, uploadError(upload.UploadFailed(tx.errText("create", tmp, err), nil))
-	}
-	_ = unix.Flock(fd, unix.LOCK_EX) // a concurrent ws never takes it for a stale leftover
-	f := os.NewFile(uintptr(fd), tmp)
-	tx.temps[tmp] = f
-	h := sha256.New()
-	size, err := copyHashed(ctx, f, h, r, limit)
-	if err != nil {
-		var over *overLimit
-		if errors.As(err, &over) {
-			return nil, err
-		}
-		return nil, uploadError(upload.UploadFailed(tx.errText("write", tmp, err), nil))
-	}
-	if err := unix.Fchmod(fd, tx.mode); err != nil {
-		return nil, uploadError(upload.UploadFailed(tx.errText("chmod", tmp, err), nil))
-	}
-	return &stagedFile{tmp: tmp, size: size, hash: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-// copyBufSize is the chunk size of uploads.
-const copyBufSize = 1 << 20
-
-// copyHashed copies r to f and into h, in constant memory: the hash of one
-// chunk runs while the previous chunk is written. It stops at limit bytes.
-func copyHashed(ctx context.Context, f *os.File, h hash.Hash, r io.Reader, limit int64) (int64, error) {
-	bufs := make(chan []byte, 2)
-	bufs <- make([]byte, copyBufSize)
-	bufs <- make([]byte, copyBufSize)
-	writes := make(chan []byte, 1)
-	werr := make(chan error, 1)
-	var failed atomic.Bool
-	go func() {
-		var err error
-		for b := range writes {
-			if err == nil {
-				if _, err = f.Write(b); err != nil {
-					failed.Store(true)
-				}
-			}
-			bufs <- b[:cap(b)]
-		}
-		werr <- err
-	}()
-	var size int64
-	var rerr error
-	for !failed.Load() {
-		if err := ctx.Err(); err != nil {
-			rerr = err
-			break
-		}
-		b := <-bufs
-		n, err := io.ReadFull(r, b)
-		if n > 0 {
-			size += int64(n)
-			if size > limit {
-				bufs <- b
-				rest, derr := io.Copy(io.Discard, r)
-				if derr == nil {
-					derr = &overLimit{size: size + rest}
-				}
-				rerr = derr
-				break
-			}
-			h.Write(b[:n])
-			writes <- b[:n]
-		} else {
-			bufs <- b
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			rerr = err
-			break
-		}
-	}
-	close(writes)
-	if err := <-werr; rerr == nil {
-		rerr = err
-	}
-	return size, rerr
-}
-
-// place renames a staged file into place as <hash>.<ext>. A file already
-// there is trusted only when its size and hash match (then the staged copy
-// is dropped); anything else there is replaced. A file another process
-// places meanwhile is never clobbered (RENAME_NOREPLACE) unless it turns
-// out not to hold the content.
-func (tx *uploadTx) place(st *stagedFile, ext string) (placedFile, error) {
-	name := upload.FileName(st.hash, ext)
-	if p, ok := tx.placed[name]; ok {
-		tx.drop(st.tmp)
-		return p, nil
-	}
-	p := placedFile{rel: tx.rel + "/" + name, abs: filepath.Join(tx.abs, name)}
-	if uploadFault != nil {
-		if err := uploadFault("place", name); err != nil {
-			return p, uploadError(upload.UploadFailed(tx.errText("rename", name, err), nil))
-		}
-	}
-	for attempt := 0; ; attempt++ {
-		if tx.holds(name, st) {
-			tx.drop(st.tmp)
-			break
-		}
-		if attempt == 0 {
-			f := tx.temps[st.tmp]
-			if f == nil {
-				return p, errs.Internalf("upload: %s placed twice", st.tmp)
-			}
-			if err := f.Sync(); err != nil {
-				return p, uploadError(upload.UploadFailed(tx.errText("fsync", st.tmp, err), nil))
-			}
-		}
-		var err error
-		if attempt == 0 {
-			err = renameNoReplace(tx.dirfd, st.tmp, name)
-		} else {
-			err = unix.Renameat(tx.dirfd, st.tmp, tx.dirfd, name)
-		}
-		if err == unix.EEXIST && attempt == 0 {
-			continue // placed meanwhile: check what is there
-		}
-		if err != nil {
-			return p, uploadError(upload.UploadFailed(tx.errText("rename", name, err), nil))
-		}
-		tx.closeTemp(st.tmp)
-		p.written = true
-		tx.written = append(tx.written, name)
-		break
-	}
-	tx.placed[name] = p
-	return p, nil
-}
-
-// renameNoReplace renames without replacing an existing name.
-func renameNoReplace(dirfd int, from, to string) error {
-	err := unix.Renameat2(dirfd, from, dirfd, to, unix.RENAME_NOREPLACE)
-	if err == unix.EINVAL || err == unix.ENOSYS {
-		// Filesystems without RENAME_NOREPLACE: link(2) also refuses to replace.
-		if err = unix.Linkat(dirfd, from, dirfd, to, 0); err == nil {
-			unix.Unlinkat(dirfd, from, 0)
-		}
+// txError gives a failure of the upload transaction the coded form tools
+// return; anything else (*upload.OverLimit, an internal error) is kept.
+func txError(err error) error {
+	var f *upload.Failure
+	if errors.As(err, &f) {
+		return uploadError(f)
 	}
 	return err
-}
-
-// holds reports whether name is a regular file with the staged content:
-// same size, same SHA-256.
-func (tx *uploadTx) holds(name string, st *stagedFile) bool {
-	fd, err := unix.Openat(tx.dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() != st.size {
-		return false
-	}
-	h := sha256.New()
-	if _, err := io.CopyBuffer(h, f, make([]byte, copyBufSize)); err != nil {
-		return false
-	}
-	return hex.EncodeToString(h.Sum(nil)) == st.hash
-}
-
-// drop removes a staged temporary file that is not needed.
-func (tx *uploadTx) drop(tmp string) {
-	unix.Unlinkat(tx.dirfd, tmp, 0)
-	tx.closeTemp(tmp)
-}
-
-func (tx *uploadTx) closeTemp(tmp string) {
-	if f := tx.temps[tmp]; f != nil {
-		f.Close()
-	}
-	delete(tx.temps, tmp)
-}
-
-// commit makes the renames durable and tidies up.
-func (tx *uploadTx) commit() {
-	_ = unix.Fsync(tx.dirfd)
-	for tmp := range tx.temps {
-		tx.drop(tmp)
-	}
-	fsroot.RemoveStaleTemps(tx.dirfd, tx.w.now())
-	unix.Close(tx.dirfd)
-}
-
-// rollback takes back what this call wrote: its temporary files and the
-// files it placed. It returns the placed paths it could not remove.
-func (tx *uploadTx) rollback() []string {
-	for tmp := range tx.temps {
-		tx.drop(tmp)
-	}
-	var orphans []string
-	for _, name := range tx.written {
-		var err error
-		if uploadFault != nil {
-			err = uploadFault("cleanup", name)
-		}
-		if err == nil {
-			err = unix.Unlinkat(tx.dirfd, name, 0)
-		}
-		if err != nil && err != unix.ENOENT {
-			orphans = append(orphans, filepath.Join(tx.abs, name))
-		}
-	}
-	tx.written = nil
-	_ = unix.Fsync(tx.dirfd)
-	unix.Close(tx.dirfd)
-	if len(orphans) == 0 {
-		for _, d := range tx.created {
-			if tx.w.rmdirIn(d) != nil {
-				break // not empty: someone else uses it now
-			}
-		}
-	}
-	return orphans
-}
-
-// rmdirIn removes the empty directory l.
-func (w *Workspace) rmdirIn(l fsroot.Loc) error {
-	p, name := l.Parent()
-	pfd, err := w.fs.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(pfd)
-	return unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR)
-}
-
-// errText describes a failed step without absolute paths.
-func (tx *uploadTx) errText(op, name string, err error) string {
-	return op + " " + tx.rel + "/" + name + ": " + errs.Errno(err)
 }
