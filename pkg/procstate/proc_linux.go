@@ -131,9 +131,6 @@ func GroupAlive(pgid int) bool {
 // (zombies waiting to be reaped do not count).
 func HasLiveDescendants(pid int) bool { return len(liveDescendants(pid)) > 0 }
 
-// liveDescendants are the processes below pid that have not exited
-// (zombies waiting to be reaped are left out), found by the parent links
-// in /proc.
 // killSession kills, with SIGKILL, every process group in the session
 // led by sid and every group a descendant of sid is in: whatever a session
 // leader started, even in groups of their own, or re-parented to init.
@@ -156,6 +153,9 @@ func killSession(sid int) {
 	}
 }
 
+// liveDescendants are the processes below pid that have not exited
+// (zombies waiting to be reaped are left out), found by the parent links
+// in /proc.
 func liveDescendants(pid int) []int {
 	children := map[int][]int{}
 	zombie := map[int]bool{}
