@@ -102,24 +102,6 @@ func (n *needle) findVec(buf []byte, from int) int {
 	return -1
 }
 
-// findRare finds a case-sensitive needle at or after from by its rarest
-// byte.
-func (n *needle) findRare(buf []byte, from int) int {
-	c := n.b[n.rare]
-	for at := from + n.rare; at < len(buf); {
-		i := bytes.IndexByte(buf[at:], c)
-		if i < 0 {
-			return -1
-		}
-		s := at + i - n.rare
-		if s+len(n.b) <= len(buf) && bytes.Equal(buf[s:s+len(n.b)], n.b) {
-			return s
-		}
-		at += i + 1
-	}
-	return -1
-}
-
 // findFold finds a folded needle at or after from.
 func (n *needle) findFold(buf []byte, from int) int {
 	last := len(buf) - len(n.b) // the last place it can start

@@ -105,3 +105,21 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// findRare finds a case-sensitive needle at or after from by its rarest
+// byte: a way the benchmark compares with, not used by the search.
+func (n *needle) findRare(buf []byte, from int) int {
+	c := n.b[n.rare]
+	for at := from + n.rare; at < len(buf); {
+		i := bytes.IndexByte(buf[at:], c)
+		if i < 0 {
+			return -1
+		}
+		s := at + i - n.rare
+		if s+len(n.b) <= len(buf) && bytes.Equal(buf[s:s+len(n.b)], n.b) {
+			return s
+		}
+		at += i + 1
+	}
+	return -1
+}
