@@ -61,6 +61,47 @@ mkdir "$work/deps"
 } >"$work/deps/main.go"
 go build -o bench/out/deps-hello "$work/deps/main.go"
 
+# A floor for exec: the bare cobra hello that runs `sh -c true` the way any
+# Go program captures a command (pipes for stdout and stderr, a process group
+# of its own, wait). Its cost over sh is what any cobra binary pays to run
+# a command, before ws does anything of its own.
+mkdir "$work/exec"
+cat >"$work/exec/main.go" <<'GO'
+// Command hello-exec is the smallest cobra program that runs a command
+// and captures its output, as a floor for ws exec.
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	root := &cobra.Command{
+		Use:           "hello-exec",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var out, errb bytes.Buffer
+			c := exec.Command("sh", "-c", args[0])
+			c.Stdout, c.Stderr = &out, &errb
+			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			err := c.Run()
+			os.Stdout.Write(out.Bytes())
+			return err
+		},
+	}
+	if root.Execute() != nil {
+		os.Exit(1)
+	}
+}
+GO
+go build -o bench/out/cobra-exec "$work/exec/main.go"
+
 mkdir "$work/root" "$work/state"
 printf 'hello\nworld\n' >"$work/root/a.txt"
 export WS_ROOT="$work/root" WS_STATE_DIR="$work/state"
@@ -73,6 +114,7 @@ hyperfine -N --warmup "${WARMUP:-100}" --runs "${RUNS:-1000}" --export-json benc
   -n 'ws --version' 'bench/out/ws --version' \
   -n 'ws stat a.txt' 'bench/out/ws stat a.txt' \
   -n 'sh -c true' 'sh -c true' \
+  -n 'cobra-exec true' 'bench/out/cobra-exec true' \
   -n 'ws exec -- true' 'bench/out/ws exec -- true'
 
 python3 - bench/out/startup.json <<'PY'
@@ -86,4 +128,7 @@ print(f"ws stat a.txt / cobra-hello --version = {stat/hello:.2f} (target <= 1.5)
 print(f"ws exec -- true - sh -c true = {ex-sh:.2f} ms (target <= 1.5 ms)")
 deps = r["deps-hello --version"]
 print(f"of ws --version over cobra-hello: dependencies' init {deps-hello:.2f} ms, ws itself {ver-deps:.2f} ms")
+cex = r["cobra-exec true"]
+print(f"cobra-exec true - sh -c true = {cex-sh:.2f} ms (the floor of any cobra binary that runs sh)")
+print(f"of ws exec over sh: start-up {ver-hello+cex-sh:.2f} ms as above plus cobra's floor, ws's exec itself {ex-cex-(ver-hello):.2f} ms")
 PY
