@@ -147,10 +147,7 @@ func (p *pendingRecord) valid(txn string) bool {
 
 // recordIDs lists the ids in entries/, oldest first.
 func (s *Store) recordIDs() ([]string, error) {
-	des, err := os.ReadDir(s.path(entriesDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	des, err := statefile.List(s.path(entriesDir))
 	if err != nil {
 		return nil, err
 	}
@@ -216,10 +213,7 @@ func (s *Store) readStored(v stored, dir, what, name string) error {
 
 // pendingTxns lists the txns with a .json or a .lock in pending/.
 func (s *Store) pendingTxns() (jsons, locks []string, err error) {
-	des, err := os.ReadDir(s.path(pendingDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
+	des, err := statefile.List(s.path(pendingDir))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -101,55 +101,63 @@ func (s *Store) Load(id string) (*Entry, error) {
 	return &e, nil
 }
 
+// All returns every record in the store, whatever workspace it belongs
+// to, oldest first. Corrupt records and directories still being made are
+// skipped.
+func (s *Store) All() ([]*Entry, error) {
+	return s.load(func(name string) bool { return !strings.HasPrefix(name, ".") })
+}
+
 // List returns every record that belongs to root, oldest first. Records of
 // other workspaces (a shared state directory) and corrupt ones are skipped.
 func (s *Store) List(root string) ([]*Entry, error) {
-	names, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	all, err := s.All()
 	if err != nil {
 		return nil, err
 	}
-	var out []*Entry
-	for _, d := range names {
-		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
-			continue
+	out := all[:0]
+	for _, e := range all {
+		if e.Record.Root == root {
+			out = append(out, e)
 		}
-		e, err := s.Load(d.Name())
-		if err != nil || e.Record.Root != root {
-			continue
-		}
-		out = append(out, e)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Record.StartedAt.Before(out[j].Record.StartedAt) })
 	return out, nil
 }
 
 // Find returns the newest record of pid in root's records, or nil.
 func (s *Store) Find(root string, pid int) (*Entry, error) {
-	names, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	prefix := strconv.Itoa(pid) + "-"
+	found, err := s.load(func(name string) bool { return strings.HasPrefix(name, prefix) })
 	if err != nil {
 		return nil, err
 	}
-	prefix := strconv.Itoa(pid) + "-"
 	var best *Entry
-	for _, d := range names {
-		if !strings.HasPrefix(d.Name(), prefix) {
-			continue
-		}
-		e, err := s.Load(d.Name())
-		if err != nil || e.Record.Root != root {
-			continue
-		}
-		if best == nil || e.Record.StartedAt.After(best.Record.StartedAt) {
+	for _, e := range found {
+		if e.Record.Root == root && (best == nil || e.Record.StartedAt.After(best.Record.StartedAt)) {
 			best = e
 		}
 	}
 	return best, nil
+}
+
+// load reads the records whose directory name passes keep, oldest first;
+// corrupt ones are skipped.
+func (s *Store) load(keep func(name string) bool) ([]*Entry, error) {
+	names, err := statefile.List(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Entry
+	for _, d := range names {
+		if !d.IsDir() || !keep(d.Name()) {
+			continue
+		}
+		if e, err := s.Load(d.Name()); err == nil {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Record.StartedAt.Before(out[j].Record.StartedAt) })
+	return out, nil
 }
 
 // WriteExit records how the process ended. The first exit written wins.

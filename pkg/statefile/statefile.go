@@ -2,9 +2,22 @@ package statefile
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
+
+// List returns the entries of a state directory, sorted by name. A
+// directory that does not exist yet (nothing was ever written there) has
+// none; any other error is returned as it is.
+func List(dir string) ([]fs.DirEntry, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return des, err
+}
 
 // Write replaces the file at path with data, creating its directory
 // (owner-only) if needed.

@@ -3,6 +3,7 @@ package statefile
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -31,5 +32,36 @@ func TestWrite(t *testing.T) {
 	entries, _ = os.ReadDir(filepath.Dir(dir))
 	if len(entries) != 1 {
 		t.Fatalf("temporary file left: %v", entries)
+	}
+}
+
+func TestList(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir string
+		want      []string
+		err       bool
+	}{
+		{"never made", filepath.Join(dir, "missing"), nil, false},
+		{"entries by name", dir, []string{"f"}, false},
+		{"not a directory", file, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			des, err := List(tc.dir)
+			if (err != nil) != tc.err {
+				t.Fatalf("err = %v, want an error: %v", err, tc.err)
+			}
+			var got []string
+			for _, d := range des {
+				got = append(got, d.Name())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -342,11 +342,9 @@ func (w *Workspace) stateEntries() ([]string, error) {
 // otherRoots names a workspace root other than this one that has process
 // records in the state directory ("" when there is none).
 func (w *Workspace) otherRoots() string {
-	dir := filepath.Join(w.stateDir, "procs")
-	names, _ := os.ReadDir(dir)
-	s := procstate.Open(w.stateDir)
-	for _, d := range names {
-		if e, err := s.Load(d.Name()); err == nil && e.Record.Root != w.fs.RealBase() {
+	all, _ := procstate.Open(w.stateDir).All()
+	for _, e := range all {
+		if e.Record.Root != w.fs.RealBase() {
 			return e.Record.Root
 		}
 	}

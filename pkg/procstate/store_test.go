@@ -1,0 +1,93 @@
+package procstate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestStoreListFind(t *testing.T) {
+	s := Open(t.TempDir())
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	add := func(pid int, start uint64, root string, at time.Duration) {
+		t.Helper()
+		dir, err := s.NewDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Commit(dir, &Record{PID: pid, StartTime: start, Root: root, StartedAt: t0.Add(at)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if all, err := s.All(); err != nil || all != nil {
+		t.Fatalf("empty store: %v %v", all, err)
+	}
+	add(10, 1, "/a", 2*time.Second)
+	add(10, 5, "/a", 5*time.Second) // pid 10 again, later
+	add(11, 2, "/b", time.Second)
+	add(12, 3, "/a", 3*time.Second)
+	// A corrupt record and a directory still being made are skipped.
+	if err := os.MkdirAll(s.Dir("13-4"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir("13-4"), "record.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.NewDir(); err != nil {
+		t.Fatal(err)
+	}
+
+	ids := func(es []*Entry) (out []string) {
+		for _, e := range es {
+			out = append(out, e.Record.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		got  []*Entry
+		want []string
+	}{
+		{"all, oldest first", must(s.All()), []string{"11-2", "10-1", "12-3", "10-5"}},
+		{"list of one root", must(s.List("/a")), []string{"10-1", "12-3", "10-5"}},
+		{"list of the other", must(s.List("/b")), []string{"11-2"}},
+		{"list of none", must(s.List("/c")), nil},
+	} {
+		if got := ids(tc.got); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		root string
+		pid  int
+		want string
+	}{
+		{"/a", 10, "10-5"}, // the newest of two
+		{"/a", 12, "12-3"},
+		{"/a", 11, ""}, // another root's
+		{"/b", 11, "11-2"},
+		{"/a", 1, ""}, // a prefix of 10 and 11 is not their pid
+		{"/a", 13, ""},
+	} {
+		e, err := s.Find(tc.root, tc.pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if e != nil {
+			got = e.Record.ID
+		}
+		if got != tc.want {
+			t.Errorf("Find(%s, %d) = %q, want %q", tc.root, tc.pid, got, tc.want)
+		}
+	}
+}
+
+func must(es []*Entry, err error) []*Entry {
+	if err != nil {
+		panic(err)
+	}
+	return es
+}
