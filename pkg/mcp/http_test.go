@@ -160,8 +160,18 @@ func TestHTTPSameSurface(t *testing.T) {
 // post sends one raw request to url.
 func post(t *testing.T, url, token, session, body string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	resp, err := sendPost(url, token, session, body)
 	must(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// sendPost is post for any goroutine: it returns its error.
+func sendPost(url, token, session, body string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if token != "" {
@@ -170,10 +180,7 @@ func post(t *testing.T, url, token, session, body string) *http.Response {
 	if session != "" {
 		req.Header.Set("Mcp-Session-Id", session)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	must(t, err)
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return http.DefaultClient.Do(req)
 }
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -210,7 +217,13 @@ func TestHTTPLimits(t *testing.T) {
 	// Two requests at once: another POST while two calls run gets 429.
 	// (A bound of one would refuse a client's own notification sent while
 	// the answer to its initialize is still being finished.)
-	time.Sleep(300 * time.Millisecond) // the session's own requests have left
+	// The session's own requests have left once two pings at once are
+	// both let in.
+	for end := time.Now().Add(20 * time.Second); !bothPingsIn(t, url, s.ID()); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("two pings at once were never both let in")
+		}
+	}
 	// Each call runs until the file "go" exists (or 20 s).
 	done := make(chan error, 2)
 	for i := range 2 {
@@ -236,6 +249,24 @@ func TestHTTPLimits(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "go"), nil, 0o644))
 	must(t, <-done)
 	must(t, <-done)
+}
+
+// bothPingsIn sends two pings at once in session id and reports whether
+// both were answered 200.
+func bothPingsIn(t *testing.T, url, id string) bool {
+	var wg sync.WaitGroup
+	var codes [2]int
+	for i := range codes {
+		wg.Go(func() {
+			if resp, err := sendPost(url, testToken, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				codes[i] = resp.StatusCode
+			}
+		})
+	}
+	wg.Wait()
+	return codes == [2]int{http.StatusOK, http.StatusOK}
 }
 
 // TestHTTPConcurrentSessions: sessions are served at the same time. Each
@@ -275,7 +306,7 @@ func TestHTTPConcurrentSessions(t *testing.T) {
 // TestHTTPDrain: when the server is stopped, a call in flight finishes
 // and answers; then the server is gone.
 func TestHTTPDrain(t *testing.T) {
-	ws, _ := newTestWorkspace(t)
+	ws, root := newTestWorkspace(t)
 	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
 	s, err := connect(t, url)
 	must(t, err)
@@ -286,10 +317,17 @@ func TestHTTPDrain(t *testing.T) {
 	done := make(chan answer, 1)
 	go func() {
 		res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command",
-			Arguments: map[string]any{"command": "sleep 1; echo finished"}})
+			Arguments: map[string]any{"command": "touch started; sleep 1; echo finished"}})
 		done <- answer{res, err}
 	}()
-	time.Sleep(300 * time.Millisecond)
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the call did not start")
+		}
+	}
 	stopped := make(chan error, 1)
 	go func() { stopped <- stop() }()
 	a := <-done
@@ -318,12 +356,7 @@ func TestLoopback(t *testing.T) {
 func initSession(t *testing.T, url string, id int) (int, string, string) {
 	t.Helper()
 	body := strings.Replace(initBody, `"id":1`, fmt.Sprintf(`"id":%d`, id), 1)
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	must(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+testToken)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := sendPost(url, testToken, "", body)
 	if err != nil {
 		t.Errorf("initialize %d: %v", id, err)
 		return 0, "", ""
