@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/upload"
-	"github.com/wstools/ws/pkg/workspace"
 )
 
 // uploadTool names upload in JSON envelopes: it is a processor, not a
@@ -15,7 +14,7 @@ import (
 const uploadTool = "upload"
 
 func newUploadCmd(app *App) *cobra.Command {
-	var req workspace.UploadRequest
+	var req upload.Request
 	var messages, name, mimeType string
 	cmd := &cobra.Command{
 		Use:   "upload FILE… | --messages FILE|-",
@@ -90,7 +89,7 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 
 // fillUploadRequest completes the request: flags not given leave the
 // config's settings in force; the message list or the sources are read.
-func fillUploadRequest(app *App, req *workspace.UploadRequest, changed func(string) bool, messages string, args []string, desc sourceDesc) error {
+func fillUploadRequest(app *App, req *upload.Request, changed func(string) bool, messages string, args []string, desc sourceDesc) error {
 	if !changed("include") {
 		req.Include = nil
 	}
@@ -132,7 +131,7 @@ type sourceDesc struct {
 
 // uploadSources turns the FILE arguments into sources. --name and
 // --mime-type describe stdin, or the one FILE when it is alone.
-func uploadSources(app *App, args []string, desc sourceDesc) ([]workspace.UploadSource, error) {
+func uploadSources(app *App, args []string, desc sourceDesc) ([]upload.Source, error) {
 	stdin := 0
 	for _, a := range args {
 		if a == "-" {
@@ -147,9 +146,9 @@ func uploadSources(app *App, args []string, desc sourceDesc) ([]workspace.Upload
 	case (desc.setName || desc.setType) && stdin == 0 && len(args) > 1:
 		return nil, usagef("--name and --mime-type describe stdin (-) or a single FILE")
 	}
-	out := make([]workspace.UploadSource, 0, len(args))
+	out := make([]upload.Source, 0, len(args))
 	for _, a := range args {
-		src := workspace.UploadSource{Label: a}
+		src := upload.Source{Label: a}
 		if a == "-" {
 			src.Open = func() (io.ReadCloser, error) { return io.NopCloser(app.IO.In), nil }
 		} else {

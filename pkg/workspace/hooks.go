@@ -120,16 +120,22 @@ func skippedResult(raw json.RawMessage) *hookResult {
 
 // runHook runs a hook command with the call as JSON on stdin and returns
 // what it printed, within tools.hooks.timeout. A failure names the hook.
-// A background child the hook leaves behind is not waited for.
 func (w *Workspace) runHook(ctx context.Context, name string, argv []string, in any) ([]byte, error) {
 	data, err := json.Marshal(in)
 	if err != nil {
 		return nil, errs.Wrap(err)
 	}
-	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv, Stdin: data,
-		Timeout: helperTimeoutOf(w.cfg.Tools.HookTimeout)})
+	return w.runHelper(ctx, "hook "+name, argv, data, helperTimeoutOf(w.cfg.Tools.HookTimeout))
+}
+
+// runHelper runs a config command (a hook, an upload filter) in the
+// workspace root with the host environment and stdin, within timeout, and
+// returns what it printed on stdout. A failure names the command as what.
+// A background child the command leaves behind is not waited for.
+func (w *Workspace) runHelper(ctx context.Context, what string, argv []string, stdin []byte, timeout time.Duration) ([]byte, error) {
+	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv, Stdin: stdin, Timeout: timeout})
 	if err != nil {
-		return nil, errs.CommandError("hook "+name, argv, err, stderrLine(res))
+		return nil, errs.CommandError(what, argv, err, stderrLine(res))
 	}
 	return res.Stdout, nil
 }
