@@ -1,5 +1,7 @@
 package workspace
 
+import "regexp"
+
 // ID is the workspace's id: the config's, else 16 hex digits of the
 // SHA-256 of the real root (the name of its default state directory).
 func (w *Workspace) ID() string {
@@ -21,3 +23,19 @@ func (w *Workspace) Name() string {
 
 // StateDir is the workspace's state directory ("" when it has none).
 func (w *Workspace) StateDir() string { return w.stateDir }
+
+var notIdent = regexp.MustCompile(`[^a-zA-Z0-9_]`)
+
+// IndexName is the vector index's name: searchIndexName, else Mastra's
+// default, the id with "_search" and every other character than a letter,
+// a digit or '_' made '_' (prefixed "ws_" when it would start with a digit).
+func (w *Workspace) IndexName() string {
+	if n := w.cfg.SearchIndexName; n != "" {
+		return n
+	}
+	n := notIdent.ReplaceAllString(w.ID()+"_search", "_")
+	if n[0] >= '0' && n[0] <= '9' {
+		n = "ws_" + n
+	}
+	return n[:min(len(n), 63)]
+}

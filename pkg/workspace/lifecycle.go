@@ -15,7 +15,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/procstate"
-	"github.com/wstools/ws/pkg/search"
+	"github.com/wstools/ws/pkg/search/engine"
 )
 
 // metaFile records when the workspace's state was created; its mtime is
@@ -117,10 +117,7 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: w.fs.RealBase()}
 	}
 	if req.FileCount {
-		n := 0
-		if t, err := w.fs.Resolve("."); err == nil {
-			w.allFiles(ctx, t.Loc(), ".", func(autoFile) { n++ })
-		}
+		n := engine.CountFiles(ctx, w.fs)
 		res.Filesystem.TotalFiles = &n
 	}
 	if w.stateDir != "" {
@@ -159,13 +156,8 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 				res.Processes.Lost++
 			}
 		}
-		if m, err := w.searchStore().Load(); err == nil && m != nil {
-			res.Index.Documents = m.NumDocs()
-			m.Close()
-		}
-		if vm, err := search.ReadVectorMeta(w.vectorFile()); err == nil {
-			res.Index.Vectors, res.Index.Model, res.Index.Dimensions = vm.Count, vm.Model, vm.Dim
-		}
+		st := w.searchEngine().Stats()
+		res.Index.Documents, res.Index.Vectors, res.Index.Model, res.Index.Dimensions = st.Documents, st.Vectors, st.Model, st.Dimensions
 	}
 	return res, nil
 }

@@ -76,7 +76,7 @@ func (w *Workspace) SkillSearch(ctx context.Context, req SkillSearchRequest) (*S
 	if w.cfg.Embedder != nil {
 		mode = search.EffectiveMode("", w.cfg.BM25, true)
 		rank = func(x *search.Index, p search.Params, query string) ([]search.Hit, error) {
-			return w.rankSkills(ctx, x, p, query, mode)
+			return w.searchEngine().RankSkills(ctx, x, p, query, mode)
 		}
 	}
 	hits, err := set.Search(req.Query, req.SkillNames, topK, bm25, rank)

@@ -1,4 +1,4 @@
-package workspace
+package engine
 
 import (
 	"context"
@@ -6,43 +6,43 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/embed"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/search"
 )
 
-// embedBackoff is the first wait before an embedder request is retried.
-var embedBackoff = embed.DefaultBackoff
-
-// embedder is the configured embedder. The API key is read from the
+// ConfiguredEmbedder returns the maker of the embedder e describes (nil:
+// none, which it reports as needing one): a command run in dir with the
+// environment env, else an HTTP endpoint. The API key is read from the
 // environment variable the config names, at each use; it is never kept.
-func (w *Workspace) embedder() (embed.Embedder, error) {
-	e := w.cfg.Embedder
-	if e == nil {
-		return nil, errs.NeedsEmbedder(search.ModeVector)
-	}
-	timeout := time.Duration(e.TimeoutMs) * time.Millisecond
-	if e.Command != nil {
-		return &embed.Command{Argv: e.Command, Name: e.Model, Dir: w.base, Env: w.hostEnv, Batch: e.MaxBatchSize, Timeout: timeout}, nil
-	}
-	key := ""
-	if e.APIKeyEnv != "" {
-		key = envValue(w.hostEnv, e.APIKeyEnv)
-		if key == "" {
-			return nil, errs.EmbedderKeyMissing(e.APIKeyEnv)
+func ConfiguredEmbedder(e *config.Embedder, dir string, env []string) func() (embed.Embedder, error) {
+	return func() (embed.Embedder, error) {
+		if e == nil {
+			return nil, errs.NeedsEmbedder(search.ModeVector)
 		}
+		timeout := time.Duration(e.TimeoutMs) * time.Millisecond
+		if e.Command != nil {
+			return &embed.Command{Argv: e.Command, Name: e.Model, Dir: dir, Env: env, Batch: e.MaxBatchSize, Timeout: timeout}, nil
+		}
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = envValue(env, e.APIKeyEnv)
+			if key == "" {
+				return nil, errs.EmbedderKeyMissing(e.APIKeyEnv)
+			}
+		}
+		retries := embed.DefaultMaxRetries
+		if e.MaxRetries != nil {
+			retries = *e.MaxRetries
+		}
+		return &embed.HTTP{URL: e.URL, Name: e.Model, Key: key, Dims: e.Dimensions, Batch: e.MaxBatchSize,
+			Timeout: timeout, Retries: retries, Backoff: embed.DefaultBackoff}, nil
 	}
-	retries := embed.DefaultMaxRetries
-	if e.MaxRetries != nil {
-		retries = *e.MaxRetries
-	}
-	return &embed.HTTP{URL: e.URL, Name: e.Model, Key: key, Dims: e.Dimensions, Batch: e.MaxBatchSize,
-		Timeout: timeout, Retries: retries, Backoff: embedBackoff}, nil
 }
 
 // envValue is a variable of an environment list ("" when unset).
@@ -55,82 +55,69 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-var notIdent = regexp.MustCompile(`[^a-zA-Z0-9_]`)
-
-// IndexName is the vector index's name: searchIndexName, else Mastra's
-// default, the id with "_search" and every other character than a letter,
-// a digit or '_' made '_' (prefixed "ws_" when it would start with a digit).
-func (w *Workspace) IndexName() string {
-	if n := w.cfg.SearchIndexName; n != "" {
-		return n
+// embedder makes the configured embedder.
+func (e *Engine) embedder() (embed.Embedder, error) {
+	if e.o.NewEmbedder == nil {
+		return nil, errs.NeedsEmbedder(search.ModeVector)
 	}
-	n := notIdent.ReplaceAllString(w.ID()+"_search", "_")
-	if n[0] >= '0' && n[0] <= '9' {
-		n = "ws_" + n
-	}
-	return n[:min(len(n), 63)]
+	return e.o.NewEmbedder()
 }
 
 // vectorFile is the embedded vector store, next to the keyword index.
-func (w *Workspace) vectorFile() string {
-	return filepath.Join(w.stateDir, "search", w.IndexName()+".vectors")
+func (e *Engine) vectorFile() string {
+	return filepath.Join(e.o.StateDir, "search", e.o.VectorName+".vectors")
 }
 
 // embedderModel is the model the configured embedder's vectors are
 // recorded under.
-func (w *Workspace) embedderModel() string {
-	e := w.cfg.Embedder
-	if e.Model != "" {
-		return e.Model
+func (e *Engine) embedderModel() string {
+	c := e.o.Embedder
+	if c.Model != "" {
+		return c.Model
 	}
-	return strings.Join(e.Command, " ")
+	return strings.Join(c.Command, " ")
 }
 
 // vectorsCurrent reports whether the vector store holds the vectors of
 // this index's documents, made by the configured model.
-func (w *Workspace) vectorsCurrent(r *search.Reader) bool {
-	m, err := search.ReadVectorMeta(w.vectorFile())
-	return err == nil && m.Synced == r.Fingerprint() && m.Model == w.embedderModel()
+func (e *Engine) vectorsCurrent(r *search.Reader) bool {
+	m, err := search.ReadVectorMeta(e.vectorFile())
+	return err == nil && m.Synced == r.Fingerprint() && m.Model == e.embedderModel()
 }
 
-// syncVectors brings the vector store in line with the index x (whose
-// file's bytes are data): each document with content gets a vector,
-// taken from the store when it holds one made from the same content by the
-// same model, else embedded (each distinct content once). A change of
-// model or of dimension embeds everything again. A damaged store is
-// rebuilt.
-func (w *Workspace) syncVectors(ctx context.Context, x *search.Index, data []byte) error {
-	return w.syncVectorsIn(ctx, x, data, w.vectorFile())
-}
-
-// syncVectorsIn is syncVectors with the vector store at file.
-func (w *Workspace) syncVectorsIn(ctx context.Context, x *search.Index, data []byte, file string) error {
+// syncVectors brings the vector store at file in line with the index x
+// (whose file's bytes are data): each document with content gets a
+// vector, taken from the store when it holds one made from the same
+// content by the same model, else embedded (each distinct content once).
+// A change of model or of dimension embeds everything again. A damaged
+// store is rebuilt.
+func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, file string) error {
 	r, err := search.Open(data)
 	if err != nil {
-		return w.indexError(err)
+		return indexError(err)
 	}
 	fp := r.Fingerprint()
-	emb, err := w.embedder()
+	emb, err := e.embedder()
 	if err != nil {
 		return err
 	}
 	store, err := search.OpenVectors(file)
 	if err != nil {
 		if !errors.Is(err, search.ErrCorrupt) {
-			return w.indexError(err)
+			return indexError(err)
 		}
-		w.warn("the vector store was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") + "); every document is embedded again")
+		e.warn("the vector store was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") + "); every document is embedded again")
 		store = &search.VectorFile{Path: file}
 	}
 	defer store.Close()
 	old := store.Meta()
-	model := w.embedderModel()
+	model := e.embedderModel()
 	if old.Synced == fp && old.Model == model {
 		return nil
 	}
 	reuse := old.Model == model && store.Verify() == nil
 	for attempt := 0; ; attempt++ {
-		records, err := w.vectorRecords(ctx, emb, x, store, reuse)
+		records, err := e.vectorRecords(ctx, emb, x, store, reuse)
 		var dimErr *dimChange
 		if errors.As(err, &dimErr) && attempt == 0 {
 			reuse = false // the model changed under its name: embed all again
@@ -144,7 +131,7 @@ func (w *Workspace) syncVectorsIn(ctx context.Context, x *search.Index, data []b
 			dim = len(records[0].Vector)
 		}
 		if err := store.Replace(search.VectorMeta{Model: model, Dim: dim, Synced: fp}, records); err != nil {
-			return w.indexError(err)
+			return indexError(err)
 		}
 		return nil
 	}
@@ -158,7 +145,7 @@ func (e *dimChange) Error() string {
 }
 
 // vectorRecords makes the records of x's documents, in index order.
-func (w *Workspace) vectorRecords(ctx context.Context, emb embed.Embedder, x *search.Index, store search.VectorStore, reuse bool) ([]search.VectorRecord, error) {
+func (e *Engine) vectorRecords(ctx context.Context, emb embed.Embedder, x *search.Index, store search.VectorStore, reuse bool) ([]search.VectorRecord, error) {
 	docs := x.Docs()
 	records := make([]search.VectorRecord, 0, len(docs))
 	var texts []string
@@ -190,12 +177,12 @@ func (w *Workspace) vectorRecords(ctx context.Context, emb embed.Embedder, x *se
 	}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
-		return nil, w.embedError(err)
+		return nil, embedError(err)
 	}
 	if reused > 0 && len(vecs[0]) != store.Meta().Dim {
 		return nil, &dimChange{store.Meta().Dim, len(vecs[0])}
 	}
-	if d := w.cfg.Embedder.Dimensions; d > 0 && len(vecs[0]) != d {
+	if d := e.o.Embedder.Dimensions; d > 0 && len(vecs[0]) != d {
 		return nil, errs.Embedder(&embed.Error{Endpoint: emb.Endpoint(),
 			Msg: fmt.Sprintf("returned vectors of %d dimensions, the config says %d", len(vecs[0]), d)})
 	}
@@ -209,7 +196,7 @@ func (w *Workspace) vectorRecords(ctx context.Context, emb embed.Embedder, x *se
 
 // embedError is an embedder failure as a tool error; ws's own stop
 // signals and cancellations pass through.
-func (w *Workspace) embedError(err error) error {
+func embedError(err error) error {
 	var sig *runner.SignalError
 	if errors.As(err, &sig) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -217,18 +204,14 @@ func (w *Workspace) embedError(err error) error {
 	return errs.Embedder(err)
 }
 
-// vectorSearch embeds the query and ranks the documents by cosine
-// similarity: the best topK (JavaScript's slice rules), those below
-// minScore (when set) left out, each found in the index for its content.
-func (w *Workspace) vectorSearch(ctx context.Context, r *search.Reader, query string, topK float64, minScore *float64) ([]search.Scored, error) {
-	return w.vectorSearchIn(ctx, r, w.vectorFile(), query, topK, minScore)
-}
-
-// vectorSearchIn is vectorSearch with the vector store at file.
-func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, query string, topK float64, minScore *float64) ([]search.Scored, error) {
+// vectorSearch embeds the query and ranks the documents of r by cosine
+// similarity with the vectors of the store at file: the best topK
+// (JavaScript's slice rules), those below minScore (when set) left out,
+// each found in the index for its content.
+func (e *Engine) vectorSearch(ctx context.Context, r *search.Reader, file, query string, topK float64, minScore *float64) ([]search.Scored, error) {
 	store, err := search.OpenVectors(file)
 	if err != nil {
-		return nil, w.indexError(err)
+		return nil, indexError(err)
 	}
 	defer store.Close()
 	meta := store.Meta()
@@ -236,13 +219,13 @@ func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, 
 	if meta.Count == 0 || k == 0 {
 		return nil, nil
 	}
-	emb, err := w.embedder()
+	emb, err := e.embedder()
 	if err != nil {
 		return nil, err
 	}
 	vecs, err := emb.Embed(ctx, []string{query})
 	if err != nil {
-		return nil, w.embedError(err)
+		return nil, embedError(err)
 	}
 	if len(vecs[0]) != meta.Dim {
 		return nil, errs.Embedder(&embed.Error{Endpoint: emb.Endpoint(),
@@ -250,7 +233,7 @@ func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, 
 	}
 	matches, err := store.Query(vecs[0], k)
 	if err != nil {
-		return nil, w.indexError(err)
+		return nil, indexError(err)
 	}
 	var out []search.Scored
 	for _, m := range matches {
@@ -270,38 +253,35 @@ func (w *Workspace) vectorSearchIn(ctx context.Context, r *search.Reader, file, 
 // skillVectorFile holds the vectors of the skills' documents (their
 // instructions and references), apart from the workspace's index; the
 // hyphen keeps it from any searchIndexName (an identifier).
-func (w *Workspace) skillVectorFile() string {
-	return filepath.Join(w.stateDir, "search", "skill-documents.vectors")
+func (e *Engine) skillVectorFile() string {
+	return filepath.Join(e.o.StateDir, "search", "skill-documents.vectors")
 }
 
-// rankSkills ranks the skills' documents (the index x, built with p) in
-// mode, vector or hybrid: their vectors are kept by content in
-// skillVectorFile, so a skill is embedded again only when it changes.
-func (w *Workspace) rankSkills(ctx context.Context, x *search.Index, p search.Params, query, mode string) ([]search.Hit, error) {
-	if w.stateDir == "" {
+// RankSkills ranks all the skills' documents (the index x, built with p)
+// for query in mode, vector or hybrid, best first: their vectors are kept
+// by content in a store of their own, so a skill is embedded again only
+// when it changes.
+func (e *Engine) RankSkills(ctx context.Context, x *search.Index, p search.Params, query, mode string) ([]search.Hit, error) {
+	if e.o.StateDir == "" {
 		return nil, errs.NoVectorState()
 	}
 	data := x.Encode()
-	if err := w.syncVectorsIn(ctx, x, data, w.skillVectorFile()); err != nil {
+	if err := e.syncVectors(ctx, x, data, e.skillVectorFile()); err != nil {
 		return nil, err
 	}
 	r, err := search.Open(data)
 	if err != nil {
-		return nil, w.indexError(err)
+		return nil, indexError(err)
 	}
 	r.Built(p)
 	all := math.Inf(1)
-	vec, err := w.vectorSearchIn(ctx, r, w.skillVectorFile(), query, all, nil)
+	vec, err := e.vectorSearch(ctx, r, e.skillVectorFile(), query, all, nil)
 	if err != nil {
 		return nil, err
 	}
 	var ranked []search.Scored
 	if mode == search.ModeHybrid {
-		plain := make([]search.Hit, len(vec))
-		for i, v := range vec {
-			plain[i] = v.Hit
-		}
-		ranked = search.Merge(plain, r.Search(query, all, 0), 0.5, all, nil)
+		ranked = search.Merge(plainHits(vec), r.Search(query, all, 0), 0.5, all, nil)
 	} else {
 		ranked = vec
 	}

@@ -1,0 +1,346 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/embed"
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/search"
+)
+
+// Files is what the engine needs of the workspace's filesystem: the path
+// chokepoint and the primitives beneath it (*fsroot.FS has them).
+type Files interface {
+	Resolve(input string) (*fsroot.Target, error)
+	Stat(l fsroot.Loc) (fsroot.FileStat, error)
+	Open(l fsroot.Loc, flags int, mode uint32) (int, error)
+	Walk(ctx context.Context, start fsroot.Loc, rel string, opts fsroot.WalkOptions, data any, visit func(e *fsroot.WalkEntry) (enter bool, data any)) (unreadable int, err error)
+	// Contained reports whether paths outside the allowed roots are refused.
+	Contained() bool
+	// BelowBase is the place of a clean relative path below the base.
+	BelowBase(sub string) (fsroot.Loc, bool)
+}
+
+// Options build an Engine from the workspace's config and state.
+type Options struct {
+	Files Files
+	// StateDir holds the index (search/ in it); "" is no state: each query
+	// indexes the autoIndexPaths in memory, and vectors are refused.
+	StateDir  string
+	Params    search.Params // the bm25 settings
+	AutoPaths []string      // the autoIndexPaths
+	// VectorName is the vector index's name (searchIndexName), which names
+	// its file next to the index.
+	VectorName string
+	// Embedder is the configured embedder (nil: none); its model names the
+	// vectors and its dimensions, when set, are checked.
+	Embedder *config.Embedder
+	// NewEmbedder makes the embedder at each use (see ConfiguredEmbedder).
+	NewEmbedder func() (embed.Embedder, error)
+	// Warn receives problems that do not fail the call (a damaged index or
+	// vector store rebuilt). Nil drops them.
+	Warn func(msg string)
+	// LockTimeout bounds the wait for another process changing the index;
+	// 0 is 30 seconds.
+	LockTimeout time.Duration
+}
+
+// Engine is a workspace's search index, kept in line with its files.
+type Engine struct{ o Options }
+
+// New returns the engine the options describe; it opens nothing yet.
+func New(o Options) *Engine {
+	if o.LockTimeout == 0 {
+		o.LockTimeout = defaultLockTimeout
+	}
+	return &Engine{o: o}
+}
+
+// defaultLockTimeout bounds the wait for another process changing the index.
+const defaultLockTimeout = 30 * time.Second
+
+func (e *Engine) warn(msg string) {
+	if e.o.Warn != nil {
+		e.o.Warn(msg)
+	}
+}
+
+func (e *Engine) store() search.Store {
+	return search.Store{Dir: filepath.Join(e.o.StateDir, "search")}
+}
+
+// vectors reports whether the index is kept with vectors (an embedder is
+// configured).
+func (e *Engine) vectors() bool { return e.o.Embedder != nil }
+
+// Search ranks the indexed documents for query in mode (search.ModeBM25,
+// ModeVector or ModeHybrid, as search.EffectiveMode picked it): the best
+// topK (JavaScript's slice rules), those below minScore (when set) left
+// out. The index is brought up to date first (see Open).
+func (e *Engine) Search(ctx context.Context, query, mode string, topK float64, minScore *float64) ([]search.Scored, error) {
+	r, done, err := e.Open(ctx, mode != search.ModeBM25)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if r == nil {
+		return nil, nil
+	}
+	var hits []search.Scored
+	switch mode {
+	case search.ModeBM25:
+		least := 0.0
+		if minScore != nil {
+			least = *minScore
+		}
+		for _, h := range r.Search(query, topK, least) {
+			s := h.Score
+			hits = append(hits, search.Scored{Hit: h, Details: search.ScoreDetails{BM25: &s}})
+		}
+	case search.ModeVector:
+		hits, err = e.vectorSearch(ctx, r, e.vectorFile(), query, topK, minScore)
+	default:
+		k := search.HybridTopK(topK)
+		var vec []search.Scored
+		vec, err = e.vectorSearch(ctx, r, e.vectorFile(), query, k, nil)
+		hits = search.Merge(plainHits(vec), r.Search(query, k, 0), 0.5, topK, minScore)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Mastra's Workspace.search takes topK again of what the engine
+	// returned: a negative topK drops that many results twice.
+	return hits[:search.SliceEnd(len(hits), topK)], nil
+}
+
+// plainHits are the hits of scored results.
+func plainHits(scored []search.Scored) []search.Hit {
+	plain := make([]search.Hit, len(scored))
+	for i, s := range scored {
+		plain[i] = s.Hit
+	}
+	return plain
+}
+
+// Add adds a document to the index, or replaces the one with the same id,
+// and returns the number of documents in the index afterwards.
+func (e *Engine) Add(ctx context.Context, doc search.Doc) (int, error) {
+	var n int
+	_, err := e.change(ctx, false, e.vectors(), func(x *search.Index) {
+		x.Add(doc)
+		n = x.Len()
+	})
+	return n, err
+}
+
+// Refresh says what a walk of the autoIndexPaths did.
+type Refresh struct {
+	Files     int      // files indexed from the autoIndexPaths
+	Added     []string // files new to the index
+	Changed   []string // files read again
+	Removed   []string // files dropped
+	Documents int      // documents in the index afterwards
+}
+
+// Refresh walks the autoIndexPaths again: new files are indexed, changed
+// ones read again, files that are gone or no longer match dropped.
+func (e *Engine) Refresh(ctx context.Context) (*Refresh, error) {
+	res := &Refresh{Added: []string{}, Changed: []string{}, Removed: []string{}}
+	_, err := e.change(ctx, true, e.vectors(), func(x *search.Index) {
+		e.autoIndex(ctx, x, res)
+		res.Documents = x.Len()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Stats describes the index and the vector store in the state directory.
+type Stats struct {
+	Documents  int
+	Vectors    int
+	Model      string
+	Dimensions int
+}
+
+// Stats reads what the state directory holds, changing nothing: what
+// cannot be read counts as empty.
+func (e *Engine) Stats() Stats {
+	var st Stats
+	if m, err := e.store().Load(); err == nil && m != nil {
+		st.Documents = m.NumDocs()
+		m.Close()
+	}
+	if vm, err := search.ReadVectorMeta(e.vectorFile()); err == nil {
+		st.Vectors, st.Model, st.Dimensions = vm.Count, vm.Model, vm.Dim
+	}
+	return st
+}
+
+// Open returns the index to query, brought up to date first: the
+// autoIndexPaths indexed if the index lacks them, changed files read again
+// and deleted ones dropped; with vectors, the vector store brought in line
+// with it too. A nil reader is an empty index; done releases the reader.
+func (e *Engine) Open(ctx context.Context, vectors bool) (r *search.Reader, done func(), err error) {
+	nop := func() {}
+	params := e.o.Params
+	if e.o.StateDir == "" {
+		if vectors {
+			return nil, nop, errs.NoVectorState()
+		}
+		x := search.NewIndexWith(params)
+		e.autoIndex(ctx, x, nil)
+		r, err := search.Open(x.Encode())
+		if err != nil {
+			return nil, nop, errs.Wrap(err)
+		}
+		r.Built(params)
+		return r, nop, nil
+	}
+	m, err := e.store().Load()
+	if err == nil && m != nil && !m.Built(params) {
+		// Built with other bm25 settings: tokenized again below.
+		m.Close()
+		m, err = nil, errIndexChange
+	}
+	if err == nil && !e.autoPathsCurrent(m) {
+		m.Close()
+		m, err = nil, errIndexChange
+	}
+	var stale []string
+	if err == nil && m != nil {
+		stale = e.staleSources(ctx, m.Reader)
+		if len(stale) == 0 && (!vectors || e.vectorsCurrent(m.Reader)) {
+			return m.Reader, func() { m.Close() }, nil
+		}
+		m.Close()
+		err = errIndexChange
+	}
+	if err == nil && m == nil && len(e.o.AutoPaths) == 0 {
+		return nil, nop, nil
+	}
+	if err != nil && !errors.Is(err, errIndexChange) && !errors.Is(err, search.ErrCorrupt) {
+		return nil, nop, indexError(err)
+	}
+	// Something to change: do it under the lock, on what is there now.
+	data, err := e.change(ctx, false, vectors, func(x *search.Index) {
+		e.refreshStale(ctx, x, stale)
+	})
+	if err != nil {
+		return nil, nop, err
+	}
+	r, err = search.Open(data)
+	if err != nil {
+		return nil, nop, indexError(err)
+	}
+	r.Built(params)
+	return r, nop, nil
+}
+
+var errIndexChange = errors.New("index needs a change")
+
+// autoPathsCurrent reports whether the index was built from the
+// autoIndexPaths the config has now (no index counts as current when there
+// are none).
+func (e *Engine) autoPathsCurrent(m *search.Mapped) bool {
+	want := e.o.AutoPaths
+	if m == nil {
+		return len(want) == 0
+	}
+	got, err := m.AutoPaths()
+	if err != nil {
+		return false
+	}
+	if got == nil {
+		return len(want) == 0
+	}
+	return slices.Equal(got, want)
+}
+
+// indexError is a failure of the index or vector files as a tool error.
+func indexError(err error) error {
+	var we *errs.Error
+	if errors.As(err, &we) {
+		return err
+	}
+	if errors.Is(err, search.ErrVersion) {
+		return errs.IndexTooNew(err)
+	}
+	if errors.Is(err, search.ErrCorrupt) {
+		return errs.IndexDamaged(err)
+	}
+	return errs.State(err)
+}
+
+// change is the read-modify-write of the index: under the store's lock it
+// loads the index (a damaged one is set aside and rebuilt, with a
+// warning), indexes the autoIndexPaths if the index lacks them, applies
+// fn and saves the result atomically. It returns the new file's bytes.
+// With refresh, fn walks the autoIndexPaths itself. With vectors,
+// the documents are embedded (those whose content the vector store does
+// not hold yet) before anything is saved, so an embedder that fails leaves
+// the index as it was.
+func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*search.Index)) ([]byte, error) {
+	var store search.Store
+	var x *search.Index
+	params := e.o.Params
+	if e.o.StateDir == "" {
+		x = search.NewIndexWith(params)
+	} else {
+		store = e.store()
+		lock, err := store.Lock(e.o.LockTimeout)
+		if err != nil {
+			return nil, indexError(err)
+		}
+		defer lock.Release()
+		m, err := store.Load()
+		switch {
+		case errors.Is(err, search.ErrCorrupt):
+			if serr := store.SetAside(); serr != nil {
+				return nil, indexError(serr)
+			}
+			e.warn("the search index was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
+				"); it was set aside as search/index.corrupt in the state directory and built again: documents added with the index tool must be indexed again")
+			x = search.NewIndexWith(params)
+		case err != nil:
+			return nil, indexError(err)
+		case m == nil:
+			x = search.NewIndexWith(params)
+		default:
+			x, err = search.Decode(m.Bytes())
+			m.Close()
+			if err != nil {
+				return nil, indexError(err)
+			}
+			x.Reparam(params)
+		}
+	}
+	before := append([]string(nil), x.AutoPaths...)
+	hadAuto := x.AutoPaths != nil
+	if (!slices.Equal(x.AutoPaths, e.o.AutoPaths) || x.AutoPaths == nil && len(e.o.AutoPaths) > 0) && !refresh {
+		e.autoIndex(ctx, x, nil)
+	}
+	fn(x)
+	data := x.Encode()
+	if vectors {
+		if err := e.syncVectors(ctx, x, data, e.vectorFile()); err != nil {
+			return nil, err
+		}
+	}
+	unchanged := x.Changes() == 0 && hadAuto == (x.AutoPaths != nil) && slices.Equal(before, x.AutoPaths)
+	if e.o.StateDir == "" || unchanged {
+		return data, nil
+	}
+	if err := store.Save(data); err != nil {
+		return nil, indexError(err)
+	}
+	return data, nil
+}
