@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -23,7 +24,9 @@ type HTTPOptions struct {
 	Token string
 	// MaxBodyBytes bounds a request's body (413 beyond it).
 	MaxBodyBytes int64
-	// MaxRequests bounds the POST requests handled at once (429 beyond).
+	// MaxRequests bounds the POST requests handled at once. One beyond
+	// waits up to a second for a place, then gets 429; as many may wait
+	// as are handled, the rest get 429 at once.
 	MaxRequests int
 	// MaxSessions bounds the open sessions (503 for a new one beyond). A
 	// session counts from the POST that opens it until it closes.
@@ -180,7 +183,7 @@ func limits(posts *gate, bound *sessionBound, srv *sdk.Server, next http.Handler
 			next.ServeHTTP(w, r)
 			return
 		}
-		if status, msg := posts.enter(); status != 0 {
+		if status, msg := posts.enter(r.Context()); status != 0 {
 			if status == http.StatusTooManyRequests {
 				w.Header().Set("Retry-After", "1")
 			}
@@ -295,32 +298,78 @@ func refuseSession(w http.ResponseWriter, r *http.Request, max int) {
 }
 
 // gate counts the requests in flight, up to max (0: no bound), and once
-// closed lets none in.
+// closed lets none in. A request beyond the bound waits up to queueWait
+// for a place before it is refused, and at most max requests wait: a
+// client that sends its next request the moment it has an answer is not
+// refused because the handler of that answer is still returning.
 type gate struct {
-	mu     sync.Mutex
-	n, max int
-	closed bool
-	idle   chan struct{} // closed when closed and n is 0
+	mu      sync.Mutex
+	n, max  int
+	wait    time.Duration // how long one beyond the bound waits (queueWait when 0)
+	waiting int
+	closed  bool
+	freed   chan struct{} // closed (and replaced) when a place comes back or the gate closes
+	idle    chan struct{} // closed when closed and n is 0
 }
 
+// queueWait is how long a request beyond the bound waits for a place.
+const queueWait = time.Second
+
 // enter lets a request in, or says with which HTTP status it is refused.
-func (g *gate) enter() (int, string) {
+func (g *gate) enter(ctx context.Context) (int, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	switch {
-	case g.closed:
-		return http.StatusServiceUnavailable, "the server is shutting down"
-	case g.max > 0 && g.n >= g.max:
-		return http.StatusTooManyRequests, "too many requests at once"
+	var timeout <-chan time.Time
+	for {
+		switch {
+		case g.closed:
+			return http.StatusServiceUnavailable, "the server is shutting down"
+		case g.max == 0 || g.n < g.max:
+			g.n++
+			return 0, ""
+		case g.waiting >= g.max:
+			return http.StatusTooManyRequests, "too many requests at once"
+		}
+		if timeout == nil {
+			t := time.NewTimer(cmp.Or(g.wait, queueWait))
+			defer t.Stop()
+			timeout = t.C
+		}
+		if g.freed == nil {
+			g.freed = make(chan struct{})
+		}
+		freed := g.freed
+		g.waiting++
+		g.mu.Unlock()
+		var gaveUp bool
+		select {
+		case <-freed:
+		case <-timeout:
+			gaveUp = true
+		case <-ctx.Done():
+			gaveUp = true
+		}
+		g.mu.Lock()
+		g.waiting--
+		if gaveUp && !g.closed && g.n >= g.max {
+			return http.StatusTooManyRequests, "too many requests at once"
+		}
 	}
-	g.n++
-	return 0, ""
+}
+
+// wake tells the requests waiting that something changed; g.mu is held.
+func (g *gate) wake() {
+	if g.freed != nil {
+		close(g.freed)
+		g.freed = nil
+	}
 }
 
 func (g *gate) leave() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.n--
+	g.wake()
 	if g.closed && g.n == 0 {
 		close(g.idle)
 	}
@@ -332,6 +381,7 @@ func (g *gate) close() <-chan struct{} {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
+	g.wake()
 	g.idle = make(chan struct{})
 	if g.n == 0 {
 		close(g.idle)

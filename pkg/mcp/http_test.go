@@ -516,9 +516,12 @@ func TestHTTPLimitsBeforeAnswer(t *testing.T) {
 			}
 			release()
 			io.Copy(io.Discard, firstAnswer.Body)
-			// Every place came back, once: the bounds hold as before.
+			// Every place came back, once: the bounds hold as before. (A
+			// done context: a place is free now or the answer is 429.)
+			done, cancel := context.WithCancel(context.Background())
+			cancel()
 			for i := range max(tc.maxRequests, tc.maxSlots) + 1 {
-				status, _ := posts.enter()
+				status, _ := posts.enter(done)
 				if want := tc.maxRequests == 0 || i < tc.maxRequests; (status == 0) != want {
 					t.Errorf("POST %d in flight after both requests: status %d", i+1, status)
 				}
@@ -581,4 +584,84 @@ func TestHTTPSessionlessCallRunsNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "ran.txt")); err == nil {
 		t.Fatalf("a sessionless tools/call ran the tool (status %d)", resp.StatusCode)
 	}
+}
+
+// TestHTTPEagerClient: with one request at a time, a client that sends
+// each call the moment it has the answer to the one before is never
+// refused (the handler of that answer may still be returning).
+func TestHTTPEagerClient(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxRequests: 1})
+	s, err := connect(t, url)
+	must(t, err)
+	for i := range 100 {
+		if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_list_files", Arguments: map[string]any{"path": "."}}); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+}
+
+func TestGate(t *testing.T) {
+	const wait = 200 * time.Millisecond
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		// then runs while the one request let in holds the only place, with
+		// a second one waiting (unless crowd); it returns what the second
+		// should get.
+		then  func(g *gate, cancel func()) int
+		crowd bool // a third request arrives while the second waits
+		waits bool // the second is answered only when its wait is over
+	}{
+		{"a place comes back: the waiting request gets it", func(g *gate, _ func()) int {
+			g.leave()
+			return 0
+		}, false, false},
+		{"none comes back: 429 after the wait", func(*gate, func()) int { return http.StatusTooManyRequests }, false, true},
+		{"its client goes away: 429 at once", func(_ *gate, cancel func()) int {
+			cancel()
+			return http.StatusTooManyRequests
+		}, false, false},
+		{"the server shuts down: 503", func(g *gate, _ func()) int {
+			g.close()
+			return http.StatusServiceUnavailable
+		}, false, false},
+		{"only as many wait as are handled", func(g *gate, _ func()) int {
+			g.leave()
+			return 0
+		}, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &gate{max: 1, wait: wait}
+			if status, _ := g.enter(ctx); status != 0 {
+				t.Fatalf("the first request: %d", status)
+			}
+			rctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			got := make(chan int, 1)
+			start := time.Now()
+			go func() { status, _ := g.enter(rctx); got <- status }()
+			for waiting(g) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			if tc.crowd {
+				if status, _ := g.enter(ctx); status != http.StatusTooManyRequests {
+					t.Errorf("a second waiter: %d, want 429 at once", status)
+				}
+			}
+			want := tc.then(g, cancel)
+			if status := <-got; status != want {
+				t.Errorf("the waiting request: %d, want %d", status, want)
+			}
+			if took := time.Since(start); tc.waits != (took >= wait) {
+				t.Errorf("answered after %v (the wait is %v)", took, wait)
+			}
+		})
+	}
+}
+
+func waiting(g *gate) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.waiting
 }
