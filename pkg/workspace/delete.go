@@ -9,6 +9,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"golang.org/x/sys/unix"
 )
 
@@ -90,7 +91,7 @@ func (w *Workspace) dryDelete(l fsroot.Loc, path, typ string, recursive bool) (*
 	if len(res.Would) > 0 && !recursive {
 		return nil, errs.NotEmpty(path, nil)
 	}
-	res.text = fmt.Sprintf("Would delete %s, a directory with %d %s (dry run: nothing was deleted)", path, len(res.Would), pluralWord(len(res.Would), "entry", "entries"))
+	res.text = fmt.Sprintf("Would delete %s, a directory with %d %s (dry run: nothing was deleted)", path, len(res.Would), wording.Plural(len(res.Would), "entry", "entries"))
 	for _, p := range res.Would {
 		res.text += "\n  " + p
 	}

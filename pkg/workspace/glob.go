@@ -114,3 +114,5 @@ func globText(res *GlobResult, d Dialect) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }

@@ -10,6 +10,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/grep"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -244,7 +245,7 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 		o2 := o
 		o2.Glob, o2.MaxMatches = deep, 1
 		if again, err := grep.Search(ctx, w.fs, root, o2); err == nil && len(again.Files) > 0 {
-			hints = append(hints, fmt.Sprintf("hint: %s matches files at its own level only; %s (any depth) has matches", shellWord(p), shellWord(deep)))
+			hints = append(hints, fmt.Sprintf("hint: %s matches files at its own level only; %s (any depth) has matches", wording.ShellWord(p), wording.ShellWord(deep)))
 		}
 	}
 	// The .git directories left out are searched too (for one match):
@@ -255,7 +256,7 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 		if again, err := grep.Search(ctx, w.fs, dir, o2); err == nil && len(again.Files) > 0 {
 			how := fmt.Sprintf("set path to %q", dir)
 			if d == CLIFlags {
-				how = "ws grep PATTERN " + shellWord(dir)
+				how = "ws grep PATTERN " + wording.ShellWord(dir)
 			}
 			hints = append(hints, "hint: "+dir+" has matches, but .git directories are searched only when named ("+how+")")
 			break
@@ -331,12 +332,12 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 		}
 	}
 	total := len(res.Matches)
-	summary := fmt.Sprintf("%d %s across %d %s", total, pluralWord(total, "match", "matches"), res.Files, pluralWord(res.Files, "file", "files"))
+	summary := fmt.Sprintf("%d %s across %d %s", total, wording.Plural(total, "match", "matches"), res.Files, wording.Plural(res.Files, "file", "files"))
 	if res.Truncated {
 		summary += " (truncated at 1000; narrow the path or pattern, or set " + d.param("maxCount", "max-count") + ")"
 	}
 	if res.BinarySkipped > 0 {
-		summary += fmt.Sprintf(" (%d binary %s skipped)", res.BinarySkipped, pluralWord(res.BinarySkipped, "file", "files"))
+		summary += fmt.Sprintf(" (%d binary %s skipped)", res.BinarySkipped, wording.Plural(res.BinarySkipped, "file", "files"))
 	}
 	if res.TargetNotFound {
 		summary += " (target path not found: nothing searched)"
@@ -347,9 +348,9 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	if n := len(res.Skipped); n > 0 {
 		names := skippedNames(res.Skipped, d)
 		if d == CLIFlags {
-			summary += fmt.Sprintf(" (%d %s skipped: %s)", n, pluralWord(n, "path", "paths"), names)
+			summary += fmt.Sprintf(" (%d %s skipped: %s)", n, wording.Plural(n, "path", "paths"), names)
 		} else {
-			summary += fmt.Sprintf(" (%d %s skipped: read error)", n, pluralWord(n, "path", "paths"))
+			summary += fmt.Sprintf(" (%d %s skipped: read error)", n, wording.Plural(n, "path", "paths"))
 			head += "\nskipped: " + names
 		}
 	}

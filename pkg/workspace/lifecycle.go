@@ -14,6 +14,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/search/engine"
 )
@@ -189,7 +190,7 @@ func (r *InfoResult) Text() string {
 		fsDesc += ", not contained)"
 	}
 	if r.Filesystem.TotalFiles != nil {
-		fsDesc += fmt.Sprintf(", %d %s", *r.Filesystem.TotalFiles, pluralWord(*r.Filesystem.TotalFiles, "file", "files"))
+		fsDesc += fmt.Sprintf(", %d %s", *r.Filesystem.TotalFiles, wording.Plural(*r.Filesystem.TotalFiles, "file", "files"))
 	}
 	line("filesystem", fsDesc)
 	if r.Sandbox != nil {
@@ -213,9 +214,9 @@ func (r *InfoResult) Text() string {
 		}
 	}
 	line("processes", strings.Join(procs, ", "))
-	idx := fmt.Sprintf("%d %s", r.Index.Documents, pluralWord(r.Index.Documents, "document", "documents"))
+	idx := fmt.Sprintf("%d %s", r.Index.Documents, wording.Plural(r.Index.Documents, "document", "documents"))
 	if r.Index.Model != "" {
-		idx += fmt.Sprintf(", %d %s in %s (model %s, %d dimensions)", r.Index.Vectors, pluralWord(r.Index.Vectors, "vector", "vectors"),
+		idx += fmt.Sprintf(", %d %s in %s (model %s, %d dimensions)", r.Index.Vectors, wording.Plural(r.Index.Vectors, "vector", "vectors"),
 			r.Index.Name, r.Index.Model, r.Index.Dimensions)
 	}
 	line("index", idx)
@@ -293,7 +294,7 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 		for i, p := range res.Stopped {
 			pids[i] = strconv.Itoa(p)
 		}
-		fmt.Fprintf(&sb, "Stopped %d background %s (%s).\n", n, pluralWord(n, "process", "processes"), strings.Join(pids, ", "))
+		fmt.Fprintf(&sb, "Stopped %d background %s (%s).\n", n, wording.Plural(n, "process", "processes"), strings.Join(pids, ", "))
 	}
 	sb.WriteString("Removed the state directory " + w.stateDir + "; the workspace's files are untouched.")
 	res.text = sb.String()

@@ -14,6 +14,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/patch"
 	"github.com/wstools/ws/pkg/udiff"
 )
@@ -340,7 +341,7 @@ func patchText(res *PatchResult) string {
 	if res.DryRun {
 		verb = "The patch would apply (dry run: nothing was written)"
 	}
-	fmt.Fprintf(&sb, "%s: %d %s", verb, len(res.Files), pluralWord(len(res.Files), "file", "files"))
+	fmt.Fprintf(&sb, "%s: %d %s", verb, len(res.Files), wording.Plural(len(res.Files), "file", "files"))
 	for _, f := range res.Files {
 		switch {
 		case f.Op == "add":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/search/engine"
 )
@@ -136,7 +137,7 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 	}
 	res := &RefreshIndexResult{Files: r.Files, Added: r.Added, Changed: r.Changed, Removed: r.Removed, Documents: r.Documents}
 	res.text = fmt.Sprintf("Indexed %d %s from autoIndexPaths (%d new, %d changed, %d removed); %d %s in the index",
-		res.Files, pluralWord(res.Files, "file", "files"), len(res.Added), len(res.Changed), len(res.Removed),
-		res.Documents, pluralWord(res.Documents, "document", "documents"))
+		res.Files, wording.Plural(res.Files, "file", "files"), len(res.Added), len(res.Changed), len(res.Removed),
+		res.Documents, wording.Plural(res.Documents, "document", "documents"))
 	return res, nil
 }

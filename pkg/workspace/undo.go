@@ -12,6 +12,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // UndoResult says what an undo restored.
@@ -348,7 +349,7 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 		return res, nil
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (ws undo %s takes back the first):", len(list), pluralWord(len(list), "change", "changes"), req.Path, req.Path)
+	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (ws undo %s takes back the first):", len(list), wording.Plural(len(list), "change", "changes"), req.Path, req.Path)
 	for _, e := range list {
 		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, keptText(e.Before))
 	}
