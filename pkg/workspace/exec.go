@@ -77,9 +77,10 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	if req.Command == "" {
 		return nil, errs.EmptyCommand()
 	}
-	cwd, err := w.commandCwd(req.Cwd)
+	sb := w.sandbox()
+	cwd, err := sb.Dir(req.Cwd)
 	if err != nil {
-		return nil, err
+		return nil, sandboxError(err)
 	}
 	for _, kv := range req.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -97,19 +98,19 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		if req.Stdin != nil {
 			return nil, errs.Invalid("--stdin", "is for foreground commands; a background command takes input through --stdin-pipe and ws send")
 		}
-		return w.startBackground(ctx, req, cwd)
+		return w.startBackground(ctx, sb, req, cwd)
 	}
 	command, tail := req.Command, tailOf(req.Tail)
 	if c, n, ok := stripTailPipe(command); ok {
 		command, tail = c, n
 	}
-	argv, err := w.shellArgv(command, cwd)
+	argv, err := sb.Argv(command, cwd)
 	if err != nil {
-		return nil, err
+		return nil, sandboxError(err)
 	}
 	timeout := w.commandTimeout(req.Timeout)
 	start := w.now()
-	run, err := procstate.RunForeground(ctx, procstate.Foreground{Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd,
+	run, err := procstate.RunForeground(ctx, procstate.Foreground{Argv: argv, Env: sb.Env(req.Env), Dir: cwd,
 		Timeout: timeout, Stdin: req.Stdin})
 	if err != nil {
 		return nil, errs.CommandFailed(err)

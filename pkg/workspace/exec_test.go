@@ -14,7 +14,9 @@ import (
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/landlock"
 	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/sandbox"
 )
 
 func f64(f float64) *float64 { return &f }
@@ -381,21 +383,33 @@ func TestKillLeftovers(t *testing.T) {
 	}
 }
 
-// Isolation asked for on a machine without bubblewrap: a clear error, and
-// the command does not run unconfined.
-func TestBwrapMissing(t *testing.T) {
-	saved := findBwrap
-	findBwrap = func() (string, error) { return "", exec.ErrNotFound }
-	defer func() { findBwrap = saved }()
-	cfg := config.Default()
-	cfg.Sandbox.Isolation = "bwrap"
-	w, root := newTestWorkspace(t, cfg)
-	_, err := w.Exec(context.Background(), ExecRequest{Command: "touch ran"})
-	if err == nil || errs.CodeOf(err) != errs.NotAvailable || !strings.Contains(err.Error(), "install the bubblewrap package") {
-		t.Fatalf("err %v", err)
-	}
-	if _, serr := os.Stat(filepath.Join(root, "ran")); serr == nil {
-		t.Fatal("the command ran without the isolation it asked for")
+// TestSandboxError: the sandbox's failures get their codes and Mastra-style
+// messages; the chokepoint's errors pass as they are.
+func TestSandboxError(t *testing.T) {
+	escape := errs.Escape("access", "../x", nil)
+	for _, tc := range []struct {
+		name string
+		err  error
+		code errs.Code
+		msg  string
+	}{
+		{name: "no bubblewrap", err: &sandbox.UnavailableError{Isolation: "bwrap", Err: exec.ErrNotFound}, code: errs.NotAvailable,
+			msg: `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`},
+		{name: "no Landlock", err: &sandbox.UnavailableError{Isolation: "landlock", Err: fmt.Errorf("%w (function not implemented)", landlock.ErrUnavailable)},
+			code: errs.NotAvailable,
+			msg:  `sandbox isolation "landlock" is not available: this kernel offers no Landlock (function not implemented); use a kernel with Landlock enabled (Linux 5.13 or later, "landlock" in the lsm= boot list) or set sandbox.isolation to "bwrap" or "none"`},
+		{name: "cwd not a directory", err: &sandbox.DirError{Dir: "a.txt", Err: sandbox.ErrNotDir}, code: errs.ENOTDIR,
+			msg: "Path is not a directory: a.txt"},
+		{name: "cwd missing", err: &sandbox.DirError{Dir: "none", Err: syscall.ENOENT}, code: errs.ENOENT,
+			msg: "Directory not found: none"},
+		{name: "the chokepoint's", err: escape, code: errs.CodeOf(escape), msg: escape.Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := sandboxError(tc.err)
+			if errs.CodeOf(err) != tc.code || err.Error() != tc.msg {
+				t.Errorf("%s: %q, want %s: %q", errs.CodeOf(err), err, tc.code, tc.msg)
+			}
+		})
 	}
 }
 

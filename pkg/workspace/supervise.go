@@ -8,6 +8,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/sandbox"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -15,13 +16,13 @@ import (
 // itself) in a new session, and returns as soon as the supervisor reports
 // the command's pid. ws's own stdout and stderr are never passed on, so
 // `$(ws exec --background …)` returns at once.
-func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd string) (*ExecResult, error) {
+func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, req ExecRequest, cwd string) (*ExecResult, error) {
 	if len(w.superv) == 0 {
 		return nil, errs.NoProcesses()
 	}
-	argv, err := w.shellArgv(req.Command, cwd)
+	argv, err := sb.Argv(req.Command, cwd)
 	if err != nil {
-		return nil, err
+		return nil, sandboxError(err)
 	}
 	store := procstate.Open(w.stateDir)
 	dir, err := store.NewDir()
@@ -29,7 +30,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 		return nil, stateError(err)
 	}
 	spec := procstate.Spec{
-		Argv: argv, Env: w.commandEnv(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
+		Argv: argv, Env: sb.Env(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
 		Thread: w.thread, TimeoutMs: w.backgroundTimeout(req.Timeout).Milliseconds(),
 		LogCap: procstate.DefaultLogCap, GraceMs: procstate.KillGrace.Milliseconds(),
 		Stdin: req.StdinPipe != nil && *req.StdinPipe,
@@ -40,7 +41,7 @@ func (w *Workspace) startBackground(ctx context.Context, req ExecRequest, cwd st
 	var dispatcher []string
 	if cb := w.cfg.Sandbox.BackgroundProcesses; cb.OnStdout != nil || cb.OnStderr != nil || cb.OnExit != nil {
 		spec.Callbacks = &procstate.Callbacks{OnStdout: cb.OnStdout, OnStderr: cb.OnStderr, OnExit: cb.OnExit,
-			Dir: w.base, Env: w.commandEnv(nil)}
+			Dir: w.base, Env: sb.Env(nil)}
 		dispatcher = append(append([]string{}, w.superv[:len(w.superv)-1]...), "__callbacks")
 	}
 	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {

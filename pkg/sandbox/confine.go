@@ -1,4 +1,4 @@
-package workspace
+package sandbox
 
 import (
 	"fmt"
@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/cmdfiles"
-	"github.com/wstools/ws/pkg/config"
-	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 )
 
@@ -20,8 +18,8 @@ import (
 // isolation off or add a hook), the programs of hooks, callbacks, upload
 // filters and the embedder command, and the state directory (its records
 // drive ws kill and ws ps, and a background process's spec names its
-// callbacks). checkConfinement refuses such a setup when the workspace is
-// opened.
+// callbacks). Check refuses such a setup; the workspace calls it when it
+// is opened.
 
 // writable is one place an isolated command may write, and why.
 type writable struct {
@@ -38,19 +36,19 @@ type confinement struct {
 
 // landlockWritable lists the paths a command may write under Landlock,
 // with what each is; landlockArgv grants exactly these.
-func (w *Workspace) landlockWritable() []writable {
+func (s *Sandbox) landlockWritable() []writable {
 	var out []writable
-	if !w.readOnly {
-		out = append(out, writable{w.fs.RealBase(), "the workspace"})
-		_, reals := w.fs.AllowedRoots()
+	if !s.readOnly {
+		out = append(out, writable{s.files.RealBase(), "the workspace"})
+		_, reals := s.files.AllowedRoots()
 		for _, r := range reals {
 			out = append(out, writable{r, "filesystem.allowedPaths"})
 		}
 	}
-	for _, d := range w.cfg.Sandbox.NativeSandbox.ReadWritePaths {
-		out = append(out, writable{w.fs.Absolute(d), "sandbox.nativeSandbox.readWritePaths"})
+	for _, d := range s.cfg.NativeSandbox.ReadWritePaths {
+		out = append(out, writable{s.files.Absolute(d), "sandbox.nativeSandbox.readWritePaths"})
 	}
-	out = append(out, writable{w.commandTempDir(), "the commands' temp directory: TMPDIR, else /tmp"},
+	out = append(out, writable{s.tempDir(), "the commands' temp directory: TMPDIR, else /tmp"},
 		writable{"/dev/shm", "/dev/shm"})
 	for _, d := range landlockDevices {
 		out = append(out, writable{d, d})
@@ -59,27 +57,27 @@ func (w *Workspace) landlockWritable() []writable {
 }
 
 // confinementOf is what commands may write under the configured isolation.
-func (w *Workspace) confinementOf() confinement {
-	c := confinement{isolation: w.cfg.Sandbox.Isolation}
+func (s *Sandbox) confinementOf() confinement {
+	c := confinement{isolation: s.cfg.Isolation}
 	switch c.isolation {
 	case "landlock":
-		c.rw = w.landlockWritable()
+		c.rw = s.landlockWritable()
 	case "bwrap":
 		// bwrapArgs: the roots (unless read-only) and readWritePaths are
 		// bound writable; /tmp and /dev are the sandbox's own.
-		if !w.readOnly {
-			c.rw = append(c.rw, writable{w.fs.RealBase(), "the workspace"})
-			_, reals := w.fs.AllowedRoots()
+		if !s.readOnly {
+			c.rw = append(c.rw, writable{s.files.RealBase(), "the workspace"})
+			_, reals := s.files.AllowedRoots()
 			for _, r := range reals {
 				c.rw = append(c.rw, writable{r, "filesystem.allowedPaths"})
 			}
 		}
-		ns := w.cfg.Sandbox.NativeSandbox
+		ns := s.cfg.NativeSandbox
 		for _, d := range ns.ReadWritePaths {
-			c.rw = append(c.rw, writable{w.fs.Absolute(d), "sandbox.nativeSandbox.readWritePaths"})
+			c.rw = append(c.rw, writable{s.files.Absolute(d), "sandbox.nativeSandbox.readWritePaths"})
 		}
 		for _, d := range ns.ReadOnlyPaths {
-			c.ro = append(c.ro, writable{w.fs.Absolute(d), "sandbox.nativeSandbox.readOnlyPaths"})
+			c.ro = append(c.ro, writable{s.files.Absolute(d), "sandbox.nativeSandbox.readOnlyPaths"})
 		}
 	}
 	for _, l := range [][]writable{c.rw, c.ro} {
@@ -161,23 +159,61 @@ func resolutionEntries(p string) []string {
 	return append(out, cur)
 }
 
-// checkConfinement refuses, when commands run isolated, a config file,
-// helper program or state directory a command could rewrite. configFile
-// is the config's path as given ("": none).
-func (w *Workspace) checkConfinement(configFile string) error {
-	iso := w.cfg.Sandbox.Isolation
-	if w.cfg.Sandbox.Disabled || (iso != "landlock" && iso != "bwrap") {
+// A Helper is a command ws runs itself, unconfined: a hook, a background
+// callback, an upload filter, the embedder.
+type Helper struct {
+	Key  string // its config key, as errors name it
+	Argv []string
+	// CommandEnv is set for a helper that runs with a command's
+	// environment (Env(nil)), as the background callbacks do; the others
+	// run with the host's.
+	CommandEnv bool
+}
+
+// Trusted is what ws itself reads or runs unconfined, which an isolated
+// command must not be able to rewrite.
+type Trusted struct {
+	ConfigFile string // the config's path as given ("": none)
+	StateDir   string // "": none
+	Helpers    []Helper
+	// Dir is where the helpers' relative program names resolve (the
+	// workspace base).
+	Dir string
+}
+
+// An ExposedError is a trusted file, directory or PATH directory that an
+// isolated command could write: what it is, where it lies, what a command
+// could do with it and how to fix the setup.
+type ExposedError struct {
+	Key string // the helper's config key; "" for the config file and the state directory
+	Msg string
+}
+
+func (e *ExposedError) Error() string {
+	if e.Key == "" {
+		return e.Msg
+	}
+	return e.Key + ": " + e.Msg
+}
+
+// Check refuses, when commands run isolated, a config file, helper
+// program or state directory of t a command could rewrite: the first one
+// found, in that order, is an *ExposedError. Without isolation (or with
+// the sandbox disabled) everything is accepted.
+func (s *Sandbox) Check(t Trusted) error {
+	iso := s.cfg.Isolation
+	if s.cfg.Disabled || (iso != "landlock" && iso != "bwrap") {
 		return nil
 	}
-	c := w.confinementOf()
+	c := s.confinementOf()
 	fail := func(key, subject, entry string, in writable, risk, fix string) error {
-		return errs.Config(&config.Error{File: configFile, Key: key, Msg: fmt.Sprintf(
+		return &ExposedError{Key: key, Msg: fmt.Sprintf(
 			"%s %s lies in %s (%s), which commands may write under sandbox.isolation %q: %s; %s",
-			subject, entry, in.path, in.what, iso, risk, fix)})
+			subject, entry, in.path, in.what, iso, risk, fix)}
 	}
 	const runs = "a command could rewrite it, and ws would then run it unconfined"
-	if configFile != "" {
-		abs, err := filepath.Abs(configFile)
+	if t.ConfigFile != "" {
+		abs, err := filepath.Abs(t.ConfigFile)
 		if err == nil {
 			if e, in, ok := c.exposed(abs); ok {
 				return fail("", "the config file", e, in,
@@ -185,52 +221,34 @@ func (w *Workspace) checkConfinement(configFile string) error {
 			}
 		}
 	}
-	if w.stateDir != "" {
-		if e, in, ok := c.exposed(w.stateDir); ok {
+	if t.StateDir != "" {
+		if e, in, ok := c.exposed(t.StateDir); ok {
 			return fail("", "the state directory", e, in,
 				"a command could forge its records, and ws would act on them unconfined (ws kill signals the processes they name)", "give --state-dir (WS_STATE_DIR) outside the workspace, readWritePaths and the temp directory")
 		}
 	}
-	hostEnv := w.hostEnv
-	cmds := []struct {
-		key  string
-		argv []string
-		env  []string
-	}{
-		{"tools.hooks.beforeToolCall", w.cfg.Tools.BeforeToolCall, hostEnv},
-		{"tools.hooks.afterToolCall", w.cfg.Tools.AfterToolCall, hostEnv},
-		{"sandbox.backgroundProcesses.onStdout", w.cfg.Sandbox.BackgroundProcesses.OnStdout, nil},
-		{"sandbox.backgroundProcesses.onStderr", w.cfg.Sandbox.BackgroundProcesses.OnStderr, nil},
-		{"sandbox.backgroundProcesses.onExit", w.cfg.Sandbox.BackgroundProcesses.OnExit, nil},
-		{"upload.filterCommand", w.cfg.Upload.FilterCommand, hostEnv},
-		{"upload.maxSizeCommand", w.cfg.Upload.MaxSizeCommand, hostEnv},
-	}
-	if w.cfg.Embedder != nil {
-		cmds = append(cmds, struct {
-			key  string
-			argv []string
-			env  []string
-		}{"embedder.command", w.cfg.Embedder.Command, hostEnv})
-	}
-	for _, cmd := range cmds {
-		if len(cmd.argv) == 0 {
+	for _, h := range t.Helpers {
+		if len(h.Argv) == 0 {
 			continue
 		}
-		env := cmd.env
-		if env == nil { // callbacks run with a command's environment
-			env = w.commandEnv(nil)
+		// A helper finds its programs through its environment's PATH;
+		// without a host environment, through a command's (its default
+		// PATH).
+		env := s.hostEnv
+		if h.CommandEnv || env == nil {
+			env = s.Env(nil)
 		}
-		for _, p := range cmdfiles.Of(cmd.argv, w.base, env) {
+		for _, p := range cmdfiles.Of(h.Argv, t.Dir, env) {
 			if p.Dir {
 				if in, ok := c.under(p.Path, true); ok {
-					return fail(cmd.key, "the PATH directory searched for \""+p.Name+"\",", p.Path, in,
+					return fail(h.Key, "the PATH directory searched for \""+p.Name+"\",", p.Path, in,
 						"a command could place a program of that name there, and ws would then run it unconfined",
 						"give the program's full path, or take that directory out of PATH")
 				}
 				continue
 			}
 			if e, in, ok := c.exposed(p.Path); ok {
-				return fail(cmd.key, "the program", e, in, runs, "move it (and the files it runs) outside the workspace, readWritePaths and the temp directory")
+				return fail(h.Key, "the program", e, in, runs, "move it (and the files it runs) outside the workspace, readWritePaths and the temp directory")
 			}
 		}
 	}

@@ -1,0 +1,283 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/landlock"
+)
+
+// Files is what the sandbox needs of the workspace's filesystem: its
+// roots and the path chokepoint (*fsroot.FS has them).
+type Files interface {
+	// RealBase is the base path with symlinks resolved.
+	RealBase() string
+	// AllowedRoots lists the filesystem.allowedPaths roots, as configured
+	// and with symlinks resolved.
+	AllowedRoots() (paths, reals []string)
+	// Absolute is a configured path made absolute (`~` expanded, a
+	// relative one taken from the base).
+	Absolute(input string) string
+	// Contained reports whether paths outside the allowed roots are refused.
+	Contained() bool
+	Resolve(input string) (*fsroot.Target, error)
+	Stat(l fsroot.Loc) (fsroot.FileStat, error)
+	RealPath(l fsroot.Loc) string
+}
+
+// Options build a Sandbox from the workspace's config and roots.
+type Options struct {
+	Config config.Sandbox // the sandbox section of the config
+	Files  Files
+	// ReadOnly is filesystem.readOnly: the roots are read-only for
+	// commands too.
+	ReadOnly bool
+	// HostEnv is the environment ws runs in; commands get a filtered copy.
+	HostEnv []string
+	// Launcher is the command line of ws's Landlock launcher (ws
+	// re-executing itself as `ws __landlock`); the policy and the command
+	// are appended. Without it isolation "landlock" is not available.
+	Launcher []string
+	// Warn receives problems that do not stop the command (a kernel whose
+	// Landlock cannot deny the network). Nil drops them.
+	Warn func(msg string)
+}
+
+// A Sandbox is how commands run in one workspace.
+type Sandbox struct {
+	cfg      config.Sandbox
+	files    Files
+	readOnly bool
+	hostEnv  []string
+	launcher []string
+	warn     func(msg string)
+}
+
+// New builds the sandbox o describes.
+func New(o Options) *Sandbox {
+	warn := o.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	return &Sandbox{cfg: o.Config, files: o.Files, readOnly: o.ReadOnly, hostEnv: o.HostEnv, launcher: o.Launcher, warn: warn}
+}
+
+// An UnavailableError is an isolation this machine cannot give (no
+// bubblewrap, no Landlock, no launcher); the command must not run.
+type UnavailableError struct {
+	Isolation string // "bwrap" or "landlock"
+	Err       error  // why
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("sandbox isolation %q is not available: %v", e.Isolation, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// ErrNotDir is a working directory that exists but is not a directory.
+var ErrNotDir = errors.New("not a directory")
+
+// A DirError is a working directory that cannot be used: Err is the
+// error of its stat, or ErrNotDir.
+type DirError struct {
+	Dir string // as the call gave it
+	Err error
+}
+
+func (e *DirError) Error() string { return "cwd " + e.Dir + ": " + e.Err.Error() }
+
+func (e *DirError) Unwrap() error { return e.Err }
+
+// hostEnvKeys are the host variables a command sees (SPEC deviation 7):
+// enough for tools to find their home, locale and temp directory, and no
+// others, so secrets in the host environment stay out.
+var hostEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR", "TERM"}
+
+// Env builds a command's environment: the host's allowed variables (or
+// all of them with sandbox.inheritEnv), then sandbox.env, then extra, the
+// call's own variables (KEY=VALUE). Later entries win.
+func (s *Sandbox) Env(extra []string) []string {
+	vars := map[string]string{}
+	var order []string
+	set := func(k, v string) {
+		if _, ok := vars[k]; !ok {
+			order = append(order, k)
+		}
+		vars[k] = v
+	}
+	allowed := map[string]bool{}
+	for _, k := range hostEnvKeys {
+		allowed[k] = true
+	}
+	for _, kv := range s.hostEnv {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && (s.cfg.InheritEnv || allowed[k]) {
+			set(k, v)
+		}
+	}
+	if _, ok := vars["PATH"]; !ok {
+		set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+	}
+	keys := make([]string, 0, len(s.cfg.Env))
+	for k := range s.cfg.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		set(k, s.cfg.Env[k])
+	}
+	for _, kv := range extra {
+		k, v, _ := strings.Cut(kv, "=")
+		set(k, v)
+	}
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		out = append(out, k+"="+vars[k])
+	}
+	return out
+}
+
+// Dir resolves a command's working directory: the workspace root by
+// default; a relative path is taken from the root. When the workspace is
+// contained the directory must lie inside it (SPEC deviation 5), symlinks
+// resolved; it must exist and be a directory. A path the chokepoint
+// refuses comes back with the chokepoint's error.
+func (s *Sandbox) Dir(cwd string) (string, error) {
+	if cwd == "" {
+		return s.files.RealBase(), nil
+	}
+	t, err := s.files.Resolve(cwd)
+	if err != nil {
+		return "", err
+	}
+	st, err := s.files.Stat(t.Loc())
+	if err != nil {
+		return "", &DirError{Dir: cwd, Err: err}
+	}
+	if !st.IsDir() {
+		return "", &DirError{Dir: cwd, Err: ErrNotDir}
+	}
+	if !s.files.Contained() {
+		return string(t.Abs), nil
+	}
+	return s.files.RealPath(t.Loc()), nil
+}
+
+// Argv is the argv that runs command in the directory cwd (as Dir gave
+// it): /bin/sh -c, wrapped in bubblewrap when sandbox.isolation is
+// "bwrap", or started by ws's Landlock launcher when it is "landlock". An
+// isolation that cannot be had is an *UnavailableError.
+func (s *Sandbox) Argv(command, cwd string) ([]string, error) {
+	sh := []string{"/bin/sh", "-c", command}
+	switch s.cfg.Isolation {
+	case "bwrap":
+		bwrap, err := findBwrap()
+		if err != nil {
+			return nil, &UnavailableError{Isolation: "bwrap", Err: err}
+		}
+		return append(s.bwrapArgs(bwrap, cwd), sh...), nil
+	case "landlock":
+		return s.landlockArgv(sh)
+	}
+	return sh, nil
+}
+
+// landlockABI is the kernel's Landlock ABI; tests replace it to stand for
+// a kernel without Landlock.
+var landlockABI = landlock.ABI
+
+// landlockArgv runs sh through the launcher (ws __landlock), which
+// confines itself with Landlock and then executes sh: the command may read
+// the system and write only the workspace (unless the filesystem is
+// read-only), readWritePaths, the temp directory and the terminal and null
+// devices; no TCP unless nativeSandbox.allowNetwork. The ws process itself
+// is never confined.
+func (s *Sandbox) landlockArgv(sh []string) ([]string, error) {
+	abi, err := landlockABI()
+	if err != nil {
+		return nil, &UnavailableError{Isolation: "landlock", Err: err}
+	}
+	if len(s.launcher) == 0 {
+		return nil, &UnavailableError{Isolation: "landlock", Err: errors.New("ws cannot find its own executable to start the launcher")}
+	}
+	p := landlock.Policy{DenyNetwork: !s.cfg.NativeSandbox.AllowNetwork}
+	if p.DenyNetwork && abi < landlock.NetworkABI {
+		s.warn(fmt.Sprintf("this kernel's Landlock (ABI %d) cannot deny network access (ABI %d, Linux 6.7, can): the command has the network; use sandbox.isolation \"bwrap\" to cut it", abi, landlock.NetworkABI))
+	}
+	for _, d := range s.landlockWritable() {
+		p.ReadWrite = append(p.ReadWrite, d.path)
+	}
+	argv := append([]string{}, s.launcher...)
+	argv = append(argv, p.Args()...)
+	return append(argv, sh...), nil
+}
+
+// landlockDevices are the devices a confined command may write: a shell
+// needs /dev/null, a terminal its tty and pseudo-terminals.
+var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+
+// tempDir is the temp directory a command sees: its TMPDIR, else /tmp.
+func (s *Sandbox) tempDir() string {
+	for _, kv := range s.Env(nil) {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok && filepath.IsAbs(v) {
+			return v
+		}
+	}
+	return "/tmp"
+}
+
+// findBwrap locates bubblewrap on PATH or where Debian puts it; tests
+// replace it to stand for a machine without it.
+var findBwrap = func() (string, error) {
+	if p, err := exec.LookPath("bwrap"); err == nil {
+		return p, nil
+	}
+	for _, p := range []string{"/usr/bin/bwrap", "/usr/local/bin/bwrap"} {
+		if _, err := exec.LookPath(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories
+// read-only, the workspace (and readWritePaths) writable unless the
+// filesystem is read-only, a private /tmp, /proc and /dev, new pid, ipc and
+// uts namespaces, and no network unless nativeSandbox.allowNetwork.
+func (s *Sandbox) bwrapArgs(bwrap, cwd string) []string {
+	ns := s.cfg.NativeSandbox
+	args := []string{bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts"}
+	if !ns.AllowNetwork {
+		args = append(args, "--unshare-net")
+	}
+	args = append(args, "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	for _, p := range []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives", "/etc/ssl",
+		"/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+		"/etc/ld.so.cache", "/etc/localtime", "/opt", "/snap"} {
+		args = append(args, "--ro-bind-try", p, p)
+	}
+	bind := "--bind"
+	if s.readOnly {
+		bind = "--ro-bind"
+	}
+	_, reals := s.files.AllowedRoots()
+	for _, r := range append([]string{s.files.RealBase()}, reals...) {
+		args = append(args, bind, r, r)
+	}
+	for _, p := range ns.ReadWritePaths {
+		p = s.files.Absolute(p)
+		args = append(args, "--bind-try", p, p)
+	}
+	for _, p := range ns.ReadOnlyPaths {
+		p = s.files.Absolute(p)
+		args = append(args, "--ro-bind-try", p, p)
+	}
+	return append(args, "--chdir", filepath.Clean(cwd), "--")
+}
