@@ -153,7 +153,7 @@ func (fsys *FS) osRoot(r *allowedRoot) (*os.Root, error) {
 	return root, nil
 }
 
-// open opens l, following symlinks that stay inside the allowed roots. A
+// Open opens l, following symlinks that stay inside the allowed roots. A
 // symlink that is absolute, or crosses from one allowed root into another,
 // is re-resolved and opened beneath the root that really holds it.
 func (fsys *FS) Open(l Loc, flags int, mode uint32) (int, error) {
@@ -179,7 +179,7 @@ func retryEINTR(f func() (int, error)) (int, error) {
 	}
 }
 
-// openFile opens l as an *os.File named after the user's spelling.
+// OpenFile opens l as an *os.File named after the user's spelling.
 func (fsys *FS) OpenFile(l Loc, flags int, mode uint32, name string) (*os.File, error) {
 	fd, err := fsys.Open(l, flags, mode)
 	if err != nil {
@@ -188,7 +188,7 @@ func (fsys *FS) OpenFile(l Loc, flags int, mode uint32, name string) (*os.File, 
 	return os.NewFile(uintptr(fd), name), nil
 }
 
-// openRegular opens a file the tools read (read, edit): without blocking,
+// OpenRegular opens a file the tools read (read, edit): without blocking,
 // so a FIFO cannot hold ws waiting for a writer, and refusing anything that
 // is not a regular file. A directory is Mastra's "Path is a directory".
 func (fsys *FS) OpenRegular(t *Target, op string) (*os.File, FileStat, error) {
@@ -262,7 +262,7 @@ func Fstat(fd int) (FileStat, error) {
 	return statOf(&st), nil
 }
 
-// stat follows symlinks (inside the roots); lstat does not follow a final one.
+// Stat follows symlinks (inside the roots); lstat does not follow a final one.
 func (fsys *FS) Stat(l Loc) (FileStat, error) { return fsys.statFlags(l, unix.O_PATH) }
 
 func (fsys *FS) Lstat(l Loc) (FileStat, error) {
@@ -278,7 +278,7 @@ func (fsys *FS) statFlags(l Loc, flags int) (FileStat, error) {
 	return Fstat(fd)
 }
 
-// realPathOf names the file behind fd, for read-tracker keys and locks. A
+// RealPathOf names the file behind fd, for read-tracker keys and locks. A
 // file replaced since fd was opened (another writer renamed its new version
 // over it) reads as "<path> (deleted)": its path is looked up again then,
 // so that every writer of one path takes the one lock of that path.
@@ -290,7 +290,7 @@ func RealPathOf(fd int, fallback string) string {
 	return p
 }
 
-// realPath is the symlink-free absolute path of l; for a path that does not
+// RealPath is the symlink-free absolute path of l; for a path that does not
 // exist yet, its existing parent's real path joined with the rest.
 func (fsys *FS) RealPath(l Loc) string {
 	if fd, err := fsys.Open(l, unix.O_PATH, 0); err == nil {
@@ -300,7 +300,7 @@ func (fsys *FS) RealPath(l Loc) string {
 	return RealpathPartial(l.abs)
 }
 
-// mkdirAll creates l and its missing parents, each with mkdirat below an
+// MkdirAll creates l and its missing parents, each with mkdirat below an
 // already opened parent, so no step can be redirected outside the root.
 func (fsys *FS) MkdirAll(l Loc) error {
 	st, err := fsys.Stat(l)
@@ -323,7 +323,7 @@ func (fsys *FS) MkdirAll(l Loc) error {
 	return fsys.MkdirIn(p, name)
 }
 
-// mkdirIn creates one directory name inside the directory p.
+// MkdirIn creates one directory name inside the directory p.
 func (fsys *FS) MkdirIn(p Loc, name string) error {
 	pfd, err := fsys.Open(p, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
@@ -339,7 +339,7 @@ func (fsys *FS) MkdirIn(p Loc, name string) error {
 	return err
 }
 
-// removeAt removes name inside the open directory dirfd: a file, a symlink
+// RemoveAt removes name inside the open directory dirfd: a file, a symlink
 // (the link only) or, when recursive, a directory and everything below it.
 // Symlinks are never followed.
 func RemoveAt(dirfd int, name string, recursive bool) error {
@@ -576,7 +576,7 @@ func writeInPlace(pfd int, name string, r io.WriterTo, opts WriteOptions) (FileS
 	return st, err
 }
 
-// followFinalLink resolves a symlink at l to the place it points to, which
+// FollowFinalLink resolves a symlink at l to the place it points to, which
 // must itself be inside the allowed roots. Anything else comes back as is.
 func (fsys *FS) FollowFinalLink(l Loc) (Loc, error) {
 	st, err := fsys.Lstat(l)
@@ -653,7 +653,7 @@ func RandomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// umask reads the process umask without changing it (Linux reports it in
+// Umask reads the process umask without changing it (Linux reports it in
 // /proc/self/status); elsewhere the common 022 is assumed.
 func Umask() uint32 {
 	data, err := os.ReadFile("/proc/self/status")

@@ -17,7 +17,7 @@ type Ignore struct {
 	dir string // this directory, relative to the workspace root ("" = root)
 }
 
-// ignoreFor prepares the rules that apply above a walk's start directory:
+// IgnoreFor prepares the rules that apply above a walk's start directory:
 // the .gitignore files from the root of the allowed path that holds it down
 // to its parent. The start directory's own file is read by child when the
 // walk lists it. When the start directory is itself ignored, filtering is
@@ -71,7 +71,7 @@ func (s *Ignore) childAt(rootFD int, dir string) *Ignore {
 	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
-// child is the state for the subdirectory name of this one ("" for this
+// Child is the state for the subdirectory name of this one ("" for this
 // directory itself), open at fd: its own .gitignore is added.
 func (s *Ignore) Child(name string, fd int) *Ignore {
 	if s == nil {
@@ -85,7 +85,7 @@ func (s *Ignore) Child(name string, fd int) *Ignore {
 	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
-// ignored reports whether the entry name of this directory is excluded.
+// Ignored reports whether the entry name of this directory is excluded.
 func (s *Ignore) Ignored(name string, isDir bool) bool {
 	if s == nil {
 		return false

@@ -140,7 +140,7 @@ func (fsys *FS) outsideError(input string) error {
 	return errs.OutsideRoot(input, hint)
 }
 
-// within reports whether p equals root or lies below it, and returns p's
+// Within reports whether p equals root or lies below it, and returns p's
 // slash-separated path relative to root.
 func Within(root, p string) (string, bool) {
 	rel, err := filepath.Rel(root, p)
@@ -150,7 +150,7 @@ func Within(root, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// realpathPartial resolves symlinks in p as far as p exists, follows a
+// RealpathPartial resolves symlinks in p as far as p exists, follows a
 // dangling final symlink lexically, and appends the part that does not exist.
 // It never fails: on a symlink loop it returns what it has.
 func RealpathPartial(p string) string {

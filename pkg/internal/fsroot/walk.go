@@ -3,11 +3,9 @@ package fsroot
 import (
 	"bytes"
 	"encoding/binary"
-	"sort"
 	"strings"
 	"sync"
 
-	"github.com/wstools/ws/pkg/js"
 	"golang.org/x/sys/unix"
 )
 
@@ -19,7 +17,7 @@ type DirEntry struct {
 	Target string // a symlink's text
 }
 
-// openDirAt opens the directory name inside the open directory dirfd,
+// OpenDirAt opens the directory name inside the open directory dirfd,
 // refusing to follow a symlink, so a walk that started beneath the root
 // stays beneath it.
 func OpenDirAt(dirfd int, name string) (int, error) {
@@ -31,7 +29,7 @@ func OpenDirAt(dirfd int, name string) (int, error) {
 	}
 }
 
-// readDirFD lists the directory open at fd (which it does not close),
+// ReadDirFD lists the directory open at fd (which it does not close),
 // reading the kernel's dirent records directly: a listing costs one
 // allocation per name. Types come from the directory itself; symlinks are
 // stat'ed for their target's type and read for their text only when
@@ -116,17 +114,7 @@ func readlinkAt(dirfd int, name string) string {
 	}
 }
 
-// sortEntries puts directories first, then names in UTF-16 order.
-func SortEntries(es []DirEntry) {
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].IsDir != es[j].IsDir {
-			return es[i].IsDir
-		}
-		return js.LessUTF16(es[i].Name, es[j].Name)
-	})
-}
-
-// isHidden reports a dot-name.
+// IsHidden reports a dot-name.
 func IsHidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 // JoinRel joins a slash-separated relative directory and a name ("" and
