@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/tokens"
@@ -467,7 +468,7 @@ func (r *PSResult) Text() string {
 		}
 	}
 	if len(r.Pruned) > 0 {
-		fmt.Fprintf(&sb, "\n(pruned %d ended process record%s)", len(r.Pruned), plural(len(r.Pruned)))
+		fmt.Fprintf(&sb, "\n(pruned %d ended process %s)", len(r.Pruned), wording.Plural(len(r.Pruned), "record", "records"))
 	}
 	return sb.String()
 }

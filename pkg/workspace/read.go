@@ -12,6 +12,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/tokens"
 )
@@ -234,8 +235,8 @@ func readLines(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest,
 
 	if total > 0 && start > total {
 		res.Kind = ReadPastEnd
-		res.text = fmt.Sprintf("%s (%d bytes): offset %d is past the end of the file, which has %d line%s (valid offsets 1-%d). The file has been fully read; stop paginating.",
-			res.Path, st.Size, start, total, plural(total), total)
+		res.text = fmt.Sprintf("%s (%d bytes): offset %d is past the end of the file, which has %d %s (valid offsets 1-%d). The file has been fully read; stop paginating.",
+			res.Path, st.Size, start, total, wording.Plural(total, "line", "lines"), total)
 		return res, nil
 	}
 	if total == 0 && start > 1 {
@@ -340,11 +341,4 @@ func lineTokens(n int, s string, numbered bool) int {
 		return tokens.Estimate(s)
 	}
 	return tokens.Estimate(strconv.Itoa(n) + "→" + s)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
