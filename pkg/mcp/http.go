@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/subtle"
@@ -90,7 +91,7 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	// stream for server messages and holds nothing up.
 	posts := &gate{max: opts.MaxRequests}
 	mux := http.NewServeMux()
-	mux.Handle(Path, bearer(opts.Token, limits(posts, bound, srv, mcpHandler)))
+	mux.Handle(Path, bearer(opts.Token, limits(posts, bound, srv, opts.MaxBodyBytes, mcpHandler)))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -177,13 +178,20 @@ func (b *sessionBound) isInitialized(id string) bool {
 // never runs a tool. A stateless server, or one whose GetSessionID gives
 // "", would answer a sessionless tools/call with a header before the tool
 // runs, and the bound on POSTs in flight would no longer bound tool calls.
-func limits(posts *gate, bound *sessionBound, srv *sdk.Server, next http.Handler) http.Handler {
+func limits(posts *gate, bound *sessionBound, srv *sdk.Server, maxBody int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if status, msg := posts.enter(r.Context()); status != 0 {
+		// A POST that has to wait reads its body meanwhile: once the body
+		// is read, the server notices a client that goes away (it cancels
+		// the request's context), so the client's place among the waiting
+		// comes back at once, not when the wait is over.
+		gone, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		readAhead := func() { r.Body = newAheadBody(r.Body, maxBody, cancel) }
+		if status, msg := posts.enter(gone, readAhead); status != 0 {
 			if status == http.StatusTooManyRequests {
 				w.Header().Set("Retry-After", "1")
 			}
@@ -316,7 +324,9 @@ type gate struct {
 const queueWait = time.Second
 
 // enter lets a request in, or says with which HTTP status it is refused.
-func (g *gate) enter(ctx context.Context) (int, string) {
+// A request that has to wait runs waiting (when not nil) first, once; it
+// gives up when ctx is done.
+func (g *gate) enter(ctx context.Context, waiting func()) (int, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var timeout <-chan time.Time
@@ -341,6 +351,10 @@ func (g *gate) enter(ctx context.Context) (int, string) {
 		freed := g.freed
 		g.waiting++
 		g.mu.Unlock()
+		if waiting != nil {
+			waiting()
+			waiting = nil
+		}
 		var gaveUp bool
 		select {
 		case <-freed:
@@ -355,6 +369,55 @@ func (g *gate) enter(ctx context.Context) (int, string) {
 			return http.StatusTooManyRequests, "too many requests at once"
 		}
 	}
+}
+
+// aheadBody is a request body read ahead while its request waits for a
+// place, up to a bound: the bytes read are handed on first, then the rest
+// of the body as it comes (whoever reads it applies the body's own limit).
+type aheadBody struct {
+	body io.ReadCloser
+	done chan struct{} // closed when the read ahead is over
+	head []byte
+	err  error
+	rest io.Reader
+}
+
+// newAheadBody starts reading body ahead, at most max bytes (0: the SDK's
+// default bound). failed is called when the body cannot be read (its
+// client went away before sending all of it).
+func newAheadBody(body io.ReadCloser, max int64, failed func()) *aheadBody {
+	if max <= 0 {
+		max = sdk.DefaultMaxRequestBodyBytes
+	}
+	b := &aheadBody{body: body, done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		b.head, b.err = io.ReadAll(io.LimitReader(body, max+1))
+		if b.err != nil {
+			failed()
+		}
+	}()
+	return b
+}
+
+func (b *aheadBody) Read(p []byte) (int, error) {
+	<-b.done
+	if b.rest == nil {
+		b.rest = io.MultiReader(bytes.NewReader(b.head), errReader{b.err}, b.body)
+	}
+	return b.rest.Read(p)
+}
+
+func (b *aheadBody) Close() error { return b.body.Close() }
+
+// errReader fails with err, or is empty when err is nil.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	return 0, io.EOF
 }
 
 // wake tells the requests waiting that something changed; g.mu is held.

@@ -505,7 +505,7 @@ func TestHTTPLimitsBeforeAnswer(t *testing.T) {
 					<-finish // the first handler is still busy after its answer
 				}
 			})
-			hs := httptest.NewServer(limits(posts, bound, srv, next))
+			hs := httptest.NewServer(limits(posts, bound, srv, 0, next))
 			t.Cleanup(hs.Close)
 			firstAnswer := post(t, hs.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
 			if line, err := bufio.NewReader(firstAnswer.Body).ReadString('\n'); err != nil || line != "event: message\n" {
@@ -521,7 +521,7 @@ func TestHTTPLimitsBeforeAnswer(t *testing.T) {
 			done, cancel := context.WithCancel(context.Background())
 			cancel()
 			for i := range max(tc.maxRequests, tc.maxSlots) + 1 {
-				status, _ := posts.enter(done)
+				status, _ := posts.enter(done, nil)
 				if want := tc.maxRequests == 0 || i < tc.maxRequests; (status == 0) != want {
 					t.Errorf("POST %d in flight after both requests: status %d", i+1, status)
 				}
@@ -633,19 +633,19 @@ func TestGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &gate{max: 1, wait: wait}
-			if status, _ := g.enter(ctx); status != 0 {
+			if status, _ := g.enter(ctx, nil); status != 0 {
 				t.Fatalf("the first request: %d", status)
 			}
 			rctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			got := make(chan int, 1)
 			start := time.Now()
-			go func() { status, _ := g.enter(rctx); got <- status }()
+			go func() { status, _ := g.enter(rctx, nil); got <- status }()
 			for waiting(g) == 0 {
 				time.Sleep(time.Millisecond)
 			}
 			if tc.crowd {
-				if status, _ := g.enter(ctx); status != http.StatusTooManyRequests {
+				if status, _ := g.enter(ctx, nil); status != http.StatusTooManyRequests {
 					t.Errorf("a second waiter: %d, want 429 at once", status)
 				}
 			}
@@ -664,4 +664,78 @@ func waiting(g *gate) int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.waiting
+}
+
+// TestHTTPGateClientGone: a POST waiting for a place whose client goes
+// away (its body sent, or cut short) gives its place among the waiting
+// back at once, not when its wait is over; a POST that waited and is let
+// in gets its body whole, however long.
+func TestHTTPGateClientGone(t *testing.T) {
+	posts := &gate{max: 1, wait: 30 * time.Second}
+	bound := &sessionBound{initialized: map[string]bool{}}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	entered := make(chan struct{}, 1)
+	finish := make(chan struct{})
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if string(body) == "hold" {
+			entered <- struct{}{}
+			<-finish
+		}
+		if err != nil {
+			body = []byte("read error: " + err.Error())
+		}
+		w.Write(body)
+	})
+	hs := httptest.NewServer(limits(posts, bound, srv, 64, next))
+	t.Cleanup(hs.Close)
+	var finishOnce sync.Once
+	release := func() { finishOnce.Do(func() { close(finish) }) }
+	t.Cleanup(release)
+	send := func(session, body string) chan string {
+		got := make(chan string, 1)
+		go func() {
+			resp, err := sendPost(hs.URL, "", session, body)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			data, _ := io.ReadAll(resp.Body)
+			got <- fmt.Sprint(resp.StatusCode, " ", string(data))
+		}()
+		return got
+	}
+	waitFor := func(what string, n int) {
+		t.Helper()
+		for end := time.Now().Add(10 * time.Second); waiting(posts) != n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("%s: %d waiting, want %d", what, waiting(posts), n)
+			}
+		}
+	}
+	held := send("s", "hold")
+	<-entered
+	addr := strings.TrimPrefix(hs.URL, "http://")
+	for _, tc := range []struct{ name, body, sent string }{
+		{"body sent", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"method":"ping"}`},
+		{"body cut short", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc"`},
+	} {
+		c, err := net.Dial("tcp", addr)
+		must(t, err)
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMcp-Session-Id: s\r\nContent-Length: %d\r\n\r\n%s", len(tc.body), tc.sent)
+		waitFor(tc.name+": the request does not wait", 1)
+		c.Close()
+		waitFor(tc.name+": its client went away", 0)
+	}
+	long := strings.Repeat("x", 200) // beyond the 64 bytes read ahead
+	late := send("s", long)
+	waitFor("a request with a long body does not wait", 1)
+	release()
+	if got := <-late; got != "200 "+long {
+		t.Errorf("the request let in after its wait: %q", got)
+	}
+	if got := <-held; got != "200 hold" {
+		t.Errorf("the request that held the place: %q", got)
+	}
 }
