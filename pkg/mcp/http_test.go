@@ -214,9 +214,8 @@ func TestHTTPLimits(t *testing.T) {
 		t.Errorf("a second session: %v, want 503", err)
 	}
 
-	// Two requests at once: another POST while two calls run gets 429.
-	// (A bound of one would refuse a client's own notification sent while
-	// the answer to its initialize is still being finished.)
+	// Two requests at once: another POST while two calls run gets 429
+	// once its wait for a place is over.
 	// The session's own requests have left once two pings at once are
 	// both let in.
 	for end := time.Now().Add(20 * time.Second); !bothPingsIn(t, url, s.ID()); time.Sleep(20 * time.Millisecond) {
