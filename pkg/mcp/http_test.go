@@ -215,14 +215,8 @@ func TestHTTPLimits(t *testing.T) {
 	}
 
 	// Two requests at once: another POST while two calls run gets 429
-	// once its wait for a place is over.
-	// The session's own requests have left once two pings at once are
-	// both let in.
-	for end := time.Now().Add(20 * time.Second); !bothPingsIn(t, url, s.ID()); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("two pings at once were never both let in")
-		}
-	}
+	// once its wait for a place is over. (A request of the session's own
+	// still leaving when the calls start only makes one of them wait.)
 	// Each call runs until the file "go" exists (or 20 s).
 	done := make(chan error, 2)
 	for i := range 2 {
@@ -248,24 +242,6 @@ func TestHTTPLimits(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "go"), nil, 0o644))
 	must(t, <-done)
 	must(t, <-done)
-}
-
-// bothPingsIn sends two pings at once in session id and reports whether
-// both were answered 200.
-func bothPingsIn(t *testing.T, url, id string) bool {
-	var wg sync.WaitGroup
-	var codes [2]int
-	for i := range codes {
-		wg.Go(func() {
-			if resp, err := sendPost(url, testToken, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)); err == nil {
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				codes[i] = resp.StatusCode
-			}
-		})
-	}
-	wg.Wait()
-	return codes == [2]int{http.StatusOK, http.StatusOK}
 }
 
 // TestHTTPConcurrentSessions: sessions are served at the same time. Each
