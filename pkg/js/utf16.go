@@ -47,13 +47,18 @@ func CutUTF16(s string, n int) string {
 // such bytes (or one and a real U+FFFD) are ordered by the bytes, so the
 // order stays total for any names.
 func LessUTF16(a, b string) bool {
-	if !utf8.ValidString(a) || !utf8.ValidString(b) {
-		return lessRunes(a, b)
-	}
 	n := min(len(a), len(b))
 	i := 0
 	for i < n && a[i] == b[i] {
 		i++
+	}
+	// Two ASCII bytes decide in any names, valid or not: no character
+	// before them reaches into them, so both are read as themselves.
+	if i < n && a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf {
+		return a[i] < b[i]
+	}
+	if !utf8.ValidString(a) || !utf8.ValidString(b) {
+		return lessRunes(a, b)
 	}
 	if i == n {
 		return len(a) < len(b)

@@ -1,6 +1,10 @@
 package js
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestUTF16(t *testing.T) {
 	tests := []struct {
@@ -71,6 +75,34 @@ func TestLessUTF16Total(t *testing.T) {
 					t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
 				}
 			}
+		}
+	}
+}
+
+// TestLessUTF16Shortcut: deciding on the first differing bytes when both
+// are ASCII orders every pair as reading all of both names would, for
+// names that are not UTF-8 too.
+func TestLessUTF16Shortcut(t *testing.T) {
+	full := func(a, b string) bool { // the order without the shortcut
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return lessRunes(a, b)
+		}
+		return LessUTF16(a, b)
+	}
+	pieces := []string{"a", "b", "A", ".", "\xe2", "\x82", "\xac", "€", "\xff", "\x80", "\U00010000", "\uE000", "é", "\xc3"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	name := func(prefix string) string {
+		s := prefix
+		for range rng.IntN(5) {
+			s += pieces[rng.IntN(len(pieces))]
+		}
+		return s
+	}
+	for range 50000 {
+		a := name("")
+		b := name(a[:rng.IntN(len(a)+1)]) // often a shared prefix
+		if got, want := LessUTF16(a, b), full(a, b); got != want {
+			t.Fatalf("LessUTF16(%q, %q) = %v, reading both whole gives %v", a, b, got, want)
 		}
 	}
 }
