@@ -73,6 +73,18 @@ func LessUTF16(a, b string) bool {
 	return lessRunes(a[i:], b[i:])
 }
 
+// CompareUTF16 is LessUTF16 as a three-way comparison (for
+// slices.SortFunc): negative, zero only for the same string, or positive.
+func CompareUTF16(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case LessUTF16(a, b):
+		return -1
+	}
+	return 1
+}
+
 // lessRunes compares character by character by first UTF-16 unit; equal
 // characters spelt in different bytes (invalid ones, all U+FFFD) by their
 // bytes.

@@ -122,7 +122,7 @@ func depthOf(f float64) int {
 // workspace root), if any.
 func fill(ctx context.Context, fsys *fsroot.FS, dir *fsroot.Target, root *node, o Options, depth int) (string, error) {
 	gitDir := ""
-	wo := fsroot.WalkOptions{Hidden: o.Hidden, Links: true, MaxDepth: depth + 1, Less: dirsFirst,
+	wo := fsroot.WalkOptions{Hidden: o.Hidden, Links: true, MaxDepth: depth + 1, Compare: dirsFirst,
 		// A path into .git is listed (it was asked for); below any other
 		// path, .git directories are left out, as Mastra leaves them out.
 		SkipGit: !slices.Contains(strings.Split(string(dir.Rel()), "/"), ".git"),
@@ -161,11 +161,14 @@ func fill(ctx context.Context, fsys *fsroot.FS, dir *fsroot.Target, root *node, 
 
 // dirsFirst orders a listing: directories first, then names in UTF-16
 // order (as JavaScript sorts them).
-func dirsFirst(a, b fsroot.DirEntry) bool {
+func dirsFirst(a, b fsroot.DirEntry) int {
 	if a.IsDir != b.IsDir {
-		return a.IsDir
+		if a.IsDir {
+			return -1
+		}
+		return 1
 	}
-	return js.LessUTF16(a.Name, b.Name)
+	return js.CompareUTF16(a.Name, b.Name)
 }
 
 // keep applies the filters the walk leaves to ls, in Mastra's order

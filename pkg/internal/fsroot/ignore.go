@@ -72,8 +72,10 @@ func (s *Ignore) childAt(rootFD int, dir string) *Ignore {
 }
 
 // Child is the state for the subdirectory name of this one ("" for this
-// directory itself), open at fd: its own .gitignore is added.
-func (s *Ignore) Child(name string, fd int) *Ignore {
+// directory itself), open at fd: its own .gitignore is added. listed says
+// whether the directory's listing holds a .gitignore; when it does not,
+// there is nothing to read.
+func (s *Ignore) Child(name string, fd int, listed bool) *Ignore {
 	if s == nil {
 		return nil
 	}
@@ -81,7 +83,10 @@ func (s *Ignore) Child(name string, fd int) *Ignore {
 	if name != "" {
 		dir = JoinRel(s.dir, name)
 	}
-	content := readSmallFileAt(fd, ".gitignore")
+	var content []byte
+	if listed {
+		content = readSmallFileAt(fd, gitignore.FileName)
+	}
 	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 

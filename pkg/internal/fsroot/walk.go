@@ -29,18 +29,15 @@ func OpenDirAt(dirfd int, name string) (int, error) {
 	}
 }
 
-// ReadDirFD lists the directory open at fd (which it does not close),
-// reading the kernel's dirent records directly: a listing costs one
-// allocation per name. Types come from the directory itself; symlinks are
+// ReadDirFD lists the directory open at fd (which it does not close, and
+// which must not have been read from yet), reading the kernel's dirent
+// records directly: a listing costs one allocation per name. Types come from the directory itself; symlinks are
 // stat'ed for their target's type and read for their text only when
 // wantLinks is set.
 func ReadDirFD(fd int, wantLinks bool) ([]DirEntry, error) {
 	bp := direntPool.Get().(*[]byte)
 	defer direntPool.Put(bp)
 	buf := *bp
-	if _, err := unix.Seek(fd, 0, 0); err != nil {
-		return nil, err
-	}
 	var out []DirEntry
 	for {
 		n, err := unix.Getdents(fd, buf)

@@ -2,8 +2,10 @@ package fsroot
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
+	"github.com/wstools/ws/pkg/gitignore"
 	"golang.org/x/sys/unix"
 )
 
@@ -20,8 +22,9 @@ type WalkOptions struct {
 	// MaxDepth stops the walk from entering directories at that depth (the
 	// start directory's own entries are at depth 1); 0 is no limit.
 	MaxDepth int
-	// Less orders a directory's entries; nil is bytewise by name.
-	Less func(a, b DirEntry) bool
+	// Compare orders a directory's entries (as slices.SortFunc's cmp); nil
+	// is bytewise by name.
+	Compare func(a, b DirEntry) int
 	// Unreadable, when set, is told of each directory below the start
 	// that could not be opened or listed (its Rel path), from the walk's
 	// goroutine, in walk order.
@@ -72,7 +75,7 @@ func (fsys *FS) Walk(ctx context.Context, start Loc, rel string, opts WalkOption
 		unix.Close(fd)
 		return 0, ls.err
 	}
-	w.dir(ls, rel, start, opts.Ignore.Child("", fd), 1, data)
+	w.dir(ls, rel, start, opts.Ignore, "", 1, data)
 	return w.unreadable, nil
 }
 
@@ -150,7 +153,9 @@ func (w *walker) enterable(e DirEntry, depth int) bool {
 	return e.IsDir && !e.IsLink && (w.opts.MaxDepth == 0 || depth < w.opts.MaxDepth)
 }
 
-func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int, data any) {
+// dir visits the entries of the directory ls, which is name in the
+// directory whose .gitignore rules are parent ("" for the start).
+func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name string, depth int, data any) {
 	defer w.release(ls)
 	<-ls.done
 	w.read(ls)
@@ -158,6 +163,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 		w.failed(rel, ls.err)
 		return
 	}
+	ig := parent.Child(name, ls.fd, slices.ContainsFunc(ls.ents, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
 	ents := ls.ents[:0]
 	for _, e := range ls.ents {
 		switch {
@@ -172,13 +178,13 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 		}
 		ents = append(ents, e)
 	}
-	if w.opts.Less != nil {
-		sort.Slice(ents, func(i, j int) bool { return w.opts.Less(ents[i], ents[j]) })
+	if w.opts.Compare != nil {
+		slices.SortFunc(ents, w.opts.Compare)
 	} else {
-		sort.Slice(ents, func(i, j int) bool { return ents[i].Name < ents[j].Name })
+		slices.SortFunc(ents, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	}
 	// Subdirectories are listed ahead, in the order they will be visited.
-	ahead := map[int]*listing{}
+	ahead := make([]*listing, len(ents))
 	for i, e := range ents {
 		if w.enterable(e, depth) {
 			ahead[i] = w.prefetch(ls.fd, e.Name)
@@ -186,7 +192,9 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 	}
 	defer func() {
 		for _, a := range ahead {
-			w.release(a)
+			if a != nil {
+				w.release(a)
+			}
 		}
 	}()
 	we := &WalkEntry{Depth: depth, Parent: data, dirRel: rel, dirLoc: dirLoc}
@@ -196,11 +204,11 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 		}
 		we.DirEntry = e
 		enter, cdata := w.visit(we)
-		a, ok := ahead[i]
-		if !ok {
+		a := ahead[i]
+		if a == nil {
 			continue
 		}
-		delete(ahead, i)
+		ahead[i] = nil
 		if !enter {
 			w.release(a)
 			continue
@@ -211,7 +219,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, ig *Ignore, depth int,
 			w.release(a)
 			continue
 		}
-		w.dir(a, we.Rel(), we.Loc(), ig.Child(e.Name, a.fd), depth+1, cdata)
+		w.dir(a, we.Rel(), we.Loc(), ig, e.Name, depth+1, cdata)
 	}
 }
 
@@ -233,6 +241,6 @@ func (fsys *FS) ReadDir(l Loc) ([]DirEntry, error) {
 			kept = append(kept, e)
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
+	slices.SortFunc(kept, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return kept, nil
 }
