@@ -2,6 +2,7 @@ package fsroot
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -51,16 +52,21 @@ func (e *WalkEntry) Rel() string { return JoinRel(e.dirRel, e.Name) }
 // Loc is where the entry is, to open or stat it.
 func (e *WalkEntry) Loc() Loc { return e.dirLoc.Child(e.Name) }
 
-// prefetchSlots bounds the directories a walk lists ahead of its visit
-// (each holds a descriptor until the walk reaches it).
-const prefetchSlots = 16
+// A walk lists directories ahead of its visit on at most listWorkers
+// goroutines a processor, and at most maxAhead listings (each holding a
+// descriptor) wait for the walk to reach them; past that, a directory is
+// opened and listed when the walk gets there.
+const (
+	listWorkers = 4
+	maxAhead    = 128
+)
 
 // Walk visits the tree below the directory at start depth-first, each directory's
 // entries in order, calling visit once per entry from one goroutine. For a
 // directory, visit answers whether to enter it and what its entries get as
 // Parent. While visit works through one directory, the subdirectories it
-// is likely to enter are listed ahead on other goroutines, so the walk
-// reads the disk in parallel yet visits in a fixed order. It stops early
+// may enter are listed, filtered and sorted ahead on other goroutines, so
+// the walk reads the disk in parallel yet visits in a fixed order. It stops early
 // when ctx is done. It fails when the start directory cannot be opened or
 // read; otherwise it returns how many directories below it could not be.
 // Entries' Rel paths start with rel, the start directory's own.
@@ -69,9 +75,9 @@ func (fsys *FS) Walk(ctx context.Context, start Loc, rel string, opts WalkOption
 	if err != nil {
 		return 0, err
 	}
-	w := &walker{ctx: ctx, opts: opts, visit: visit, slots: make(chan struct{}, prefetchSlots)}
+	w := &walker{ctx: ctx, opts: opts, visit: visit, workers: make(chan struct{}, listWorkers*runtime.GOMAXPROCS(0))}
 	ls := &listing{fd: fd, done: closedChan}
-	if w.read(ls); ls.err != nil {
+	if w.prepare(ls, opts.Ignore, "", 1); ls.err != nil {
 		unix.Close(fd)
 		return 0, ls.err
 	}
@@ -85,44 +91,84 @@ type walker struct {
 	ctx        context.Context
 	opts       WalkOptions
 	visit      func(*WalkEntry) (bool, any)
-	slots      chan struct{}
+	workers    chan struct{} // a place for each goroutine listing ahead
+	ahead      int           // listings made ahead and not yet released (the walk's goroutine keeps it)
 	unreadable int
 }
 
-// listing is a directory opened and read, perhaps ahead of time.
+// listing is a directory opened and made ready for its visit, perhaps
+// ahead of time: its entries the walk meets, in order, and its rules.
 type listing struct {
-	fd      int
-	ents    []DirEntry
-	err     error
-	read    bool
-	done    chan struct{}
-	hasSlot bool
+	fd         int
+	ents       []DirEntry
+	ig         *Ignore
+	gitSkipped bool // SkipGit left out a .git here
+	err        error
+	prepared   bool
+	done       chan struct{} // closed when the work ahead is over
+	ahead      bool
 }
 
-func (w *walker) read(ls *listing) {
-	if ls.err == nil && !ls.read {
-		ls.ents, ls.err = ReadDirFD(ls.fd, w.opts.Links)
-		ls.read = true
+// prepare lists the directory open at ls.fd, which is name in the
+// directory whose rules are parent ("" for the start) and whose entries
+// are at depth, and readies it for the visit: its own .gitignore added to
+// the rules, what the walk never meets left out, the rest sorted. When it
+// has no subdirectory the walk may enter, its descriptor is closed at
+// once (the visit reaches entries by path). It may run on any goroutine.
+func (w *walker) prepare(ls *listing, parent *Ignore, name string, depth int) {
+	if ls.prepared || ls.err != nil {
+		return
+	}
+	ls.prepared = true
+	all, err := ReadDirFD(ls.fd, w.opts.Links)
+	if err != nil {
+		ls.err = err
+		return
+	}
+	ls.ig = parent.Child(name, ls.fd, slices.ContainsFunc(all, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
+	ents := all[:0]
+	for _, e := range all {
+		switch {
+		case w.opts.SkipGit && e.IsDir && e.Name == ".git":
+			ls.gitSkipped = true
+			continue
+		case IsTempName(e.Name), !w.opts.Hidden && IsHidden(e.Name),
+			ls.ig.Ignored(e.Name, e.IsDir && !e.IsLink):
+			continue
+		}
+		ents = append(ents, e)
+	}
+	if w.opts.Compare != nil {
+		slices.SortFunc(ents, w.opts.Compare)
+	} else {
+		slices.SortFunc(ents, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	}
+	ls.ents = ents
+	if !slices.ContainsFunc(ents, func(e DirEntry) bool { return w.enterable(e, depth) }) {
+		unix.Close(ls.fd)
+		ls.fd = -1
 	}
 }
 
-// prefetch opens and lists the subdirectory name of the directory at fd on
-// another goroutine when a slot is free; otherwise the listing is done when
-// the walk gets there.
-func (w *walker) prefetch(fd int, name string) *listing {
+// prefetch opens and prepares the subdirectory name of the directory at
+// fd (whose rules are ig), whose entries are at depth, on another
+// goroutine, unless maxAhead listings already wait; then the work is done
+// when the walk gets there.
+func (w *walker) prefetch(fd int, ig *Ignore, name string, depth int) *listing {
 	ls := &listing{fd: -1}
-	select {
-	case w.slots <- struct{}{}:
-	default:
+	if w.ahead >= maxAhead {
 		ls.done = closedChan
 		ls.fd, ls.err = OpenDirAt(fd, name)
 		return ls
 	}
-	ls.hasSlot, ls.done = true, make(chan struct{})
+	w.ahead++
+	ls.ahead, ls.done = true, make(chan struct{})
 	go func() {
 		defer close(ls.done)
+		w.workers <- struct{}{}
+		defer func() { <-w.workers }()
 		if ls.fd, ls.err = OpenDirAt(fd, name); ls.err == nil {
-			w.read(ls)
+			w.prepare(ls, ig, name, depth)
 		}
 	}()
 	return ls
@@ -134,9 +180,9 @@ func (w *walker) release(ls *listing) {
 		unix.Close(ls.fd)
 		ls.fd = -1
 	}
-	if ls.hasSlot {
-		ls.hasSlot = false
-		<-w.slots
+	if ls.ahead {
+		ls.ahead = false
+		w.ahead--
 	}
 }
 
@@ -158,36 +204,20 @@ func (w *walker) enterable(e DirEntry, depth int) bool {
 func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name string, depth int, data any) {
 	defer w.release(ls)
 	<-ls.done
-	w.read(ls)
+	w.prepare(ls, parent, name, depth)
 	if ls.err != nil {
 		w.failed(rel, ls.err)
 		return
 	}
-	ig := parent.Child(name, ls.fd, slices.ContainsFunc(ls.ents, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
-	ents := ls.ents[:0]
-	for _, e := range ls.ents {
-		switch {
-		case w.opts.SkipGit && e.IsDir && e.Name == ".git":
-			if w.opts.GitSkipped != nil {
-				w.opts.GitSkipped(JoinRel(rel, e.Name))
-			}
-			continue
-		case IsTempName(e.Name), !w.opts.Hidden && IsHidden(e.Name),
-			ig.Ignored(e.Name, e.IsDir && !e.IsLink):
-			continue
-		}
-		ents = append(ents, e)
+	if ls.gitSkipped && w.opts.GitSkipped != nil {
+		w.opts.GitSkipped(JoinRel(rel, ".git"))
 	}
-	if w.opts.Compare != nil {
-		slices.SortFunc(ents, w.opts.Compare)
-	} else {
-		slices.SortFunc(ents, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
-	}
+	ents, ig := ls.ents, ls.ig
 	// Subdirectories are listed ahead, in the order they will be visited.
 	ahead := make([]*listing, len(ents))
 	for i, e := range ents {
 		if w.enterable(e, depth) {
-			ahead[i] = w.prefetch(ls.fd, e.Name)
+			ahead[i] = w.prefetch(ls.fd, ig, e.Name, depth+1)
 		}
 	}
 	defer func() {
