@@ -2,8 +2,10 @@ package fsroot
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,4 +84,72 @@ func TestWalk(t *testing.T) {
 	if _, err := fsys.Walk(context.Background(), top.Loc().Child("b.txt"), "", WalkOptions{}, nil, nil); err == nil {
 		t.Error("walking a file succeeded")
 	}
+}
+
+// TestWalkWide: a tree wider than the listings a walk keeps ahead is
+// visited in the same order as a small one (depth-first, names in order),
+// the directories past maxAhead listed when the walk reaches them, and
+// no descriptor is left open; a walk stopped early leaves none either.
+func TestWalkWide(t *testing.T) {
+	root := t.TempDir()
+	var want []string
+	for i := range maxAhead + 40 {
+		d := fmt.Sprintf("d%03d", i)
+		want = append(want, d, d+"/f.txt", d+"/sub", d+"/sub/g.txt")
+		if err := os.MkdirAll(filepath.Join(root, d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"f.txt", "sub/g.txt"} {
+			if err := os.WriteFile(filepath.Join(root, d, f), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fds := func() int {
+		des, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(des)
+	}
+	before := fds()
+	fsys := New(Options{Base: root, Contained: true})
+	top, err := fsys.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if _, err := fsys.Walk(context.Background(), top.Loc(), "", WalkOptions{}, nil, func(e *WalkEntry) (bool, any) {
+		got = append(got, e.Rel())
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("visited %d entries, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	fsys.Walk(ctx, top.Loc(), "", WalkOptions{}, nil, func(e *WalkEntry) (bool, any) {
+		if n++; n == 10 {
+			cancel()
+		}
+		return true, nil
+	})
+	if n >= len(want) {
+		t.Errorf("a cancelled walk went on to the end")
+	}
+	fsys.Close() // and with it the root's descriptor
+	if after := fds(); after != before {
+		t.Errorf("%d descriptors open after the walks, %d before", after, before)
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
