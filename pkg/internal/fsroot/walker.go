@@ -107,6 +107,16 @@ type listing struct {
 	prepared   bool
 	done       chan struct{} // closed when the work ahead is over
 	ahead      bool
+	later      bool // not opened yet: the walk opens it when it gets there
+}
+
+// open opens the listing left for later, the subdirectory name of the
+// directory open at fd.
+func (ls *listing) open(fd int, name string) {
+	if ls.later {
+		ls.later = false
+		ls.fd, ls.err = OpenDirAt(fd, name)
+	}
 }
 
 // prepare lists the directory open at ls.fd, which is name in the
@@ -152,13 +162,14 @@ func (w *walker) prepare(ls *listing, parent *Ignore, name string, depth int) {
 
 // prefetch opens and prepares the subdirectory name of the directory at
 // fd (whose rules are ig), whose entries are at depth, on another
-// goroutine, unless maxAhead listings already wait; then the work is done
-// when the walk gets there.
+// goroutine, unless maxAhead listings already wait; then the directory is
+// opened (see open) and prepared when the walk gets there, so a directory
+// with more subdirectories than descriptors the process may hold is walked
+// whole.
 func (w *walker) prefetch(fd int, ig *Ignore, name string, depth int) *listing {
 	ls := &listing{fd: -1}
 	if w.ahead >= maxAhead {
-		ls.done = closedChan
-		ls.fd, ls.err = OpenDirAt(fd, name)
+		ls.done, ls.later = closedChan, true
 		return ls
 	}
 	w.ahead++
@@ -244,6 +255,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name s
 			continue
 		}
 		<-a.done
+		a.open(ls.fd, e.Name)
 		if a.err != nil {
 			w.failed(we.Rel(), a.err)
 			w.release(a)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestWalk(t *testing.T) {
@@ -152,4 +154,54 @@ func firstDiff(a, b []string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestWalkWideFewDescriptors: the subdirectories of a directory past the
+// listings kept ahead are opened only when the walk reaches them, so a
+// directory with more subdirectories than the process may hold open is
+// walked whole, none of them reported unreadable.
+func TestWalkWideFewDescriptors(t *testing.T) {
+	root := t.TempDir()
+	const n = maxAhead + 400
+	for i := range n {
+		if err := os.MkdirAll(filepath.Join(root, fmt.Sprintf("d%03d", i), "e"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys := New(Options{Base: root, Contained: true})
+	defer fsys.Close()
+	top, err := fsys.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &old); err != nil {
+		t.Fatal(err)
+	}
+	// Room for what is open now, the root, the listings kept ahead and
+	// the workers' own, but not for one descriptor per subdirectory.
+	low := old
+	low.Cur = uint64(len(des) + maxAhead + 150)
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip("cannot lower RLIMIT_NOFILE:", err)
+	}
+	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+	var bad []string
+	got := 0
+	unreadable, err := fsys.Walk(context.Background(), top.Loc(), "", WalkOptions{
+		Unreadable: func(rel string, err error) { bad = append(bad, rel+": "+err.Error()) },
+	}, nil, func(e *WalkEntry) (bool, any) {
+		got++
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unreadable != 0 || got != 2*n {
+		t.Fatalf("visited %d entries, want %d; %d unreadable, first %q", got, 2*n, unreadable, bad[:min(len(bad), 3)])
+	}
 }
