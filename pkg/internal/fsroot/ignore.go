@@ -99,17 +99,24 @@ func (s *Ignore) Ignored(name string, isDir bool) bool {
 }
 
 // readSmallFileAt reads a .gitignore below dirfd without following a final
-// symlink; a missing or unreadable file is empty.
+// symlink out of dirfd; a missing or unreadable file is empty, and so is
+// one that is not a regular file (a FIFO, opened without blocking, cannot
+// hold the walk waiting for a writer).
 func readSmallFileAt(dirfd int, name string) []byte {
-	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
+	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
+	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
 	if err == unix.ENOSYS || err == unix.EPERM && !HaveOpenat2() {
-		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		fd, err = unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW, 0)
 	}
 	if err != nil {
 		return nil
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil
+	}
 	data, _ := io.ReadAll(io.LimitReader(f, gitignore.MaxFileSize))
 	return data
 }

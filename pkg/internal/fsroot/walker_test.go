@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -203,5 +204,61 @@ func TestWalkWideFewDescriptors(t *testing.T) {
 	}
 	if unreadable != 0 || got != 2*n {
 		t.Fatalf("visited %d entries, want %d; %d unreadable, first %q", got, 2*n, unreadable, bad[:min(len(bad), 3)])
+	}
+}
+
+// TestWalkGitignoreNotRegular: a .gitignore that is a directory or a FIFO
+// adds no rules, and a FIFO does not hold the walk (nor IgnoreFor, below
+// it) waiting for a writer.
+func TestWalkGitignoreNotRegular(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"dir/.gitignore/x", "dir/a.txt", "fifo/a.txt", "fifo/sub/b.txt"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("*.txt\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := unix.Mkfifo(filepath.Join(root, "fifo/.gitignore"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := New(Options{Base: root, Contained: true})
+	defer fsys.Close()
+	walk := func(start string) []string {
+		t.Helper()
+		res := make(chan []string, 1)
+		go func() {
+			top, err := fsys.Resolve(start)
+			if err != nil {
+				t.Error(err)
+				res <- nil
+				return
+			}
+			var got []string
+			if _, err := fsys.Walk(context.Background(), top.Loc(), "", WalkOptions{Hidden: true, Ignore: fsys.IgnoreFor(top)}, nil, func(e *WalkEntry) (bool, any) {
+				if !e.IsDir {
+					got = append(got, e.Rel())
+				}
+				return true, nil
+			}); err != nil {
+				t.Error(err)
+			}
+			res <- got
+		}()
+		select {
+		case got := <-res:
+			return got
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the walk of %s still waits after 10s", start)
+			return nil
+		}
+	}
+	if got, want := strings.Join(walk("."), " "), "dir/.gitignore/x dir/a.txt fifo/.gitignore fifo/a.txt fifo/sub/b.txt"; got != want {
+		t.Errorf("met %q\nwant %q", got, want)
+	}
+	if got, want := strings.Join(walk("fifo/sub"), " "), "b.txt"; got != want {
+		t.Errorf("below fifo: met %q, want %q", got, want)
 	}
 }
