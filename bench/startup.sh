@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Start-up cost of ws against fair baselines, as whole processes, in one
-# hyperfine run (Debian package hyperfine): a bare cobra binary built here
-# from the cobra version in go.mod, and sh for exec.
+# Start-up cost of ws against fair baselines, as whole processes, with
+# hyperfine (Debian package hyperfine): a bare cobra binary built here from
+# the cobra version in go.mod; the same binary linking every dependency ws
+# links (deps-hello); the bare one running `sh -c true` (cobra-exec); sh.
 # Targets (medians): ws --version <= 1.3x the bare cobra --version;
 # ws stat FILE <= 1.5x the bare cobra --version;
 # ws exec -- true <= 1.5 ms over sh -c true.
-#   bench/startup.sh            # RUNS=N to change the number of runs
+#   bench/startup.sh            # RUNS=N (all rounds together), ROUNDS=N
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/startup.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
@@ -108,27 +109,36 @@ export WS_ROOT="$work/root" WS_STATE_DIR="$work/state"
 bench/out/ws stat a.txt >/dev/null # fail early, not inside hyperfine
 echo "binary sizes: ws $(wc -c <bench/out/ws) bytes, cobra-hello $(wc -c <bench/out/cobra-hello) bytes, deps-hello $(wc -c <bench/out/deps-hello) bytes"
 
-hyperfine -N --warmup "${WARMUP:-100}" --runs "${RUNS:-1000}" --export-json bench/out/startup.json \
-  -n 'cobra-hello --version' 'bench/out/cobra-hello --version' \
-  -n 'deps-hello --version' 'bench/out/deps-hello --version' \
-  -n 'ws --version' 'bench/out/ws --version' \
-  -n 'ws stat a.txt' 'bench/out/ws stat a.txt' \
-  -n 'sh -c true' 'sh -c true' \
-  -n 'cobra-exec true' 'bench/out/cobra-exec true' \
-  -n 'ws exec -- true' 'bench/out/ws exec -- true'
+# In rounds (ROUNDS, default 5, of RUNS/ROUNDS runs each): hyperfine runs
+# one command's runs back to back, so a noisy spell on a shared machine
+# lands on one command; each figure below is the median over the rounds of
+# what that round measured.
+rounds=${ROUNDS:-5}
+for r in $(seq "$rounds"); do
+  hyperfine -N --warmup "${WARMUP:-100}" --runs $(( ${RUNS:-1000} / rounds )) --export-json "bench/out/startup-$r.json" \
+    -n 'cobra-hello --version' 'bench/out/cobra-hello --version' \
+    -n 'deps-hello --version' 'bench/out/deps-hello --version' \
+    -n 'ws --version' 'bench/out/ws --version' \
+    -n 'ws stat a.txt' 'bench/out/ws stat a.txt' \
+    -n 'sh -c true' 'sh -c true' \
+    -n 'cobra-exec true' 'bench/out/cobra-exec true' \
+    -n 'ws exec -- true' 'bench/out/ws exec -- true' >/dev/null
+done
 
-python3 - bench/out/startup.json <<'PY'
-import json, sys
-r = {x["command"]: x["median"] * 1e3 for x in json.load(open(sys.argv[1]))["results"]}
-hello, ver, stat = r["cobra-hello --version"], r["ws --version"], r["ws stat a.txt"]
-sh, ex = r["sh -c true"], r["ws exec -- true"]
-print("medians: " + ", ".join(f"{k} {v:.2f} ms" for k, v in r.items()))
-print(f"ws --version / cobra-hello --version = {ver/hello:.2f} (target <= 1.3)")
-print(f"ws stat a.txt / cobra-hello --version = {stat/hello:.2f} (target <= 1.5)")
-print(f"ws exec -- true - sh -c true = {ex-sh:.2f} ms (target <= 1.5 ms)")
-deps = r["deps-hello --version"]
-print(f"of ws --version over cobra-hello: dependencies' init {deps-hello:.2f} ms, ws itself {ver-deps:.2f} ms")
-cex = r["cobra-exec true"]
-print(f"cobra-exec true - sh -c true = {cex-sh:.2f} ms (the floor of any cobra binary that runs sh)")
-print(f"of ws exec over sh: start-up {ver-hello+cex-sh:.2f} ms as above plus cobra's floor, ws's exec itself {ex-cex-(ver-hello):.2f} ms")
+python3 - $(seq -f 'bench/out/startup-%g.json' "$rounds") <<'PY'
+import json, statistics, sys
+rounds = [{x["command"]: x["median"] * 1e3 for x in json.load(open(f))["results"]} for f in sys.argv[1:]]
+def fig(f):
+    return statistics.median(f(r) for r in rounds)
+hello = lambda r: r["cobra-hello --version"]
+print(f"{len(rounds)} rounds; medians over them:")
+print("  " + ", ".join(f"{k} {fig(lambda r: r[k]):.2f} ms" for k in rounds[0]))
+print(f"ws --version / cobra-hello --version = {fig(lambda r: r['ws --version'] / hello(r)):.2f} (target <= 1.3)")
+print(f"ws stat a.txt / cobra-hello --version = {fig(lambda r: r['ws stat a.txt'] / hello(r)):.2f} (target <= 1.5)")
+print(f"ws exec -- true - sh -c true = {fig(lambda r: r['ws exec -- true'] - r['sh -c true']):.2f} ms (target <= 1.5 ms)")
+print(f"ws --version / deps-hello --version = {fig(lambda r: r['ws --version'] / r['deps-hello --version']):.2f}"
+      f" (dependencies' init {fig(lambda r: r['deps-hello --version'] - hello(r)):.2f} ms, ws itself {fig(lambda r: r['ws --version'] - r['deps-hello --version']):.2f} ms)")
+print(f"cobra-exec true - sh -c true = {fig(lambda r: r['cobra-exec true'] - r['sh -c true']):.2f} ms (what any cobra binary pays to run sh -c true)")
+print(f"ws exec -- true - cobra-exec true = {fig(lambda r: r['ws exec -- true'] - r['cobra-exec true']):.2f} ms"
+      f" (of which ws's start-up over cobra-hello {fig(lambda r: r['ws --version'] - hello(r)):.2f} ms)")
 PY
