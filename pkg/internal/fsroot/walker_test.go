@@ -35,12 +35,7 @@ func TestWalk(t *testing.T) {
 	if err := os.Symlink("a", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
-	fsys := New(Options{Base: root, Contained: true})
-	defer fsys.Close()
-	top, err := fsys.Resolve(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fsys, top := openRoot(t, root)
 	walk := func(opts WalkOptions, skip string) string {
 		var got []string
 		_, err := fsys.Walk(context.Background(), top.Loc(), "", opts, "top", func(e *WalkEntry) (bool, any) {
@@ -116,11 +111,7 @@ func TestWalkWide(t *testing.T) {
 		return len(des)
 	}
 	before := fds()
-	fsys := New(Options{Base: root, Contained: true})
-	top, err := fsys.Resolve(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fsys, top := openRoot(t, root)
 	var got []string
 	if _, err := fsys.Walk(context.Background(), top.Loc(), "", WalkOptions{}, nil, func(e *WalkEntry) (bool, any) {
 		got = append(got, e.Rel())
@@ -169,12 +160,7 @@ func TestWalkWideFewDescriptors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fsys := New(Options{Base: root, Contained: true})
-	defer fsys.Close()
-	top, err := fsys.Resolve(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fsys, top := openRoot(t, root)
 	des, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		t.Skip("no /proc/self/fd")
@@ -261,4 +247,17 @@ func TestWalkGitignoreNotRegular(t *testing.T) {
 	if got, want := strings.Join(walk("fifo/sub"), " "), "b.txt"; got != want {
 		t.Errorf("below fifo: met %q, want %q", got, want)
 	}
+}
+
+// openRoot is a contained FS on root, closed when the test ends, and
+// root itself resolved.
+func openRoot(t *testing.T, root string) (*FS, *Target) {
+	t.Helper()
+	fsys := New(Options{Base: root, Contained: true})
+	t.Cleanup(func() { fsys.Close() })
+	top, err := fsys.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsys, top
 }
