@@ -90,7 +90,7 @@ func (l *Listing) capped(t *lines, summary string, o Options, depth int) string 
 	if len(t.ends) > 0 {
 		full = ".\n" + string(t.buf) + "\n\n" + summary
 	}
-	if tokens.Estimate(full) <= o.Budget {
+	if !tokens.Exceeds(full, o.Budget) {
 		return full
 	}
 	// Only the content is charged, as Mastra's cut charges it: the "."

@@ -222,6 +222,24 @@ func Estimate(s string) int {
 	return total
 }
 
+// Exceeds reports whether Estimate(s) > limit, reading s only until the
+// estimate passes limit: no segment takes tokens away, so a text whose
+// start is over the limit is over it whole.
+func Exceeds(s string, limit int) bool {
+	if limit < 0 {
+		return true // no text is estimated below 0
+	}
+	total := 0
+	for i := 0; i < len(s); {
+		var n int
+		i, n, _ = nextSegment(s, i)
+		if total += n; total > limit {
+			return true
+		}
+	}
+	return false
+}
+
 // Slice returns the part of s between the token positions start (inclusive)
 // and end (exclusive), as tokenx's sliceByTokens followed by Mastra's
 // surrogate repair does. The positions work like those of JavaScript's

@@ -268,3 +268,19 @@ func main() {
 	}
 	return sb.String()
 }
+
+// TestExceeds: Exceeds agrees with Estimate at every limit around the
+// estimate, on texts of every kind of segment.
+func TestExceeds(t *testing.T) {
+	texts := []string{"", " ", "a", "hello world", "...!!!", "x := f(a, b) // ok",
+		"日本語のテキスト", "mixed 日本 words, and ---- punct", "\xff\xfe bad bytes",
+		strings.Repeat("src/pkg/file.go\n", 200)}
+	for _, s := range texts {
+		n := Estimate(s)
+		for limit := max(n-3, -1); limit <= n+3; limit++ {
+			if got, want := Exceeds(s, limit), n > limit; got != want {
+				t.Errorf("Exceeds(%q, %d) = %v, Estimate is %d", s, limit, got, n)
+			}
+		}
+	}
+}

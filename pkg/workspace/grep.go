@@ -363,7 +363,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 		full += "\n" + strings.Join(rows, "\n")
 	}
 	budget := w.cfg.MaxOutputTokens(Grep, defaultGrepTok)
-	if tokens.Estimate(full) <= budget {
+	if !tokens.Exceeds(full, budget) {
 		return full
 	}
 	res.OutputCut = true
