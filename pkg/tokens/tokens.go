@@ -213,13 +213,8 @@ func wordSegment(s string, i int) (end, tokens, units int) {
 // costs one token per six code units, or per three (German, French, Spanish
 // accents) or 3.5 (Polish and Czech letters).
 func Estimate(s string) int {
-	total := 0
-	for i := 0; i < len(s); {
-		var n int
-		i, n, _ = nextSegment(s, i)
-		total += n
-	}
-	return total
+	n, _ := estimate(s, math.MaxInt)
+	return n
 }
 
 // Exceeds reports whether Estimate(s) > limit, reading s only until the
@@ -229,15 +224,20 @@ func Exceeds(s string, limit int) bool {
 	if limit < 0 {
 		return true // no text is estimated below 0
 	}
-	total := 0
+	_, over := estimate(s, limit)
+	return over
+}
+
+// estimate sums the segments' tokens, stopping once the sum passes limit.
+func estimate(s string, limit int) (total int, over bool) {
 	for i := 0; i < len(s); {
 		var n int
 		i, n, _ = nextSegment(s, i)
 		if total += n; total > limit {
-			return true
+			return total, true
 		}
 	}
-	return false
+	return total, false
 }
 
 // Slice returns the part of s between the token positions start (inclusive)
