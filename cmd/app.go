@@ -30,6 +30,9 @@ type App struct {
 	// session is the remote session this ws serves (ws __remote): the
 	// caller's local input files come from it.
 	session *remote.Session
+	// lastRun: the process ends once run returns (Main), so run leaves
+	// its signal handling in place rather than taking it off.
+	lastRun bool
 }
 
 type globalOpts struct {
