@@ -98,15 +98,19 @@ func (s *Ignore) Ignored(name string, isDir bool) bool {
 	return s.m.Ignored(JoinRel(s.dir, name), isDir)
 }
 
-// readSmallFileAt reads a .gitignore below dirfd without following a final
-// symlink out of dirfd; a missing or unreadable file is empty, and so is
-// one that is not a regular file (a FIFO, opened without blocking, cannot
-// hold the walk waiting for a writer).
+// readSmallFileAt reads a .gitignore below dirfd. A missing or unreadable
+// file is empty, and so is one that is not a regular file: a symbolic
+// link is not followed (git reads no linked .gitignore either, and the
+// walk's rules cannot come from a file elsewhere), and a FIFO, opened
+// without blocking, cannot hold the walk waiting for a writer.
 func readSmallFileAt(dirfd int, name string) []byte {
-	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
-	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
-	if err == unix.ENOSYS || err == unix.EPERM && !HaveOpenat2() {
-		fd, err = unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW, 0)
+	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOFOLLOW
+	var fd int
+	var err error
+	if HaveOpenat2() {
+		fd, err = unix.Openat2(dirfd, name, &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
+	} else {
+		fd, err = unix.Openat(dirfd, name, flags, 0)
 	}
 	if err != nil {
 		return nil

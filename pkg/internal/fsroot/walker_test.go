@@ -261,3 +261,59 @@ func openRoot(t *testing.T, root string) (*FS, *Target) {
 	}
 	return fsys, top
 }
+
+// TestWalkGitignoreSymlink: a .gitignore that is a symbolic link adds no
+// rules, as git reads it, whether or not the kernel has openat2 (with it,
+// a link to a file in the same directory used to be followed), at the
+// top of a walk and below it.
+func TestWalkGitignoreSymlink(t *testing.T) {
+	root := t.TempDir()
+	for f, data := range map[string]string{"rules": "*.txt\n", "a.txt": "", "sub/rules": "*.txt\n", "sub/b.txt": ""} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range []string{".gitignore", "sub/.gitignore"} {
+		if err := os.Symlink("rules", filepath.Join(root, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, noOpenat2 := range []bool{false, true} {
+		if !noOpenat2 && !HaveOpenat2() {
+			continue
+		}
+		t.Run(fmt.Sprintf("noOpenat2=%v", noOpenat2), func(t *testing.T) {
+			defer func(old bool) { ForceNoOpenat2 = old }(ForceNoOpenat2)
+			ForceNoOpenat2 = noOpenat2
+			for _, start := range []string{".", "sub"} {
+				fsys, top := openRoot(t, root)
+				if start != "." {
+					var err error
+					if top, err = fsys.Resolve(start); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var got []string
+				if _, err := fsys.Walk(context.Background(), top.Loc(), "", WalkOptions{Hidden: true, Ignore: fsys.IgnoreFor(top)}, nil, func(e *WalkEntry) (bool, any) {
+					if !e.IsDir && strings.HasSuffix(e.Name, ".txt") {
+						got = append(got, e.Rel())
+					}
+					return true, nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				want := "a.txt sub/b.txt"
+				if start == "sub" {
+					want = "b.txt"
+				}
+				if strings.Join(got, " ") != want {
+					t.Errorf("walk of %s met %q, want %q: a linked .gitignore was read", start, got, want)
+				}
+			}
+		})
+	}
+}
