@@ -65,7 +65,7 @@ and answer, and exits.`,
 	f := c.Flags()
 	f.StringVar(&o.addr, "http", "", "serve streamable HTTP at ADDR (host:port, :port or port; default host 127.0.0.1)")
 	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (default: env WS_MCP_TOKEN)")
-	f.Int64Var(&o.maxBody, "max-body-bytes", 4<<20, "refuse a request body larger than this (413)")
+	f.Int64Var(&o.maxBody, "max-body-bytes", mcp.DefaultMaxBodyBytes, "refuse a request body larger than this (413)")
 	f.IntVar(&o.maxRequests, "max-requests", 64, "requests handled at once; as many more may wait up to 1s for a place, the rest get 429")
 	f.IntVar(&o.maxSessions, "max-sessions", 256, "open sessions; a new one beyond gets 503")
 	return c

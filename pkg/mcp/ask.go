@@ -20,9 +20,11 @@ var errInputEnded = errors.New("the client's input ended before it answered")
 var errNoSender = errors.New("this transport cannot send requests to the client")
 
 // setSender gives the handler the way to send a message to the client
-// outside the answers (Serve: a line on stdout). Without it the handler
-// never asks the client anything.
-func (h *Handler) setSender(send func(msg []byte)) {
+// outside the answers: a line on stdout (Serve), an event on the stream
+// of the POST that carries the call (ServeHTTP). ctx is the call's, as
+// accept was given it; send fails when the message cannot go out.
+// Without a sender the handler never asks the client anything.
+func (h *Handler) setSender(send func(ctx context.Context, msg []byte) error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.send = send
@@ -65,7 +67,10 @@ func (h *Handler) request(ctx context.Context, method string, params any) (json.
 		h.forget(key)
 		return nil, err
 	}
-	send(msg)
+	if err := send(ctx, msg); err != nil {
+		h.forget(key)
+		return nil, err
+	}
 	select {
 	case r := <-ch:
 		if r.err != nil {
@@ -76,7 +81,7 @@ func (h *Handler) request(ctx context.Context, method string, params any) (json.
 		h.forget(key)
 		if msg, err := marshal(notification{JSONRPC: "2.0", Method: "notifications/cancelled",
 			Params: map[string]any{"requestId": id, "reason": "the tool call was cancelled"}}); err == nil {
-			send(msg)
+			send(ctx, msg)
 		}
 		return nil, ctx.Err()
 	}

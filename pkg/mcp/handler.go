@@ -17,8 +17,8 @@ import (
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Handler answers the JSON-RPC messages of one MCP session, whatever
-// carries them: Serve hands it the lines of a stdio pair; an HTTP
-// transport would hand it request bodies. It is safe for concurrent use,
+// carries them: Serve hands it the lines of a stdio pair, ServeHTTP the
+// bodies of one HTTP session's POSTs. It is safe for concurrent use,
 // and requests are answered independently of each other (a cancellation
 // notification stops the request it names).
 type Handler struct {
@@ -29,11 +29,12 @@ type Handler struct {
 
 	mu       sync.Mutex
 	version  string // the negotiated protocol version; "" before initialize
+	ready    bool   // notifications/initialized received
 	elicit   bool   // the client can ask its user (elicitation, form mode)
 	inflight map[string]*running
 
 	// Requests to the client (see ask.go).
-	send       func(msg []byte)
+	send       func(ctx context.Context, msg []byte) error
 	asks       map[string]chan *reply // by id, waiting for the client's answer
 	lastAsk    int64
 	inputEnded bool
@@ -138,6 +139,18 @@ func (h *Handler) accept(ctx context.Context, msg []byte) *job {
 	return j
 }
 
+// calls counts the job's requests to run (not its notifications, nor the
+// messages already answered with an error).
+func (j *job) calls() int {
+	n := 0
+	for _, it := range j.items {
+		if it.c != nil && it.c.id != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // register gives a request its own context, which notifications/cancelled
 // cancels.
 func (h *Handler) register(ctx context.Context, c *call) jobItem {
@@ -208,13 +221,39 @@ func (h *Handler) respond(it jobItem) *response {
 
 // notify acts on a notification; unknown ones are ignored.
 func (h *Handler) notify(c *call) {
-	if c.method != "notifications/cancelled" || c.params == nil {
+	switch c.method {
+	case "notifications/initialized":
+		h.mu.Lock()
+		h.ready = true
+		h.mu.Unlock()
+	case "notifications/cancelled":
+		h.cancel(c.params)
+	}
+}
+
+// negotiated is the protocol version agreed at initialize ("" before).
+func (h *Handler) negotiated() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.version
+}
+
+// initialized reports whether the client sent notifications/initialized.
+func (h *Handler) initialized() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ready
+}
+
+// cancel stops the request notifications/cancelled names.
+func (h *Handler) cancel(params json.RawMessage) {
+	if params == nil {
 		return
 	}
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if json.Unmarshal(c.params, &p) != nil || !validID(p.RequestID) {
+	if json.Unmarshal(params, &p) != nil || !validID(p.RequestID) {
 		return
 	}
 	h.mu.Lock()
@@ -349,18 +388,12 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	if !h.known[p.Name] {
 		return nil, errorf(codeInvalidParams, "unknown tool %q", p.Name)
 	}
-	return h.runTool(ctx, p.Name, p.Arguments, h.approver(ctx)), nil
-}
-
-// runTool runs the tool name with the JSON arguments of a tools/call
-// (absent: none) and approve for the calls that need approval: the one
-// tool call of both transports.
-func (h *Handler) runTool(ctx context.Context, name string, args json.RawMessage, approve workspace.Approver) *callToolResult {
+	args := p.Arguments
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	_, res, err := h.ws.Call(workspace.WithApprover(ctx, approve), name, args)
-	return toResult(res, err)
+	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
+	return toResult(res, err), nil
 }
 
 // toResult turns a tool outcome into MCP content: the text, a media part

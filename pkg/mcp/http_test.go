@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -446,63 +445,34 @@ func TestHTTPSessionStray(t *testing.T) {
 	}
 }
 
-// TestHTTPLimitsBeforeAnswer: a POST whose answer names no session gives
-// its session slot and its place among the POSTs in flight back before
-// the client can read the answer, not when its handler returns. The SDK's
-// client sends server/discover (no session) and, on its answer,
-// initialize: that must not be refused while the discover's handler is
-// still finishing.
+// TestHTTPLimitsBeforeAnswer: with one POST at a time and one session,
+// the SDK's client connects again and again: it sends server/discover
+// (refused: it is no initialize, so it takes no session slot), and at
+// once initialize and notifications/initialized, while the handler of
+// the answer before may still be returning (its place comes back then,
+// and the POST after waits for it); closing the session (DELETE) gives
+// its slot back before the answer.
 func TestHTTPLimitsBeforeAnswer(t *testing.T) {
 	for _, tc := range []struct {
-		name                  string
-		maxRequests, maxSlots int
+		name                     string
+		maxRequests, maxSessions int
 	}{
 		{"requests", 1, 0},
 		{"sessions", 0, 1},
 		{"both", 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			posts := &gate{max: tc.maxRequests}
-			bound := &sessionBound{max: tc.maxSlots, initialized: map[string]bool{}}
-			srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-			finish := make(chan struct{})
-			var finishOnce sync.Once
-			release := func() { finishOnce.Do(func() { close(finish) }) }
-			t.Cleanup(release)
-			var first sync.Once
-			next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				held := false
-				first.Do(func() { held = true })
-				w.Header().Set("Content-Type", "text/event-stream")
-				fmt.Fprint(w, "event: message\ndata: {}\n\n")
-				http.NewResponseController(w).Flush()
-				if held {
-					<-finish // the first handler is still busy after its answer
+			ws, _ := newTestWorkspace(t)
+			url, _ := startHTTP(t, ws, HTTPOptions{MaxRequests: tc.maxRequests, MaxSessions: tc.maxSessions})
+			for i := range 20 {
+				s, err := connect(t, url)
+				if err != nil {
+					t.Fatalf("connection %d: %v", i, err)
 				}
-			})
-			hs := httptest.NewServer(limits(posts, bound, srv, 0, next))
-			t.Cleanup(hs.Close)
-			firstAnswer := post(t, hs.URL, "", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)
-			if line, err := bufio.NewReader(firstAnswer.Body).ReadString('\n'); err != nil || line != "event: message\n" {
-				t.Fatalf("the first answer: %q, %v", line, err)
-			}
-			if resp := post(t, hs.URL, "", "", initBody); resp.StatusCode != http.StatusOK {
-				t.Errorf("a POST after an answer that names no session: status %d, want 200", resp.StatusCode)
-			}
-			release()
-			io.Copy(io.Discard, firstAnswer.Body)
-			// Every place came back, once: the bounds hold as before. (A
-			// done context: a place is free now or the answer is 429.)
-			done, cancel := context.WithCancel(context.Background())
-			cancel()
-			for i := range max(tc.maxRequests, tc.maxSlots) + 1 {
-				status, _ := posts.enter(done, nil)
-				if want := tc.maxRequests == 0 || i < tc.maxRequests; (status == 0) != want {
-					t.Errorf("POST %d in flight after both requests: status %d", i+1, status)
+				if _, err := s.ListTools(context.Background(), nil); err != nil {
+					t.Fatalf("connection %d: tools/list: %v", i, err)
 				}
-				if want := tc.maxSlots == 0 || i < tc.maxSlots; bound.reserve() != want {
-					t.Errorf("session slot %d after both requests: taken %v", i+1, !want)
-				}
+				must(t, s.Close())
 			}
 		})
 	}
@@ -647,8 +617,6 @@ func waiting(g *gate) int {
 // in gets its body whole, however long.
 func TestHTTPGateClientGone(t *testing.T) {
 	posts := &gate{max: 1, wait: 30 * time.Second}
-	bound := &sessionBound{initialized: map[string]bool{}}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	entered := make(chan struct{}, 1)
 	finish := make(chan struct{})
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -662,7 +630,7 @@ func TestHTTPGateClientGone(t *testing.T) {
 		}
 		w.Write(body)
 	})
-	hs := httptest.NewServer(limits(posts, bound, srv, 64, next))
+	hs := httptest.NewServer(limitPosts(posts, 64, next))
 	t.Cleanup(hs.Close)
 	var finishOnce sync.Once
 	release := func() { finishOnce.Do(func() { close(finish) }) }

@@ -21,7 +21,7 @@ import (
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
 	h := NewHandler(ws, version)
 	w := &lineWriter{w: out}
-	h.setSender(w.write)
+	h.setSender(func(_ context.Context, msg []byte) error { return w.send(msg) })
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Reading has a goroutine of its own: a read of stdin cannot be
@@ -91,6 +91,12 @@ func (l *lineWriter) write(msg []byte) {
 	if l.err == nil {
 		_, l.err = l.w.Write(append(msg, '\n'))
 	}
+}
+
+// send writes msg and says whether the writer still works.
+func (l *lineWriter) send(msg []byte) error {
+	l.write(msg)
+	return l.failed()
 }
 
 func (l *lineWriter) failed() error {

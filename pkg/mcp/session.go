@@ -1,0 +1,212 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// session is one session of the HTTP transport: a Handler of its own,
+// which answers the messages its POSTs carry.
+type session struct {
+	id  string // random: knowing it is what makes a request the session's
+	h   *Handler
+	srv *httpServer
+	// ctx is the calls' context: not a request's (a client whose
+	// connection drops has not cancelled its call, MCP says; it sends
+	// notifications/cancelled), not the server's (the calls in flight
+	// finish when the server stops). Closing the session cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	active  int // POSTs being served
+	timeout time.Duration
+	idle    *time.Timer // closes the session once idle for timeout
+	init    *time.Timer // closes it when not initialized in time
+	closed  bool
+}
+
+func newSession(s *httpServer) *session {
+	ss := &session{id: rand.Text(), h: NewHandler(s.ws, s.version), srv: s}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.h.setSender(sendOnStream)
+	return ss
+}
+
+// start runs the session's clocks, once its initialize is answered.
+func (ss *session) start(initTimeout, idleTimeout time.Duration) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if initTimeout > 0 {
+		ss.init = time.AfterFunc(initTimeout, func() {
+			if !ss.h.initialized() {
+				ss.close()
+			}
+		})
+	}
+	if idleTimeout > 0 {
+		ss.timeout = idleTimeout
+		ss.idle = time.AfterFunc(idleTimeout, ss.close)
+	}
+}
+
+// enter counts a request in the session (false: it is closed); the
+// session is not idle until the request leaves.
+func (ss *session) enter() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.closed {
+		return false
+	}
+	ss.active++
+	if ss.idle != nil {
+		ss.idle.Stop()
+	}
+	return true
+}
+
+func (ss *session) leave() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.active--
+	if ss.active == 0 && ss.idle != nil && !ss.closed {
+		ss.idle.Reset(ss.timeout)
+	}
+}
+
+// close ends the session: its id is unknown from now on, its calls are
+// cancelled (they still answer, on their POSTs' streams), and a call
+// waiting for the client's answer gets none.
+func (ss *session) close() {
+	ss.mu.Lock()
+	if ss.closed {
+		ss.mu.Unlock()
+		return
+	}
+	ss.closed = true
+	for _, t := range []*time.Timer{ss.idle, ss.init} {
+		if t != nil {
+			t.Stop()
+		}
+	}
+	ss.mu.Unlock()
+	ss.srv.remove(ss.id)
+	ss.cancel()
+	ss.h.endInput()
+}
+
+// serve answers a POST of the session: body is one JSON-RPC message, or
+// a batch (only in a session of a revision before 2025-06-18, which
+// dropped them).
+//
+// Notifications and responses are taken (202); when no message of the
+// body could be read, the errors are the answer (400). Requests are
+// answered with JSON, except those that run a tool: their answer is an
+// SSE stream, which carries the call's questions to the client before
+// the answer itself (none when the client cancelled the call).
+func (ss *session) serve(w http.ResponseWriter, body []byte) {
+	if v := ss.h.negotiated(); bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) && v >= "2025-06-18" {
+		writeRPCError(w, http.StatusBadRequest, nullID, codeInvalidRequest,
+			fmt.Sprintf("Invalid Request: MCP %s has no batches: send one message per POST", v))
+		return
+	}
+	st := &stream{w: w}
+	defer st.end()
+	j := ss.h.accept(context.WithValue(ss.ctx, streamKey{}, st), body)
+	if j.calls() == 0 {
+		if answer := j.answer(); answer != nil {
+			writeJSON(w, http.StatusBadRequest, answer)
+		} else {
+			w.WriteHeader(http.StatusAccepted)
+		}
+		return
+	}
+	if !j.slow {
+		if answer := j.answer(); answer != nil {
+			writeJSON(w, http.StatusOK, answer)
+		} else {
+			w.WriteHeader(http.StatusAccepted)
+		}
+		return
+	}
+	st.begin()
+	st.send(j.answer())
+}
+
+// streamKey is the context key of the stream a call's messages go on.
+type streamKey struct{}
+
+var (
+	errNoStream    = errors.New("the request has no stream to carry a question to the client")
+	errStreamEnded = errors.New("the call's stream has ended")
+)
+
+// sendOnStream sends a message of the server's (a question, or its
+// withdrawal) on the stream of the POST that carries the call; ctx is
+// the call's (see serve).
+func sendOnStream(ctx context.Context, msg []byte) error {
+	st, _ := ctx.Value(streamKey{}).(*stream)
+	if st == nil {
+		return errNoStream
+	}
+	return st.send(msg)
+}
+
+// stream is the SSE answer of a POST: each message an event of type
+// message whose data is the JSON (one line: the JSON ws writes is
+// compact). Messages may come from any goroutine; none once the POST's
+// handler has returned.
+type stream struct {
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	begun  bool
+	ended  bool
+	broken error // the write that failed
+}
+
+// begin sends the response's header, at once: the client knows the
+// answer is a stream while the call runs.
+func (st *stream) begin() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	h := st.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	st.w.WriteHeader(http.StatusOK)
+	st.broken = http.NewResponseController(st.w).Flush()
+	st.begun = true
+}
+
+// send writes msg as an event (nil: nothing).
+func (st *stream) send(msg []byte) error {
+	if msg == nil {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case !st.begun || st.ended:
+		return errStreamEnded
+	case st.broken != nil:
+		return st.broken
+	}
+	if _, err := fmt.Fprintf(st.w, "event: message\ndata: %s\n\n", msg); err != nil {
+		st.broken = err
+		return err
+	}
+	st.broken = http.NewResponseController(st.w).Flush()
+	return st.broken
+}
+
+// end closes the stream to messages: its POST's handler returns.
+func (st *stream) end() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.ended = true
+}
