@@ -1,0 +1,487 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The transport's rules, by hand: raw requests, raw answers.
+
+// rawRequest sends a request to url as a client of the session would
+// (the token, JSON, an Accept allowing both answers); header changes
+// those headers or adds others ("" removes one; "Host" sets the Host).
+func rawRequest(t *testing.T, method, url, session string, header map[string]string, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	must(t, err)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	for k, v := range header {
+		switch {
+		case k == "Host":
+			req.Host = v
+		case v == "":
+			req.Header.Del(k)
+		default:
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	must(t, err)
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	data, err := io.ReadAll(resp.Body)
+	must(t, err)
+	return string(data)
+}
+
+// rawSession opens a session by hand: initialize for version with the
+// client capabilities caps, then notifications/initialized. It returns
+// the session id.
+func rawSession(t *testing.T, url, version, caps string) string {
+	t.Helper()
+	resp := rawRequest(t, http.MethodPost, url, "", nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":`+caps+`,"clientInfo":{"name":"raw","version":"1"}}}`)
+	body := readAll(t, resp)
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" || !strings.Contains(body, `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize: %d, session %q, %s", resp.StatusCode, id, body)
+	}
+	if resp := rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %d", resp.StatusCode)
+	}
+	return id
+}
+
+// sseReader reads the events of an SSE answer.
+type sseReader struct {
+	t *testing.T
+	r *bufio.Reader
+}
+
+func newSSE(t *testing.T, resp *http.Response) *sseReader {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+		t.Fatalf("status %d, Content-Type %q, want a stream: %s", resp.StatusCode, ct, readAll(t, resp))
+	}
+	return &sseReader{t: t, r: bufio.NewReader(resp.Body)}
+}
+
+// next is the data of the next event, which must be a message; "" when
+// the stream ends first (the test fails after a generous wait).
+func (s *sseReader) next() string {
+	s.t.Helper()
+	type event struct {
+		data string
+		err  error
+	}
+	ch := make(chan event, 1)
+	go func() {
+		var kind, data string
+		for {
+			line, err := s.r.ReadString('\n')
+			if err != nil {
+				if err == io.EOF && line == "" && kind == "" && data == "" {
+					err = nil
+				}
+				ch <- event{err: err}
+				return
+			}
+			line = strings.TrimSuffix(line, "\n")
+			switch {
+			case line == "":
+				if kind != "message" {
+					ch <- event{err: fmt.Errorf("an event of type %q", kind)}
+				} else {
+					ch <- event{data: data}
+				}
+				return
+			case strings.HasPrefix(line, "event: "):
+				kind = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				data += strings.TrimPrefix(line, "data: ")
+			default:
+				ch <- event{err: fmt.Errorf("a line %q", line)}
+				return
+			}
+		}
+	}()
+	e := await(s.t, ch, 20*time.Second, "no event on the stream")
+	if e.err != nil {
+		s.t.Fatalf("the stream: %v", e.err)
+	}
+	return e.data
+}
+
+const pingBody = `{"jsonrpc":"2.0","id":5,"method":"ping"}`
+
+// TestHTTPTransport: the answers of the streamable HTTP transport to
+// each kind of request, good and bad.
+func TestHTTPTransport(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	live := rawSession(t, url, "2025-06-18", `{}`)
+	old := rawSession(t, url, "2025-03-26", `{}`)
+	deleted := rawSession(t, url, "2025-06-18", `{}`)
+	if resp := rawRequest(t, http.MethodDelete, url, deleted, nil, ""); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", resp.StatusCode)
+	}
+	const (
+		post = http.MethodPost
+		json = "application/json"
+		text = "text/plain; charset=utf-8"
+	)
+	for _, tc := range []struct {
+		name        string
+		method      string
+		session     string
+		header      map[string]string
+		body        string
+		status      int
+		contentType string // of the answer ("": none)
+		want        string // the answer's body, or (for text) what it begins with
+	}{
+		{"ping", post, live, nil, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"no session id", post, "", nil, pingBody, 400, json,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Bad Request: a message without the Mcp-Session-Id header must be an initialize request"}}` + "\n"},
+		{"no session id, no id", post, "", nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 400, json,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: a message without the Mcp-Session-Id header must be an initialize request"}}` + "\n"},
+		{"no session id, a batched initialize", post, "", nil, "[" + initBody + "]", 400, json,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: a message without the Mcp-Session-Id header must be an initialize request"}}` + "\n"},
+		{"unknown session id", post, "n0pe", nil, pingBody, 404, text, "Not Found: no such session"},
+		{"a deleted session", post, deleted, nil, pingBody, 404, text, "Not Found: no such session"},
+		{"DELETE a deleted session", http.MethodDelete, deleted, nil, "", 404, text, "Not Found: no such session"},
+		{"DELETE without a session id", http.MethodDelete, "", nil, "", 400, text, "Bad Request: DELETE needs the Mcp-Session-Id header"},
+		{"GET", http.MethodGet, live, nil, "", 405, text, "Method Not Allowed"},
+		{"PUT", http.MethodPut, live, nil, pingBody, 405, text, "Method Not Allowed"},
+		{"Accept without SSE", post, live, map[string]string{"Accept": "application/json"}, pingBody, 406, text, "Not Acceptable"},
+		{"Accept without JSON", post, live, map[string]string{"Accept": "text/event-stream"}, pingBody, 406, text, "Not Acceptable"},
+		{"no Accept", post, live, map[string]string{"Accept": ""}, pingBody, 406, text, "Not Acceptable"},
+		{"Accept */*", post, live, map[string]string{"Accept": "*/*"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"Accept with parameters", post, live, map[string]string{"Accept": "application/json;q=0.9, text/event-stream;q=0.8"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"Content-Type text/plain", post, live, map[string]string{"Content-Type": "text/plain"}, pingBody, 415, text, "Unsupported Media Type"},
+		{"Content-Type with a charset", post, live, map[string]string{"Content-Type": "application/json; charset=utf-8"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"an unsupported protocol version", post, live, map[string]string{"Mcp-Protocol-Version": "1999-01-01"}, pingBody, 400, text,
+			`Bad Request: unsupported Mcp-Protocol-Version "1999-01-01" (this server speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)`},
+		{"a version not the session's, on DELETE", http.MethodDelete, live, map[string]string{"Mcp-Protocol-Version": "2099-01-01"}, "", 400, text, "Bad Request: unsupported Mcp-Protocol-Version"},
+		{"the negotiated version", post, live, map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"another version the server speaks", post, live, map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"a notification", post, live, nil, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, 202, "", ""},
+		{"a response nobody waits for", post, live, nil, `{"jsonrpc":"2.0","id":99,"result":{}}`, 202, "", ""},
+		{"malformed JSON", post, live, nil, `{"jsonrpc":`, 400, json, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not JSON"}}` + "\n"},
+		{"not a message", post, live, nil, `42`, 400, json, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a message must be a JSON object"}}` + "\n"},
+		{"a batch in a 2025-06-18 session", post, live, nil, "[" + pingBody + "]", 400, json,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: MCP 2025-06-18 has no batches: send one message per POST"}}` + "\n"},
+		{"a batch in a 2025-03-26 session", post, old, nil, "[" + pingBody + `,{"jsonrpc":"2.0","method":"notifications/x"}]`, 200, json, `[{"jsonrpc":"2.0","id":5,"result":{}}]` + "\n"},
+		{"a Host that is not loopback", post, live, map[string]string{"Host": "rebound.example:80"}, pingBody, 403, text, `Forbidden: Host "rebound.example:80" is not a loopback name`},
+		{"Host localhost", post, live, map[string]string{"Host": "localhost"}, pingBody, 200, json, `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n"},
+		{"logging/setLevel", post, live, nil, `{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"debug"}}`, 200, json, `{"jsonrpc":"2.0","id":6,"result":{}}` + "\n"},
+		{"logging/setLevel, an unknown level", post, live, nil, `{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}}`, 200, json,
+			`{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid params: unknown logging level \"loud\""}}` + "\n"},
+		{"initialize again", post, live, nil, initBody, 200, json, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: initialize was already received"}}` + "\n"},
+		{"an initialize that fails", post, "", nil, `{"jsonrpc":"2.0","id":3,"method":"initialize"}`, 200, json,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: initialize needs params"}}` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := rawRequest(t, tc.method, url, tc.session, tc.header, tc.body)
+			body := readAll(t, resp)
+			if resp.StatusCode != tc.status {
+				t.Errorf("status %d, want %d (%s)", resp.StatusCode, tc.status, body)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != tc.contentType {
+				t.Errorf("Content-Type %q, want %q", ct, tc.contentType)
+			}
+			if tc.contentType == text && !strings.HasPrefix(body, tc.want) || tc.contentType != text && body != tc.want {
+				t.Errorf("body %q, want %q", body, tc.want)
+			}
+			if tc.session == "" && resp.Header.Get("Mcp-Session-Id") != "" {
+				t.Errorf("a session was opened")
+			}
+			if tc.status == 405 && resp.Header.Get("Allow") != "POST, DELETE" {
+				t.Errorf("Allow %q", resp.Header.Get("Allow"))
+			}
+		})
+	}
+}
+
+// TestHTTPSessionIDs: each initialize opens a session of its own, under an
+// id that is long, random and visible ASCII, as MCP asks.
+func TestHTTPSessionIDs(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	seen := map[string]bool{}
+	for range 20 {
+		id := rawSession(t, url, "2025-11-25", `{}`)
+		if seen[id] || len(id) < 22 || strings.IndexFunc(id, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
+			t.Errorf("session id %q (seen before: %v)", id, seen[id])
+		}
+		seen[id] = true
+	}
+}
+
+// TestHTTPToolCallStream: a tools/call is answered on an SSE stream: one
+// message event, the answer, then the stream ends.
+func TestHTTPToolCallStream(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"mastra_workspace_file_stat","arguments":{"path":"a.txt"}}}`))
+	if got := s.next(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"c1","result":{"content":[{"type":"text","text":"a.txt`) {
+		t.Errorf("the answer: %s", got)
+	}
+	if got := s.next(); got != "" {
+		t.Errorf("after the answer: %s", got)
+	}
+}
+
+// TestHTTPElicit: a call that needs approval asks on its stream; the
+// client's answer, POSTed on its own, reaches the waiting call, which
+// answers on the same stream.
+func TestHTTPElicit(t *testing.T) {
+	for _, tc := range []struct {
+		answer string // %ID% for the question's id
+		want   string
+		wrote  bool
+	}{
+		{`{"jsonrpc":"2.0","id":%ID%,"result":{"action":"accept","content":{}}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Wrote 1 bytes to new.txt"}]`, true},
+		{`{"jsonrpc":"2.0","id":%ID%,"result":{"action":"decline"}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the call of mastra_workspace_write_file was not approved"}],"isError":true}}`, false},
+		{`{"jsonrpc":"2.0","id":%ID%,"error":{"code":-32601,"message":"no UI"}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: no UI"}],"isError":true}}`, false},
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			ws, root := approvalWorkspace(t)
+			url, _ := startHTTP(t, ws, HTTPOptions{})
+			id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+			s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+			var ask struct {
+				ID     json.RawMessage
+				Method string
+				Params struct{ Message string }
+			}
+			must(t, json.Unmarshal([]byte(s.next()), &ask))
+			if ask.Method != "elicitation/create" || ask.Params.Message != `Allow mastra_workspace_write_file {"content":"x","path":"new.txt"}?` {
+				t.Fatalf("the question: %+v", ask)
+			}
+			if resp := rawRequest(t, http.MethodPost, url, id, nil, strings.ReplaceAll(tc.answer, "%ID%", string(ask.ID))); resp.StatusCode != http.StatusAccepted {
+				t.Errorf("the client's answer: %d", resp.StatusCode)
+			}
+			if got := s.next(); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if got := s.next(); got != "" {
+				t.Errorf("after the answer: %s", got)
+			}
+			if _, err := os.Stat(filepath.Join(root, "new.txt")); (err == nil) != tc.wrote {
+				t.Errorf("file written: %v, want %v", err == nil, tc.wrote)
+			}
+		})
+	}
+}
+
+// TestHTTPElicitSDKClient: the SDK's client answers the question through
+// its elicitation handler; a client without one is not asked.
+func TestHTTPElicitSDKClient(t *testing.T) {
+	ws, root := approvalWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	for _, tc := range []struct {
+		name    string
+		handler func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+		want    string
+	}{
+		{"accept", func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			if !strings.HasPrefix(req.Params.Message, "Allow mastra_workspace_write_file ") {
+				return nil, errors.New("unexpected question " + req.Params.Message)
+			}
+			return &sdk.ElicitResult{Action: "accept"}, nil
+		}, "Wrote 1 bytes to new.txt"},
+		{"decline", func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		}, "the call of mastra_workspace_write_file was not approved"},
+		{"no elicitation", nil, "mastra_workspace_write_file requires approval, and this MCP client cannot ask its user"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(filepath.Join(root, "new.txt"))
+			c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{ElicitationHandler: tc.handler})
+			s, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: withToken{testToken}}}, nil)
+			must(t, err)
+			defer s.Close()
+			res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_write_file", Arguments: map[string]any{"path": "new.txt", "content": "x"}})
+			must(t, err)
+			if got := res.Content[0].(*sdk.TextContent).Text; !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(root, "new.txt")); (err == nil) != (tc.name == "accept") {
+				t.Errorf("file written: %v", err == nil)
+			}
+		})
+	}
+}
+
+// waitFile waits until the file exists (the test fails after 20 s).
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s did not appear", filepath.Base(path))
+		}
+	}
+}
+
+// TestHTTPCancel: notifications/cancelled, POSTed on its own, stops the
+// call it names: the command is killed and the call's stream ends with
+// no answer; a call waiting for the client's answer withdraws its
+// question on its stream.
+func TestHTTPCancel(t *testing.T) {
+	t.Run("a running command", func(t *testing.T) {
+		ws, root := newTestWorkspace(t)
+		url, _ := startHTTP(t, ws, HTTPOptions{})
+		id := rawSession(t, url, "2025-06-18", `{}`)
+		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"touch started; sleep 10; touch late"}}}`))
+		waitFile(t, filepath.Join(root, "started"))
+		start := time.Now()
+		if resp := rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`); resp.StatusCode != http.StatusAccepted {
+			t.Errorf("the cancellation: %d", resp.StatusCode)
+		}
+		if got := s.next(); got != "" {
+			t.Errorf("the cancelled call answered: %s", got)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("the stream ended %v after the cancellation", d)
+		}
+		if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+			t.Error("the cancelled command ran to the end")
+		}
+	})
+	t.Run("a call waiting for approval", func(t *testing.T) {
+		ws, root := approvalWorkspace(t)
+		url, _ := startHTTP(t, ws, HTTPOptions{})
+		id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+		var ask struct{ ID json.RawMessage }
+		must(t, json.Unmarshal([]byte(s.next()), &ask))
+		rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+		want := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"the tool call was cancelled","requestId":` + string(ask.ID) + `}}`
+		if got := s.next(); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		if got := s.next(); got != "" {
+			t.Errorf("the cancelled call answered: %s", got)
+		}
+		// The late answer is taken and dropped.
+		if resp := rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept"}}`); resp.StatusCode != http.StatusAccepted {
+			t.Errorf("the late answer: %d", resp.StatusCode)
+		}
+		if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+			t.Error("the cancelled call wrote its file")
+		}
+	})
+	t.Run("the SDK client cancels", func(t *testing.T) {
+		ws, root := newTestWorkspace(t)
+		url, _ := startHTTP(t, ws, HTTPOptions{})
+		s, err := connect(t, url)
+		must(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "mastra_workspace_execute_command", Arguments: map[string]any{"command": "touch started; sleep 10; touch late"}})
+			done <- err
+		}()
+		waitFile(t, filepath.Join(root, "started"))
+		cancel()
+		if err := await(t, done, 5*time.Second, "the cancelled call did not return"); err == nil {
+			t.Error("the cancelled call succeeded")
+		}
+		// The command is killed: the session's next call finds no "late".
+		if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "mastra_workspace_execute_command", Arguments: map[string]any{"command": "sleep 0.3"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+			t.Error("the cancelled command ran to the end")
+		}
+	})
+}
+
+// TestHTTPSessionEnd: a session closed (DELETE, or idle for the session
+// timeout) cancels its calls, which still answer on their streams; a
+// session is not idle while a call of its runs.
+func TestHTTPSessionEnd(t *testing.T) {
+	t.Run("DELETE while a call runs", func(t *testing.T) {
+		ws, root := newTestWorkspace(t)
+		url, _ := startHTTP(t, ws, HTTPOptions{})
+		id := rawSession(t, url, "2025-06-18", `{}`)
+		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"touch started; sleep 10; touch late"}}}`))
+		waitFile(t, filepath.Join(root, "started"))
+		if resp := rawRequest(t, http.MethodDelete, url, id, nil, ""); resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("DELETE: %d", resp.StatusCode)
+		}
+		if got := s.next(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1,"result":`) {
+			t.Errorf("the call of the closed session: %s", got)
+		}
+		if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+			t.Error("the call of the closed session ran to the end")
+		}
+	})
+	t.Run("idle", func(t *testing.T) {
+		ws, _ := newTestWorkspace(t)
+		const timeout = 300 * time.Millisecond
+		url, _ := startHTTP(t, ws, HTTPOptions{SessionTimeout: timeout, MaxSessions: 1})
+		id := rawSession(t, url, "2025-06-18", `{}`)
+		// A call twice as long as the timeout: the session outlives it.
+		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.6; echo done"}}}`))
+		if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
+			t.Errorf("the long call: %s", got)
+		}
+		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusOK {
+			t.Errorf("right after the long call: %d", resp.StatusCode)
+		}
+		time.Sleep(3 * timeout)
+		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("after the timeout: %d, want 404", resp.StatusCode)
+		}
+		rawSession(t, url, "2025-06-18", `{}`) // the slot came back
+	})
+}
+
+// TestHTTPDrainAsk: when the server stops while a call waits for its
+// client's answer (which a POST would bring, refused now), the call is
+// refused at once and answers; then the server is gone.
+func TestHTTPDrainAsk(t *testing.T) {
+	ws, _ := approvalWorkspace(t)
+	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
+	id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+	if got := s.next(); !strings.Contains(got, `"method":"elicitation/create"`) {
+		t.Fatalf("the question: %s", got)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: the client's input ended before it answered"}],"isError":true}}`
+	if got := s.next(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	must(t, await(t, stopped, 20*time.Second, "the server did not stop"))
+}
