@@ -74,8 +74,9 @@ func rawSession(t *testing.T, url, version, caps string) string {
 
 // sseReader reads the events of an SSE answer.
 type sseReader struct {
-	t *testing.T
-	r *bufio.Reader
+	t        *testing.T
+	r        *bufio.Reader
+	comments int // the comment lines read
 }
 
 func newSSE(t *testing.T, resp *http.Response) *sseReader {
@@ -108,6 +109,8 @@ func (s *sseReader) next() string {
 			}
 			line = strings.TrimSuffix(line, "\n")
 			switch {
+			case line == "" && kind == "" && data == "":
+				// nothing to dispatch (after a comment)
 			case line == "":
 				if kind != "message" {
 					ch <- event{err: fmt.Errorf("an event of type %q", kind)}
@@ -115,6 +118,8 @@ func (s *sseReader) next() string {
 					ch <- event{data: data}
 				}
 				return
+			case strings.HasPrefix(line, ":"):
+				s.comments++
 			case strings.HasPrefix(line, "event: "):
 				kind = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: "):
@@ -484,4 +489,24 @@ func TestHTTPDrainAsk(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	must(t, await(t, stopped, 20*time.Second, "the server did not stop"))
+}
+
+// TestHTTPKeepAlive: a stream with nothing to say sends comments while
+// its call runs.
+func TestHTTPKeepAlive(t *testing.T) {
+	defer func(d time.Duration) { keepAlive = d }(keepAlive)
+	keepAlive = 50 * time.Millisecond
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.5; echo done"}}}`))
+	if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
+		t.Errorf("the call: %s", got)
+	}
+	if s.comments == 0 {
+		t.Error("no keep-alive comment in half a second")
+	}
+	if got := s.next(); got != "" {
+		t.Errorf("after the answer: %s", got)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -163,12 +164,19 @@ func sendOnStream(ctx context.Context, msg []byte) error {
 // compact). Messages may come from any goroutine; none once the POST's
 // handler has returned.
 type stream struct {
-	mu     sync.Mutex
-	w      http.ResponseWriter
-	begun  bool
-	ended  bool
-	broken error // the write that failed
+	mu      sync.Mutex
+	w       http.ResponseWriter
+	begun   bool
+	ended   bool
+	broken  error         // the write that failed
+	stopped chan struct{} // closed when the stream ends: no more keep-alives
 }
+
+// keepAlive is how often a stream with nothing to say sends a comment
+// (which clients ignore), so that a client or proxy that gives up on a
+// silent response keeps a long call's: Node's fetch, which the official
+// TypeScript client uses, waits 5 minutes at most.
+var keepAlive = 25 * time.Second
 
 // begin sends the response's header, at once: the client knows the
 // answer is a stream while the call runs.
@@ -181,6 +189,27 @@ func (st *stream) begin() {
 	st.w.WriteHeader(http.StatusOK)
 	st.broken = http.NewResponseController(st.w).Flush()
 	st.begun = true
+	st.stopped = make(chan struct{})
+	go st.keepAlive(keepAlive)
+}
+
+func (st *stream) keepAlive(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-st.stopped:
+			return
+		case <-t.C:
+		}
+		st.mu.Lock()
+		if !st.ended && st.broken == nil {
+			if _, st.broken = io.WriteString(st.w, ": keep-alive\n\n"); st.broken == nil {
+				st.broken = http.NewResponseController(st.w).Flush()
+			}
+		}
+		st.mu.Unlock()
+	}
 }
 
 // send writes msg as an event (nil: nothing).
@@ -209,4 +238,7 @@ func (st *stream) end() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.ended = true
+	if st.stopped != nil {
+		close(st.stopped)
+	}
 }
