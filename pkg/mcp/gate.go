@@ -12,12 +12,18 @@ import (
 
 // limitPosts bounds the POSTs in flight in front of next (429 beyond,
 // 503 once the gate is closed); other methods go straight through. A POST
-// that has to wait reads its body meanwhile, up to maxBody (0:
-// DefaultMaxBodyBytes): once the body is read, the server notices a
-// client that goes away (it cancels the request's context), so the
-// client's place among the waiting comes back at once, not when the wait
-// is over.
+// that finds no place reads its body ahead (see gate.enter), up to
+// maxBody (0: DefaultMaxBodyBytes) while it waits: once the body is read,
+// the server notices a client that goes away (it cancels the request's
+// context), so the client's place among the waiting comes back at once,
+// not when the wait is over. A body that carries no request, only
+// responses and notifications (a client's answer to the server's
+// question, notifications/cancelled), runs no tool and needs no place:
+// it is let in as soon as it is read.
 func limitPosts(posts *gate, maxBody int64, next http.Handler) http.Handler {
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBodyBytes
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -25,81 +31,151 @@ func limitPosts(posts *gate, maxBody int64, next http.Handler) http.Handler {
 		}
 		gone, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		readAhead := func() { r.Body = newAheadBody(r.Body, maxBody, cancel) }
-		if status, msg := posts.enter(gone, readAhead); status != 0 {
+		body := &postBody{r: r, maxBody: maxBody, failed: cancel}
+		free, status, msg := posts.enter(gone, body)
+		if status != 0 {
 			if status == http.StatusTooManyRequests {
 				w.Header().Set("Retry-After", "1")
 			}
 			httpError(w, status, msg)
 			return
 		}
-		defer posts.leave()
+		if free {
+			defer posts.leaveFree()
+		} else {
+			defer posts.leave()
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// peekBytes bounds the body read of a POST that finds no place and no
+// room among the waiting, to see whether it carries a request: the
+// answers and notifications that need no place are far smaller, and the
+// bound is that of a request's header (MaxHeaderBytes), which every
+// connection may already hold.
+const peekBytes = 64 << 10
+
+// aheadReader is the body of a request at the gate.
+type aheadReader interface {
+	// readAhead starts reading the body, up to max bytes (0: as much
+	// as the body may have), and returns a channel closed once done.
+	readAhead(max int64) <-chan struct{}
+	// light reports, once the read is done, whether the body was read
+	// whole and carries no request.
+	light() bool
+}
+
+// postBody is a POST's body at the gate: read ahead, it replaces the
+// request's body.
+type postBody struct {
+	r       *http.Request
+	maxBody int64
+	failed  func()
+	ahead   *aheadBody
+}
+
+func (b *postBody) readAhead(max int64) <-chan struct{} {
+	if max <= 0 || max > b.maxBody {
+		max = b.maxBody
+	}
+	b.ahead = newAheadBody(b.r.Body, max, b.failed)
+	b.r.Body = b.ahead
+	return b.ahead.done
+}
+
+func (b *postBody) light() bool {
+	a := b.ahead
+	return a.err == nil && int64(len(a.head)) <= a.max && !carriesRequest(a.head)
 }
 
 // gate counts the requests in flight, up to max (0: no bound), and once
 // closed lets none in. A request beyond the bound waits up to queueWait
 // for a place before it is refused, and at most max requests wait: a
 // client that sends its next request the moment it has an answer is not
-// refused because the handler of that answer is still returning.
+// refused because the handler of that answer is still returning. A body
+// that carries no request is let in beside the bound (free), as soon as
+// it is read.
 type gate struct {
 	mu      sync.Mutex
 	n, max  int
+	free    int           // in beside the bound: they carry no request
 	wait    time.Duration // how long one beyond the bound waits (queueWait when 0)
 	waiting int
 	closed  bool
 	freed   chan struct{} // closed (and replaced) when a place comes back or the gate closes
-	idle    chan struct{} // closed when closed and n is 0
+	idle    chan struct{} // closed when closed and nothing is in
 }
 
 // queueWait is how long a request beyond the bound waits for a place.
 const queueWait = time.Second
 
-// enter lets a request in, or says with which HTTP status it is refused.
-// A request that has to wait runs waiting (when not nil) first, once; it
-// gives up when ctx is done.
-func (g *gate) enter(ctx context.Context, waiting func()) (int, string) {
+// enter lets a request in, or says with which HTTP status it is refused;
+// free tells that it came in beside the bound (it leaves by leaveFree).
+// A request that finds no place reads its body ahead (when body is not
+// nil): all of it when there is room among the waiting, and it waits for
+// a place meanwhile; only peekBytes otherwise, and it is refused (429)
+// unless that is the whole body and it carries no request. It gives up
+// when ctx is done.
+func (g *gate) enter(ctx context.Context, body aheadReader) (free bool, status int, msg string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var timeout <-chan time.Time
-	for {
-		switch {
-		case g.closed:
-			return http.StatusServiceUnavailable, "the server is shutting down"
-		case g.max == 0 || g.n < g.max:
-			g.n++
-			return 0, ""
-		case g.waiting >= g.max:
-			return http.StatusTooManyRequests, "too many requests at once"
+	switch {
+	case g.closed:
+		return false, http.StatusServiceUnavailable, "the server is shutting down"
+	case g.max == 0 || g.n < g.max:
+		g.n++
+		return false, 0, ""
+	}
+	waits := g.waiting < g.max
+	if !waits && body == nil {
+		return false, http.StatusTooManyRequests, "too many requests at once"
+	}
+	var read <-chan struct{} // closed once the body is read ahead
+	if body != nil {
+		max := int64(0)
+		if !waits {
+			max = peekBytes
 		}
-		if timeout == nil {
-			t := time.NewTimer(cmp.Or(g.wait, queueWait))
-			defer t.Stop()
-			timeout = t.C
-		}
-		if g.freed == nil {
-			g.freed = make(chan struct{})
-		}
-		freed := g.freed
+		read = body.readAhead(max)
+	}
+	if waits {
 		g.waiting++
-		g.mu.Unlock()
-		if waiting != nil {
-			waiting()
-			waiting = nil
+		defer func() { g.waiting-- }() // g.mu is held again by then
+	}
+	t := time.NewTimer(cmp.Or(g.wait, queueWait))
+	defer t.Stop()
+	for {
+		var freed chan struct{}
+		if waits {
+			if g.freed == nil {
+				g.freed = make(chan struct{})
+			}
+			freed = g.freed
 		}
-		var gaveUp bool
+		var gaveUp, isRead bool
+		g.mu.Unlock()
 		select {
 		case <-freed:
-		case <-timeout:
+		case <-read:
+			read, isRead = nil, true
+		case <-t.C:
 			gaveUp = true
 		case <-ctx.Done():
 			gaveUp = true
 		}
 		g.mu.Lock()
-		g.waiting--
-		if gaveUp && !g.closed && g.n >= g.max {
-			return http.StatusTooManyRequests, "too many requests at once"
+		switch {
+		case g.closed:
+			return false, http.StatusServiceUnavailable, "the server is shutting down"
+		case isRead && body.light():
+			g.free++
+			return true, 0, ""
+		case waits && g.n < g.max:
+			g.n++
+			return false, 0, ""
+		case gaveUp || isRead && !waits:
+			return false, http.StatusTooManyRequests, "too many requests at once"
 		}
 	}
 }
@@ -109,8 +185,9 @@ func (g *gate) enter(ctx context.Context, waiting func()) (int, string) {
 // of the body as it comes (whoever reads it applies the body's own limit).
 type aheadBody struct {
 	body io.ReadCloser
+	max  int64         // the bytes to read ahead
 	done chan struct{} // closed when the read ahead is over
-	head []byte
+	head []byte        // what was read ahead: max+1 bytes when the body is longer
 	err  error
 	rest io.Reader
 }
@@ -122,7 +199,7 @@ func newAheadBody(body io.ReadCloser, max int64, failed func()) *aheadBody {
 	if max <= 0 {
 		max = DefaultMaxBodyBytes
 	}
-	b := &aheadBody{body: body, done: make(chan struct{})}
+	b := &aheadBody{body: body, max: max, done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
 		b.head, b.err = io.ReadAll(io.LimitReader(body, max+1))
@@ -166,7 +243,21 @@ func (g *gate) leave() {
 	defer g.mu.Unlock()
 	g.n--
 	g.wake()
-	if g.closed && g.n == 0 {
+	g.settle()
+}
+
+// leaveFree is leave for a request let in beside the bound.
+func (g *gate) leaveFree() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.free--
+	g.settle()
+}
+
+// settle closes idle once the gate is closed and the last request has
+// left; g.mu is held.
+func (g *gate) settle() {
+	if g.closed && g.n == 0 && g.free == 0 {
 		close(g.idle)
 	}
 }
@@ -179,8 +270,6 @@ func (g *gate) close() <-chan struct{} {
 	g.closed = true
 	g.wake()
 	g.idle = make(chan struct{})
-	if g.n == 0 {
-		close(g.idle)
-	}
+	g.settle()
 	return g.idle
 }

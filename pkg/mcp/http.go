@@ -27,7 +27,9 @@ type HTTPOptions struct {
 	MaxBodyBytes int64
 	// MaxRequests bounds the POST requests handled at once. One beyond
 	// waits up to a second for a place, then gets 429; as many may wait
-	// as are handled, the rest get 429 at once.
+	// as are handled, the rest get 429 at once. A POST that carries no
+	// request (the client's answer to a question of the server's, a
+	// notification) runs nothing and needs no place.
 	MaxRequests int
 	// MaxSessions bounds the open sessions (503 for a new one beyond). A
 	// session counts from its initialize until it closes.

@@ -578,19 +578,19 @@ func TestGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &gate{max: 1, wait: wait}
-			if status, _ := g.enter(ctx, nil); status != 0 {
+			if _, status, _ := g.enter(ctx, nil); status != 0 {
 				t.Fatalf("the first request: %d", status)
 			}
 			rctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			got := make(chan int, 1)
 			start := time.Now()
-			go func() { status, _ := g.enter(rctx, nil); got <- status }()
+			go func() { _, status, _ := g.enter(rctx, nil); got <- status }()
 			for waiting(g) == 0 {
 				time.Sleep(time.Millisecond)
 			}
 			if tc.crowd {
-				if status, _ := g.enter(ctx, nil); status != http.StatusTooManyRequests {
+				if _, status, _ := g.enter(ctx, nil); status != http.StatusTooManyRequests {
 					t.Errorf("a second waiter: %d, want 429 at once", status)
 				}
 			}

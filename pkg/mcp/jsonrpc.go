@@ -126,6 +126,32 @@ func decodeMessage(raw json.RawMessage) (*call, *response) {
 	return c, nil
 }
 
+// carriesRequest reports whether a body may carry a request: it is not
+// one or more JSON objects of which none has both a method and an id
+// (responses and notifications only, which run nothing).
+func carriesRequest(body []byte) bool {
+	body = bytes.TrimSpace(body)
+	raws := []json.RawMessage{body}
+	if len(body) > 0 && body[0] == '[' {
+		raws = nil // (Unmarshal would write into body)
+		if json.Unmarshal(body, &raws) != nil || len(raws) == 0 {
+			return true
+		}
+	}
+	for _, raw := range raws {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil || m == nil {
+			return true
+		}
+		_, method := m["method"]
+		_, id := m["id"]
+		if method && id {
+			return true
+		}
+	}
+	return false
+}
+
 // validID reports whether a request id is a string or a number (MCP
 // forbids null; JSON-RPC allows nothing else).
 func validID(id json.RawMessage) bool {
