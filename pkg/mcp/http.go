@@ -38,7 +38,8 @@ type HTTPOptions struct {
 	// notifications/initialized that long after its initialize (0: never).
 	InitTimeout time.Duration
 	// SessionTimeout closes a session idle that long (0: never): no POST
-	// of the session in flight, none begun.
+	// of the session in flight whose client is still connected, none
+	// begun. Closing it cancels the calls its gone clients left.
 	SessionTimeout time.Duration
 	// Grace is how long, once the calls in flight have answered, the
 	// server waits for their responses to be written before it closes.
@@ -153,7 +154,14 @@ func (s *httpServer) post(w http.ResponseWriter, r *http.Request) {
 		if ss = s.enter(w, r, id); ss == nil {
 			return
 		}
-		defer ss.leave()
+		// A POST whose client has gone (its connection closed) no longer
+		// keeps the session from idling. Its call goes on (a disconnection
+		// is no cancellation, MCP says), but its answer has nowhere to go,
+		// and a question it asks cannot be answered: the idle timeout ends
+		// the session, and the call, unless the client comes back.
+		leave := sync.OnceFunc(ss.leave)
+		defer leave()
+		defer context.AfterFunc(r.Context(), leave)()
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	if err != nil {

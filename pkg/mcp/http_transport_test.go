@@ -469,6 +469,28 @@ func TestHTTPSessionEnd(t *testing.T) {
 		}
 		rawSession(t, url, "2025-06-18", `{}`) // the slot came back
 	})
+	// A client that goes away while its call waits for approval can no
+	// longer get the answer: the session idles from then on, and the idle
+	// timeout ends it (and the call), instead of it living for ever.
+	t.Run("the client gone during a call", func(t *testing.T) {
+		ws, root := approvalWorkspace(t)
+		const timeout = 300 * time.Millisecond
+		url, _ := startHTTP(t, ws, HTTPOptions{SessionTimeout: timeout, MaxSessions: 1, MaxRequests: 1})
+		id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+		resp := rawRequest(t, http.MethodPost, url, id, nil, writeCall)
+		if got := newSSE(t, resp).next(); !strings.Contains(got, `"method":"elicitation/create"`) {
+			t.Fatalf("the question: %s", got)
+		}
+		resp.Body.Close() // the connection goes
+		time.Sleep(3 * timeout)
+		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("the session of the client gone, %v later: %d, want 404", 3*timeout, resp.StatusCode)
+		}
+		rawSession(t, url, "2025-06-18", `{}`) // the slot (and the place) came back
+		if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+			t.Error("the call of the ended session wrote its file")
+		}
+	})
 }
 
 // TestHTTPDrainAsk: when the server stops while a call waits for its
