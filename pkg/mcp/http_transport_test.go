@@ -3,10 +3,13 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -531,4 +534,48 @@ func TestHTTPKeepAlive(t *testing.T) {
 	if got := s.next(); got != "" {
 		t.Errorf("after the answer: %s", got)
 	}
+}
+
+// TestHTTPStalledReader: a long answer (a 9 MiB image, 12 MiB of base64)
+// reaches a client that reads it whole; a client that stops reading holds
+// the write for writeStall at most, then the server drops the stream, so
+// a drain is not held up for ever by a client that does not read.
+func TestHTTPStalledReader(t *testing.T) {
+	defer func(d time.Duration) { writeStall = d }(writeStall)
+	writeStall = 300 * time.Millisecond
+	ws, root := newTestWorkspace(t)
+	img := make([]byte, 9<<20)
+	rand.Read(img)
+	copy(img, "\x89PNG\r\n\x1a\n")
+	must(t, os.WriteFile(filepath.Join(root, "big.png"), img, 0o644))
+	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":{"path":"big.png"}}}`
+
+	var answer struct {
+		Result struct {
+			Content []struct{ Type, Data string }
+		}
+	}
+	must(t, json.Unmarshal([]byte(newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, call)).next()), &answer))
+	if c := answer.Result.Content; len(c) != 2 || c[1].Type != "image" || c[1].Data != base64.StdEncoding.EncodeToString(img) {
+		t.Fatalf("the image did not arrive whole (%d parts)", len(c))
+	}
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, Path), "http://"))
+	must(t, err)
+	defer conn.Close()
+	must(t, conn.(*net.TCPConn).SetReadBuffer(4 << 10))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+		Path, testToken, id, len(call), call)
+	status := make([]byte, len("HTTP/1.1 200"))
+	_, err = io.ReadFull(conn, status)
+	must(t, err)
+	if string(status) != "HTTP/1.1 200" {
+		t.Fatalf("the call: %q", status)
+	}
+	// The client reads no more; the server stops.
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	must(t, await(t, stopped, 25*time.Second, "the server did not stop"))
 }

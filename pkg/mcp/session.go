@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -178,6 +177,10 @@ type stream struct {
 // TypeScript client uses, waits 5 minutes at most.
 var keepAlive = 25 * time.Second
 
+// writeStall is how long a write of a stream may go without the client
+// taking any of it before the stream is dropped as broken.
+var writeStall = 30 * time.Second
+
 // begin sends the response's header, at once: the client knows the
 // answer is a stream while the call runs.
 func (st *stream) begin() {
@@ -187,7 +190,7 @@ func (st *stream) begin() {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	st.w.WriteHeader(http.StatusOK)
-	st.broken = http.NewResponseController(st.w).Flush()
+	st.broken = st.write()
 	st.begun = true
 	st.stopped = make(chan struct{})
 	go st.keepAlive(keepAlive)
@@ -204,9 +207,7 @@ func (st *stream) keepAlive(every time.Duration) {
 		}
 		st.mu.Lock()
 		if !st.ended && st.broken == nil {
-			if _, st.broken = io.WriteString(st.w, ": keep-alive\n\n"); st.broken == nil {
-				st.broken = http.NewResponseController(st.w).Flush()
-			}
+			st.broken = st.write([]byte(": keep-alive\n\n"))
 		}
 		st.mu.Unlock()
 	}
@@ -225,12 +226,33 @@ func (st *stream) send(msg []byte) error {
 	case st.broken != nil:
 		return st.broken
 	}
-	if _, err := fmt.Fprintf(st.w, "event: message\ndata: %s\n\n", msg); err != nil {
-		st.broken = err
-		return err
-	}
-	st.broken = http.NewResponseController(st.w).Flush()
+	st.broken = st.write([]byte("event: message\ndata: "), msg, []byte("\n\n"))
 	return st.broken
+}
+
+// writeChunk is how much of a message goes out under one write deadline.
+const writeChunk = 64 << 10
+
+// write writes parts and flushes them; st.mu is held. The client must
+// take writeChunk bytes (or the rest) within writeStall, or the write
+// fails: a client that stops reading (asleep, or hostile) would otherwise
+// hold the call's handler, its place at the gate and the server's drain
+// for ever.
+func (st *stream) write(parts ...[]byte) error {
+	rc := http.NewResponseController(st.w)
+	defer rc.SetWriteDeadline(time.Time{}) // the connection may serve more requests
+	for _, p := range parts {
+		for len(p) > 0 {
+			n := min(len(p), writeChunk)
+			rc.SetWriteDeadline(time.Now().Add(writeStall))
+			if _, err := st.w.Write(p[:n]); err != nil {
+				return err
+			}
+			p = p[n:]
+		}
+	}
+	rc.SetWriteDeadline(time.Now().Add(writeStall))
+	return rc.Flush()
 }
 
 // end closes the stream to messages: its POST's handler returns.
