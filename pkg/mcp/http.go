@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,9 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -300,21 +303,48 @@ func (s *httpServer) each(f func(*session)) {
 // acceptsBoth reports whether Accept headers allow both a JSON answer
 // and an SSE stream, as MCP requires of a POST.
 func acceptsBoth(values []string) bool {
-	var json, sse bool
+	return accepts(values, "application", "json") && accepts(values, "text", "event-stream")
+}
+
+// accepts reports whether Accept headers allow the media type typ/sub:
+// the most specific range that matches it (typ/sub, typ/*, */*; the first
+// of equals) has a q-value above 0.
+func accepts(values []string, typ, sub string) bool {
+	best, q := -1, 0.0
 	for _, v := range values {
 		for _, part := range strings.Split(v, ",") {
-			t, _, _ := strings.Cut(part, ";")
-			switch strings.ToLower(strings.TrimSpace(t)) {
-			case "*/*":
-				json, sse = true, true
-			case "application/json", "application/*":
-				json = true
-			case "text/event-stream", "text/*":
-				sse = true
+			rng, params, _ := strings.Cut(part, ";")
+			t, s, _ := strings.Cut(strings.ToLower(strings.TrimSpace(rng)), "/")
+			rank := -1
+			switch {
+			case t == typ && s == sub:
+				rank = 2
+			case t == typ && s == "*":
+				rank = 1
+			case t == "*" && s == "*":
+				rank = 0
+			}
+			if rank > best {
+				best, q = rank, qValue(params)
 			}
 		}
 	}
-	return json && sse
+	return best >= 0 && q > 0
+}
+
+// qValue is the q parameter among a media range's parameters (1 when
+// absent or unreadable).
+func qValue(params string) float64 {
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), "q") {
+			if q, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+				return q
+			}
+			break
+		}
+	}
+	return 1
 }
 
 // writeJSON writes a JSON-RPC message as the response.
@@ -330,12 +360,16 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	writeJSON(w, status, b)
 }
 
-// bearer lets through the requests that carry the token.
+// bearer lets through the requests that carry the token. The scheme's
+// case does not matter (RFC 9110); the tokens are compared by their
+// SHA-256, in constant time, so that not even the token's length shows
+// in the time an answer takes.
 func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		sum := sha256.Sum256([]byte(strings.TrimLeft(got, " ")))
+		if token == "" || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ws"`)
 			httpError(w, http.StatusUnauthorized, "a bearer token is required")
 			return
@@ -344,18 +378,37 @@ func bearer(token string, next http.Handler) http.Handler {
 	})
 }
 
-// sameHost refuses (403) a request that reached a loopback listener under
-// a Host that is not a loopback name: a web page whose own name resolves
-// to 127.0.0.1 (DNS rebinding) cannot talk to the server.
+// sameHost refuses (403) a request that a web page may have sent behind
+// its user's back. On a loopback listener, the Host must be a loopback
+// name: a page whose own name resolves to 127.0.0.1 (DNS rebinding) cannot
+// talk to the server. And a request that carries an Origin (a browser's)
+// must come from the server's own origin or, on a loopback listener, a
+// loopback one: MCP asks servers to check the Origin of every request.
 func sameHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-		if local != nil && Loopback(local.String()) && !loopbackHost(r.Host) {
+		loopback := local != nil && Loopback(local.String())
+		if loopback && !loopbackHost(r.Host) {
 			httpError(w, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not a loopback name", r.Host))
+			return
+		}
+		if origin, ok := r.Header["Origin"]; ok && !originAllowed(origin[0], r.Host, loopback) {
+			httpError(w, http.StatusForbidden, fmt.Sprintf("Forbidden: a request from the web page of %q", origin[0]))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originAllowed reports whether a request's Origin is the server's own
+// (the request's Host) or, when the server listens on loopback, a
+// loopback one. "null" (a sandboxed page, a file) is neither.
+func originAllowed(origin, host string, loopback bool) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, host) || loopback && loopbackHost(u.Host)
 }
 
 func httpError(w http.ResponseWriter, status int, msg string) {
@@ -379,7 +432,7 @@ func loopbackHost(host string) bool {
 }
 
 func loopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") { // "localhost." is the absolute name
 		return true
 	}
 	ip := net.ParseIP(host)

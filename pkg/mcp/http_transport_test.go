@@ -579,3 +579,58 @@ func TestHTTPStalledReader(t *testing.T) {
 	go func() { stopped <- stop() }()
 	must(t, await(t, stopped, 25*time.Second, "the server did not stop"))
 }
+
+// TestHTTPHeaders: the header checks at their edges: the bearer scheme's
+// case, the Host a loopback server answers to, the Origin of a browser
+// page (MCP: an Origin present and not valid gets 403), Accept with
+// q-values.
+func TestHTTPHeaders(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		want   int
+	}{
+		{"bearer in lower case", map[string]string{"Authorization": "bearer " + testToken}, 200},
+		{"BEARER", map[string]string{"Authorization": "BEARER " + testToken}, 200},
+		{"a token too short", map[string]string{"Authorization": "Bearer " + testToken[:len(testToken)-1]}, 401},
+		{"a token too long", map[string]string{"Authorization": "Bearer " + testToken + "x"}, 401},
+		{"no token", map[string]string{"Authorization": "Bearer"}, 401},
+		{"another scheme", map[string]string{"Authorization": "Basic " + testToken}, 401},
+
+		{"Host localhost., the absolute name", map[string]string{"Host": "localhost.:" + port}, 200},
+		{"Host LOCALHOST", map[string]string{"Host": "LOCALHOST:" + port}, 200},
+		{"Host [::1]", map[string]string{"Host": "[::1]:" + port}, 200},
+		{"Host [::1] without a port", map[string]string{"Host": "[::1]"}, 200},
+		{"Host 127.0.0.1", map[string]string{"Host": "127.0.0.1:" + port}, 200},
+		{"Host a name below localhost.", map[string]string{"Host": "localhost.rebound.example:" + port}, 403},
+		{"Host an address", map[string]string{"Host": "10.0.0.1:" + port}, 403},
+
+		{"Origin a web site", map[string]string{"Origin": "https://rebound.example"}, 403},
+		{"Origin a web site under the port", map[string]string{"Origin": "http://rebound.example:" + port}, 403},
+		{"Origin null", map[string]string{"Origin": "null"}, 403},
+		{"Origin not a URL", map[string]string{"Origin": "::"}, 403},
+		{"Origin a local page", map[string]string{"Origin": "http://localhost:6274"}, 200},
+		{"Origin the server's own", map[string]string{"Origin": "http://127.0.0.1:" + port}, 200},
+		{"Origin [::1]", map[string]string{"Origin": "http://[::1]:3000"}, 200},
+
+		{"Accept SSE with q=0", map[string]string{"Accept": "application/json, text/event-stream;q=0"}, 406},
+		{"Accept JSON with q=0.000", map[string]string{"Accept": "application/json; q=0.000, text/event-stream"}, 406},
+		{"Accept only */* with q=0", map[string]string{"Accept": "*/*;q=0"}, 406},
+		{"Accept a type refused beside */*", map[string]string{"Accept": "*/*, text/event-stream;q=0"}, 406},
+		{"Accept a type named beside a refused */*", map[string]string{"Accept": "application/json, text/event-stream, */*;q=0"}, 200},
+		{"Accept a type named beside a refused range", map[string]string{"Accept": "application/*;q=0, application/json, text/*"}, 200},
+		{"Accept low q-values", map[string]string{"Accept": "application/json;q=0.001, text/event-stream;q=0.5"}, 200},
+		{"Accept in upper case", map[string]string{"Accept": "Application/JSON, TEXT/EVENT-STREAM"}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := rawRequest(t, http.MethodPost, url, id, tc.header, pingBody)
+			if body := readAll(t, resp); resp.StatusCode != tc.want {
+				t.Errorf("status %d, want %d (%s)", resp.StatusCode, tc.want, body)
+			}
+		})
+	}
+}
