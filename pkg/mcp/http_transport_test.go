@@ -634,3 +634,24 @@ func TestHTTPHeaders(t *testing.T) {
 		})
 	}
 }
+
+func TestOriginAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		origin, host string
+		loopback     bool
+		want         bool
+	}{
+		{"http://10.0.0.5:8080", "10.0.0.5:8080", false, true},
+		{"https://ws.example", "WS.example", false, true},
+		{"http://10.0.0.5:8081", "10.0.0.5:8080", false, false},
+		{"http://localhost:3000", "10.0.0.5:8080", false, false}, // loopback origins only on loopback
+		{"http://localhost:3000", "127.0.0.1:8080", true, true},
+		{"ftp://localhost", "127.0.0.1:8080", true, false},
+		{"null", "127.0.0.1:8080", true, false},
+		{"", "127.0.0.1:8080", true, false},
+	} {
+		if got := originAllowed(tc.origin, tc.host, tc.loopback); got != tc.want {
+			t.Errorf("originAllowed(%q, %q, %v) = %v, want %v", tc.origin, tc.host, tc.loopback, got, tc.want)
+		}
+	}
+}
