@@ -53,6 +53,12 @@ type HTTPOptions struct {
 // 0: 4 MiB, the bound the official Go SDK's server has.
 const DefaultMaxBodyBytes = 4 << 20
 
+// connIdle is how long a connection may sit idle between requests
+// before the server closes it: longer than the clients' own (Go's is 90 s,
+// Node's 4 s), so that a client does not send on a connection being
+// closed, but finite, so that idle connections do not pile up.
+var connIdle = 2 * time.Minute
+
 // Path is where ServeHTTP serves MCP.
 const Path = "/mcp"
 
@@ -87,7 +93,7 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	posts := &gate{max: opts.MaxRequests}
 	mux := http.NewServeMux()
 	mux.Handle(Path, bearer(opts.Token, sameHost(limitPosts(posts, opts.MaxBodyBytes, s))))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: connIdle, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {

@@ -565,7 +565,7 @@ func TestHTTPStalledReader(t *testing.T) {
 	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, Path), "http://"))
 	must(t, err)
 	defer conn.Close()
-	must(t, conn.(*net.TCPConn).SetReadBuffer(4 << 10))
+	must(t, conn.(*net.TCPConn).SetReadBuffer(4<<10))
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
 		Path, testToken, id, len(call), call)
 	status := make([]byte, len("HTTP/1.1 200"))
@@ -652,6 +652,61 @@ func TestOriginAllowed(t *testing.T) {
 	} {
 		if got := originAllowed(tc.origin, tc.host, tc.loopback); got != tc.want {
 			t.Errorf("originAllowed(%q, %q, %v) = %v, want %v", tc.origin, tc.host, tc.loopback, got, tc.want)
+		}
+	}
+}
+
+// TestHTTPIdleConnections: a connection left idle between requests is
+// closed after connIdle, so connections (a client's without a token,
+// say) do not pile up for ever.
+func TestHTTPIdleConnections(t *testing.T) {
+	defer func(d time.Duration) { connIdle = d }(connIdle)
+	connIdle = 200 * time.Millisecond
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, Path), "http://"))
+	must(t, err)
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", Path)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	must(t, err)
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusUnauthorized || resp.Close {
+		t.Fatalf("status %d, close %v: want 401 on a connection kept open", resp.StatusCode, resp.Close)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := r.ReadByte(); err != io.EOF {
+		t.Errorf("an idle connection, 5 s later: %v, want it closed (EOF)", err)
+	}
+}
+
+// TestSessionIdleTimer: the idle timer's function may run late, once a
+// request has entered the session (its Stop came too late) or after the
+// timer was set again: the session is closed only when it has been idle
+// for the whole timeout.
+func TestSessionIdleTimer(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	s := &httpServer{ws: ws, version: "test", sessions: map[string]*session{}}
+	ss := newSession(s)
+	s.sessions[ss.id] = ss
+	const timeout = 100 * time.Millisecond
+	ss.start(0, timeout)
+	if !ss.enter() {
+		t.Fatal("a new session is closed")
+	}
+	ss.expire() // a firing that lost the race with enter
+	if ss.isClosed() {
+		t.Fatal("the idle timer closed a session with a request in it")
+	}
+	ss.leave()
+	ss.expire() // a firing from before the timer was set again
+	if ss.isClosed() {
+		t.Fatal("the idle timer closed a session idle for less than the timeout")
+	}
+	for end := time.Now().Add(10 * time.Second); !ss.isClosed(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the idle session was not closed")
 		}
 	}
 }

@@ -24,12 +24,13 @@ type session struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	active  int // POSTs being served
-	timeout time.Duration
-	idle    *time.Timer // closes the session once idle for timeout
-	init    *time.Timer // closes it when not initialized in time
-	closed  bool
+	mu        sync.Mutex
+	active    int // POSTs being served
+	timeout   time.Duration
+	idleSince time.Time   // when active last fell to 0
+	idle      *time.Timer // closes the session once idle for timeout
+	init      *time.Timer // closes it when not initialized in time
+	closed    bool
 }
 
 func newSession(s *httpServer) *session {
@@ -52,8 +53,22 @@ func (ss *session) start(initTimeout, idleTimeout time.Duration) {
 	}
 	if idleTimeout > 0 {
 		ss.timeout = idleTimeout
-		ss.idle = time.AfterFunc(idleTimeout, ss.close)
+		ss.idleSince = time.Now()
+		ss.idle = time.AfterFunc(idleTimeout, ss.expire)
 	}
+}
+
+// expire is the idle timer's: it closes the session if it has been idle
+// for the whole timeout. The timer may fire late: after a request has
+// entered (its Stop came too late), or from before it was set again.
+func (ss *session) expire() {
+	ss.closeIf(func() bool { return ss.active == 0 && time.Since(ss.idleSince) >= ss.timeout })
+}
+
+func (ss *session) isClosed() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.closed
 }
 
 // enter counts a request in the session (false: it is closed); the
@@ -76,6 +91,7 @@ func (ss *session) leave() {
 	defer ss.mu.Unlock()
 	ss.active--
 	if ss.active == 0 && ss.idle != nil && !ss.closed {
+		ss.idleSince = time.Now()
 		ss.idle.Reset(ss.timeout)
 	}
 }
@@ -83,9 +99,12 @@ func (ss *session) leave() {
 // close ends the session: its id is unknown from now on, its calls are
 // cancelled (they still answer, on their POSTs' streams), and a call
 // waiting for the client's answer gets none.
-func (ss *session) close() {
+func (ss *session) close() { ss.closeIf(func() bool { return true }) }
+
+// closeIf is close when cond, which runs with ss.mu held, is true.
+func (ss *session) closeIf(cond func() bool) {
 	ss.mu.Lock()
-	if ss.closed {
+	if ss.closed || !cond() {
 		ss.mu.Unlock()
 		return
 	}
