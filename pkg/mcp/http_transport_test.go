@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -707,6 +708,63 @@ func TestSessionIdleTimer(t *testing.T) {
 	for end := time.Now().Add(10 * time.Second); !ss.isClosed(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the idle session was not closed")
+		}
+	}
+}
+
+// TestHTTPNoLeaks: sessions that end every way (DELETE, the idle timeout,
+// the init timeout, a client gone during a call, an approval withdrawn)
+// and the server's stop leave no goroutine behind.
+func TestHTTPNoLeaks(t *testing.T) {
+	defer func(d time.Duration) { keepAlive = d }(keepAlive)
+	keepAlive = 20 * time.Millisecond
+	ws, _ := approvalWorkspace(t)
+	url, stop := startHTTP(t, ws, HTTPOptions{SessionTimeout: 200 * time.Millisecond, InitTimeout: 200 * time.Millisecond, MaxRequests: 2})
+	const exec = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_file_stat","arguments":{"path":"."}}}`
+	for range 5 {
+		// DELETE after a call that asked and was answered.
+		id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+		var ask struct{ ID json.RawMessage }
+		must(t, json.Unmarshal([]byte(s.next()), &ask))
+		rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"decline"}}`)
+		s.next()
+		rawRequest(t, http.MethodDelete, url, id, nil, "")
+		// A question withdrawn, then the idle timeout.
+		id = rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+		s = newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+		s.next()
+		rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+		s.next()
+		// The client gone while its call asks.
+		id = rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+		resp := rawRequest(t, http.MethodPost, url, id, nil, writeCall)
+		newSSE(t, resp).next()
+		resp.Body.Close()
+		// Never initialized.
+		initSession(t, url, 1)
+		// A call with a JSON-only answer and one with a stream, then idle.
+		id = rawSession(t, url, "2025-06-18", `{}`)
+		rawRequest(t, http.MethodPost, url, id, nil, pingBody)
+		newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, exec)).next()
+	}
+	must(t, stop())
+	// The server's goroutines: its connections and anything of this
+	// package's but the test itself (the client's may wait for the test's
+	// cleanup to close their bodies).
+	server := func() []string {
+		buf := make([]byte, 1<<20)
+		var left []string
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "net/http.(*conn).serve") || strings.Contains(g, "wstools/ws/pkg/mcp.") && !strings.Contains(g, "TestHTTPNoLeaks") {
+				left = append(left, g)
+			}
+		}
+		return left
+	}
+	for end := time.Now().Add(10 * time.Second); len(server()) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("%d goroutines of the server left:\n%s", len(server()), strings.Join(server(), "\n\n"))
 		}
 	}
 }
