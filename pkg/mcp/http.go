@@ -92,7 +92,9 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	// nothing up.
 	posts := &gate{max: opts.MaxRequests}
 	mux := http.NewServeMux()
-	mux.Handle(Path, bearer(opts.Token, sameHost(limitPosts(posts, opts.MaxBodyBytes, s))))
+	// A web page's request is refused first (MCP: 403 for a bad Origin,
+	// whatever else the request lacks); neither check reads the body.
+	mux.Handle(Path, sameHost(bearer(opts.Token, limitPosts(posts, opts.MaxBodyBytes, s))))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: connIdle, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

@@ -614,6 +614,8 @@ func TestHTTPHeaders(t *testing.T) {
 		{"Origin a web site under the port", map[string]string{"Origin": "http://rebound.example:" + port}, 403},
 		{"Origin null", map[string]string{"Origin": "null"}, 403},
 		{"Origin not a URL", map[string]string{"Origin": "::"}, 403},
+		{"Origin a web site, no token", map[string]string{"Origin": "https://rebound.example", "Authorization": ""}, 403},
+		{"Host not loopback, no token", map[string]string{"Host": "rebound.example", "Authorization": ""}, 403},
 		{"Origin a local page", map[string]string{"Origin": "http://localhost:6274"}, 200},
 		{"Origin the server's own", map[string]string{"Origin": "http://127.0.0.1:" + port}, 200},
 		{"Origin [::1]", map[string]string{"Origin": "http://[::1]:3000"}, 200},
