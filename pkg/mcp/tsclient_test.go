@@ -35,11 +35,11 @@ func TestTypeScriptClient(t *testing.T) {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("npm install %s: %v\n%s", tsSDK, err, out)
 	}
-	script, err := filepath.Abs(filepath.Join("testdata", "ts-client.mjs"))
-	must(t, err)
-	data, err := os.ReadFile(script)
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "client.mjs"), data, 0o644)) // beside its node_modules
+	for _, name := range []string{"ts-client.mjs", "ts-elicit.mjs"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(dir, name), data, 0o644)) // beside its node_modules
+	}
 
 	bin := filepath.Join(dir, "ws")
 	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/wstools/ws")
@@ -49,36 +49,69 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	root := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\nworld\n"), 0o644))
-	ws := exec.Command(bin, "--root", root, "--state-dir", t.TempDir(), "mcp", "--http", "127.0.0.1:0")
-	ws.Env = append(os.Environ(), "WS_MCP_TOKEN="+testToken, "WS_REMOTE=")
-	stderr, err := ws.StderrPipe()
-	must(t, err)
-	must(t, ws.Start())
-	defer ws.Process.Kill()
-	r := bufio.NewReader(stderr)
-	line, err := r.ReadString('\n')
-	must(t, err)
-	url, ok := strings.CutPrefix(strings.TrimSpace(line), "ws mcp: serving ")
-	if !ok {
-		t.Fatalf("ws mcp said %q", line)
+	// serve starts ws mcp --http on root with the extra arguments; it
+	// returns the process and the URL it serves.
+	serve := func(root string, extra ...string) (*exec.Cmd, string) {
+		args := append([]string{"--root", root, "--state-dir", t.TempDir()}, extra...)
+		ws := exec.Command(bin, append(args, "mcp", "--http", "127.0.0.1:0")...)
+		ws.Env = append(os.Environ(), "WS_MCP_TOKEN="+testToken, "WS_REMOTE=")
+		stderr, err := ws.StderrPipe()
+		must(t, err)
+		must(t, ws.Start())
+		t.Cleanup(func() { ws.Process.Kill() })
+		line, err := bufio.NewReader(stderr).ReadString('\n')
+		must(t, err)
+		url, ok := strings.CutPrefix(strings.TrimSpace(line), "ws mcp: serving ")
+		if !ok {
+			t.Fatalf("ws mcp said %q", line)
+		}
+		return ws, url
 	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	client := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), url, testToken, itoa(ws.Process.Pid))
-	var out, errb bytes.Buffer
-	client.Stdout, client.Stderr = &out, &errb
-	if err := client.Run(); err != nil {
-		t.Fatalf("the client: %v\n%s\n%s", err, out.String(), errb.String())
-	}
-	got := map[string]json.RawMessage{}
-	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		must(t, json.Unmarshal([]byte(l), &got))
+	// run runs a client script with its arguments; it returns what the
+	// script printed, by key.
+	run := func(script string, args ...string) map[string]json.RawMessage {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		client := exec.CommandContext(ctx, node, append([]string{filepath.Join(dir, script)}, args...)...)
+		var out, errb bytes.Buffer
+		client.Stdout, client.Stderr = &out, &errb
+		if err := client.Run(); err != nil {
+			t.Fatalf("the client %s: %v\n%s\n%s", script, err, out.String(), errb.String())
+		}
+		got := map[string]json.RawMessage{}
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			must(t, json.Unmarshal([]byte(l), &got))
+		}
+		return got
 	}
 	type result struct {
 		Text    string `json:"text"`
 		IsError bool   `json:"isError"`
 	}
+
+	// With every tool needing approval and one request at a time, the
+	// client's elicitation handler answers (its answer needs no place).
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	must(t, os.WriteFile(cfg, []byte(`{"tools": {"requireApproval": true}}`), 0o644))
+	eroot := t.TempDir()
+	_, eurl := serve(eroot, "--config", cfg, "--max-requests", "1")
+	got := run("ts-elicit.mjs", eurl, testToken)
+	for key, w := range map[string]any{
+		"question": `Allow mastra_workspace_write_file {"content":"x","path":"d.txt"}?`,
+		"approved": result{Text: "Wrote 1 bytes to c.txt"},
+		"declined": result{Text: "the call of mastra_workspace_write_file was not approved", IsError: true},
+	} {
+		wj, _ := json.Marshal(w)
+		if a, b := canonical(t, got[key]), canonical(t, json.RawMessage(wj)); a != b {
+			t.Errorf("elicitation: %s: got %s, want %s", key, a, b)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(eroot, "d.txt")); err == nil {
+		t.Error("the declined call wrote its file")
+	}
+
+	ws, url := serve(root)
+	got = run("ts-client.mjs", url, testToken, itoa(ws.Process.Pid))
 	want := map[string]any{
 		"unauthorized": 401,
 		"noToken":      "refused",
