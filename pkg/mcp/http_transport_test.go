@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -767,6 +769,122 @@ func TestHTTPNoLeaks(t *testing.T) {
 	for end := time.Now().Add(10 * time.Second); len(server()) > 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("%d goroutines of the server left:\n%s", len(server()), strings.Join(server(), "\n\n"))
+		}
+	}
+}
+
+// TestHTTPStress: clients at once, each ending its approval questions a
+// different way (accept, decline, a wrong id then cancel, cancel, DELETE,
+// going away, two answers), all through a gate of two places: every call
+// finishes, the server stops, and nothing of it is left.
+func TestHTTPStress(t *testing.T) {
+	ws, _ := approvalWorkspace(t)
+	url, stop := startHTTP(t, ws, HTTPOptions{MaxRequests: 2, SessionTimeout: 500 * time.Millisecond, Grace: 50 * time.Millisecond})
+	post := func(id, body string) {
+		if resp, err := sendPost(url, testToken, id, body); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	// retry POSTs body until it is let through the gate (20 s at most).
+	retry := func(t *testing.T, id, body string) *http.Response {
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			resp, err := sendPost(url, testToken, id, body)
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			if resp.StatusCode == http.StatusOK {
+				return resp
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusNotFound {
+				return nil // the session idled out while its POST waited at the gate
+			}
+			if resp.StatusCode != http.StatusTooManyRequests {
+				t.Errorf("%.40s…: %d", body, resp.StatusCode)
+				return nil
+			}
+		}
+		t.Errorf("%.40s…: 429 for 20 s", body)
+		return nil
+	}
+	var wg sync.WaitGroup
+	var asked atomic.Int32
+	for c := range 6 {
+		wg.Go(func() {
+			for i := 0; i < 6; {
+				resp := retry(t, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"s","version":"1"}}}`)
+				if resp == nil {
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				id := resp.Header.Get("Mcp-Session-Id")
+				post(id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+				if resp = retry(t, id, writeCall); resp == nil {
+					continue
+				}
+				r := bufio.NewReader(resp.Body)
+				line, err := "", error(nil)
+				for !strings.HasPrefix(line, "data: ") && err == nil {
+					line, err = r.ReadString('\n')
+				}
+				var ask struct{ ID json.RawMessage }
+				json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ask)
+				if len(ask.ID) == 0 {
+					t.Errorf("no question: %q, %v", line, err)
+					return
+				}
+				asked.Add(1)
+				i++
+				answer := func(action string) string {
+					return `{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"` + action + `"}}`
+				}
+				switch (c + i - 1) % 7 {
+				case 0:
+					post(id, answer("accept"))
+				case 1:
+					post(id, answer("decline"))
+				case 2:
+					post(id, `{"jsonrpc":"2.0","id":999,"result":{"action":"accept"}}`)
+					post(id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+				case 3:
+					post(id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+				case 4:
+					req, _ := http.NewRequest(http.MethodDelete, url, nil)
+					req.Header.Set("Authorization", "Bearer "+testToken)
+					req.Header.Set("Mcp-Session-Id", id)
+					if resp, err := http.DefaultClient.Do(req); err == nil {
+						resp.Body.Close()
+					}
+				case 5:
+					resp.Body.Close() // gone; the idle timeout ends it
+					continue
+				case 6:
+					go post(id, answer("accept"))
+					post(id, answer("decline"))
+				}
+				io.Copy(io.Discard, r) // the call ends its stream
+				resp.Body.Close()
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	await(t, done, 60*time.Second, "the clients did not finish")
+	if n := asked.Load(); n != 36 {
+		t.Errorf("%d of 36 calls asked their question", n)
+	}
+	must(t, stop())
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		all := string(buf[:runtime.Stack(buf, true)])
+		if !strings.Contains(all, "net/http.(*conn).serve") && !strings.Contains(all, "pkg/mcp.(*") {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the server's goroutines are left:\n%s", all)
 		}
 	}
 }
