@@ -76,6 +76,30 @@ func TestHTTPGateAnswers(t *testing.T) {
 	})
 }
 
+// TestHTTPAnswerBodyLimit: the client's answer obeys the body limit like
+// any POST (413), and the question still waits for a good answer.
+func TestHTTPAnswerBodyLimit(t *testing.T) {
+	ws, root := approvalWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{MaxBodyBytes: 4 << 10})
+	id := rawSession(t, url, "2025-06-18", `{"elicitation":{}}`)
+	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, writeCall))
+	var ask struct{ ID json.RawMessage }
+	must(t, json.Unmarshal([]byte(s.next()), &ask))
+	big := `{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"x":"` + strings.Repeat("x", 8<<10) + `"}}}`
+	if resp := rawRequest(t, http.MethodPost, url, id, nil, big); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an answer over the body limit: %d, want 413", resp.StatusCode)
+	}
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+		t.Fatal("an answer over the body limit approved the call")
+	}
+	if resp := rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept"}}`); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("the answer: %d", resp.StatusCode)
+	}
+	if got := s.next(); !strings.Contains(got, "Wrote 1 bytes to new.txt") {
+		t.Errorf("the call: %s", got)
+	}
+}
+
 // TestGateLight: in front of the handler, a POST that carries no request
 // (responses and notifications only) is let in without a place, whether
 // or not the waiting room is full; one that carries a request keeps the
