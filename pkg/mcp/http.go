@@ -59,6 +59,14 @@ const DefaultMaxBodyBytes = 4 << 20
 // closed, but finite, so that idle connections do not pile up.
 var connIdle = 2 * time.Minute
 
+// bodyRead bounds the time a request's body may take to arrive (net/http
+// bounds only the header's): a client that trickles a body would hold its
+// connection for ever, even when refused unread (net/http reads up to 256
+// KiB of a body it did not need, to reuse the connection). net/http lifts
+// it once the body is in, as it starts watching for the client going
+// away; so a call runs on past it.
+var bodyRead = time.Minute
+
 // Path is where ServeHTTP serves MCP.
 const Path = "/mcp"
 
@@ -94,7 +102,7 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	mux := http.NewServeMux()
 	// A web page's request is refused first (MCP: 403 for a bad Origin,
 	// whatever else the request lacks); neither check reads the body.
-	mux.Handle(Path, sameHost(bearer(opts.Token, limitPosts(posts, opts.MaxBodyBytes, s))))
+	mux.Handle(Path, readBy(sameHost(bearer(opts.Token, limitPosts(posts, opts.MaxBodyBytes, s)))))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: connIdle, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -381,6 +389,18 @@ func bearer(token string, next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ws"`)
 			httpError(w, http.StatusUnauthorized, "a bearer token is required")
 			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBy sets the read deadline of a request's body (bodyRead). A request
+// without one is left alone: net/http already watches its connection for
+// the client going away, a read no deadline must cut short.
+func readBy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != http.NoBody {
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyRead))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -888,3 +888,41 @@ func TestHTTPStress(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPBodyDeadline: a request's body must arrive within bodyRead. A
+// client without the token that trickles a body (which net/http reads on
+// after the 401, to reuse the connection) loses its connection; a call
+// whose body has arrived runs on past the bound, its client still
+// counted as there (the session does not idle out under it).
+func TestHTTPBodyDeadline(t *testing.T) {
+	defer func(d time.Duration) { bodyRead = d }(bodyRead)
+	bodyRead = 200 * time.Millisecond
+	ws, _ := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{SessionTimeout: 300 * time.Millisecond})
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, Path), "http://"))
+	must(t, err)
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"", Path)
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	must(t, err)
+	_, err = io.Copy(io.Discard, resp.Body)
+	must(t, err)
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("status %d, want 401", resp.StatusCode)
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		t.Errorf("a connection whose body stalls, 5 s later: %v, want it closed (EOF)", err)
+	}
+
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 1; echo done"}}}`))
+	if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
+		t.Errorf("a call longer than the body's bound: %s", got)
+	}
+	if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusOK {
+		t.Errorf("the session after the call: %d", resp.StatusCode)
+	}
+}
