@@ -100,8 +100,9 @@ func ServeHTTP(ctx context.Context, ws *workspace.Workspace, version string, ln 
 	// nothing up.
 	posts := &gate{max: opts.MaxRequests}
 	mux := http.NewServeMux()
-	// A web page's request is refused first (MCP: 403 for a bad Origin,
-	// whatever else the request lacks); neither check reads the body.
+	// The body has its deadline; then a web page's request is refused
+	// (MCP: 403 for a bad Origin, whatever else the request lacks), and
+	// one without the token. None of these reads the body.
 	mux.Handle(Path, readBy(sameHost(bearer(opts.Token, limitPosts(posts, opts.MaxBodyBytes, s)))))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: connIdle, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
