@@ -105,46 +105,80 @@ func TestHTTPAnswerBodyLimit(t *testing.T) {
 // or not the waiting room is full; one that carries a request keeps the
 // gate's rules (it waits, or gets 429 at once); a body too long to look
 // at while the waiting room is full is refused as a request would be;
-// and once the gate is closed every POST gets 503.
-func TestGateLight(t *testing.T) {
-	posts := &gate{max: 1, wait: 30 * time.Second}
-	entered := make(chan struct{}, 1)
+
+// heldGate is limitPosts (one place, a 30 s wait, bodies read ahead up to
+// a bound) in front of a handler that answers 200 with the body it read,
+// or with "read error: …"; a POST whose body is "hold" keeps its place
+// until release.
+type heldGate struct {
+	t       *testing.T
+	posts   *gate
+	url     string
+	entered chan struct{}
+	release func()
+}
+
+func newHeldGate(t *testing.T, maxBody int64) *heldGate {
+	g := &heldGate{t: t, posts: &gate{max: 1, wait: 30 * time.Second}, entered: make(chan struct{}, 1)}
 	finish := make(chan struct{})
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+		body, err := io.ReadAll(r.Body)
 		if string(body) == "hold" {
-			entered <- struct{}{}
+			g.entered <- struct{}{}
 			<-finish
+		}
+		if err != nil {
+			body = []byte("read error: " + err.Error())
 		}
 		w.Write(body)
 	})
-	hs := httptest.NewServer(limitPosts(posts, 1<<20, next))
+	hs := httptest.NewServer(limitPosts(g.posts, maxBody, next))
 	t.Cleanup(hs.Close)
-	var finishOnce sync.Once
-	release := func() { finishOnce.Do(func() { close(finish) }) }
-	t.Cleanup(release)
-	send := func(body string) chan string {
-		got := make(chan string, 1)
-		go func() {
-			resp, err := sendPost(hs.URL, "", "s", body)
-			if err != nil {
-				got <- err.Error()
-				return
-			}
-			defer resp.Body.Close()
-			data, _ := io.ReadAll(resp.Body)
-			got <- fmt.Sprint(resp.StatusCode, " ", string(data))
-		}()
-		return got
-	}
-	waitFor := func(what string, n int) {
-		t.Helper()
-		for end := time.Now().Add(10 * time.Second); waiting(posts) != n; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(end) {
-				t.Fatalf("%s: %d waiting, want %d", what, waiting(posts), n)
-			}
+	var once sync.Once
+	g.release = func() { once.Do(func() { close(finish) }) }
+	t.Cleanup(g.release) // before the server closes, which waits for its handlers
+	g.url = hs.URL
+	return g
+}
+
+// send POSTs body in session "s"; the channel gets "<status> <body>", or
+// the error.
+func (g *heldGate) send(body string) chan string {
+	got := make(chan string, 1)
+	go func() {
+		resp, err := sendPost(g.url, "", "s", body)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		got <- fmt.Sprint(resp.StatusCode, " ", string(data))
+	}()
+	return got
+}
+
+// hold takes the gate's place with a POST that keeps it until release;
+// the channel gets that POST's answer.
+func (g *heldGate) hold() chan string {
+	got := g.send("hold")
+	<-g.entered
+	return got
+}
+
+// waitFor waits until n POSTs wait for a place.
+func (g *heldGate) waitFor(what string, n int) {
+	g.t.Helper()
+	for end := time.Now().Add(10 * time.Second); waiting(g.posts) != n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			g.t.Fatalf("%s: %d waiting, want %d", what, waiting(g.posts), n)
 		}
 	}
+}
+
+// and once the gate is closed every POST gets 503.
+func TestGateLight(t *testing.T) {
+	g := newHeldGate(t, 1<<20)
 	const (
 		response     = `{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}`
 		errResponse  = `{"jsonrpc":"2.0","id":"q","error":{"code":-1,"message":"no"}}`
@@ -156,35 +190,34 @@ func TestGateLight(t *testing.T) {
 	light := []string{response, errResponse, notification, batch}
 	passes := func(what, body string) {
 		t.Helper()
-		if got := await(t, send(body), 10*time.Second, what+": it waits"); got != "200 "+body {
+		if got := await(t, g.send(body), 10*time.Second, what+": it waits"); got != "200 "+body {
 			t.Errorf("%s: %q, want it let in", what, got)
 		}
 	}
-	held := send("hold")
-	<-entered
+	held := g.hold()
 	for _, body := range light {
 		passes("no one waiting: "+body, body)
 	}
-	waiter := send(ping)
-	waitFor("a request beyond the bound waits", 1)
+	waiter := g.send(ping)
+	g.waitFor("a request beyond the bound waits", 1)
 	for _, body := range light {
 		passes("the waiting room full: "+body, body)
 	}
 	for _, body := range []string{ping, mixed, `not json`, `{"jsonrpc":"2.0","id":1,"result":{"x":"` + strings.Repeat("x", 100<<10) + `"}}`} {
-		if got := await(t, send(body), 10*time.Second, "a request with the waiting room full waits"); !strings.HasPrefix(got, "429 ") {
+		if got := await(t, g.send(body), 10*time.Second, "a request with the waiting room full waits"); !strings.HasPrefix(got, "429 ") {
 			t.Errorf("the waiting room full: %.60s…: %.60s, want 429", body, got)
 		}
 	}
-	release()
+	g.release()
 	if got := <-waiter; got != "200 "+ping {
 		t.Errorf("the request that waited: %q", got)
 	}
 	if got := <-held; got != "200 hold" {
 		t.Errorf("the request that held the place: %q", got)
 	}
-	<-posts.close()
+	<-g.posts.close()
 	for _, body := range append(light, ping) {
-		if got := await(t, send(body), 10*time.Second, "a POST to a closed gate"); !strings.HasPrefix(got, "503 ") {
+		if got := await(t, g.send(body), 10*time.Second, "a POST to a closed gate"); !strings.HasPrefix(got, "503 ") {
 			t.Errorf("the gate closed: %s: %q, want 503", body, got)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -616,50 +615,9 @@ func waiting(g *gate) int {
 // back at once, not when its wait is over; a POST that waited and is let
 // in gets its body whole, however long.
 func TestHTTPGateClientGone(t *testing.T) {
-	posts := &gate{max: 1, wait: 30 * time.Second}
-	entered := make(chan struct{}, 1)
-	finish := make(chan struct{})
-	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if string(body) == "hold" {
-			entered <- struct{}{}
-			<-finish
-		}
-		if err != nil {
-			body = []byte("read error: " + err.Error())
-		}
-		w.Write(body)
-	})
-	hs := httptest.NewServer(limitPosts(posts, 64, next))
-	t.Cleanup(hs.Close)
-	var finishOnce sync.Once
-	release := func() { finishOnce.Do(func() { close(finish) }) }
-	t.Cleanup(release)
-	send := func(session, body string) chan string {
-		got := make(chan string, 1)
-		go func() {
-			resp, err := sendPost(hs.URL, "", session, body)
-			if err != nil {
-				got <- err.Error()
-				return
-			}
-			defer resp.Body.Close()
-			data, _ := io.ReadAll(resp.Body)
-			got <- fmt.Sprint(resp.StatusCode, " ", string(data))
-		}()
-		return got
-	}
-	waitFor := func(what string, n int) {
-		t.Helper()
-		for end := time.Now().Add(10 * time.Second); waiting(posts) != n; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(end) {
-				t.Fatalf("%s: %d waiting, want %d", what, waiting(posts), n)
-			}
-		}
-	}
-	held := send("s", "hold")
-	<-entered
-	addr := strings.TrimPrefix(hs.URL, "http://")
+	g := newHeldGate(t, 64)
+	held := g.hold()
+	addr := strings.TrimPrefix(g.url, "http://")
 	for _, tc := range []struct{ name, body, sent string }{
 		{"body sent", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"method":"ping"}`},
 		{"body cut short", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc"`},
@@ -667,14 +625,14 @@ func TestHTTPGateClientGone(t *testing.T) {
 		c, err := net.Dial("tcp", addr)
 		must(t, err)
 		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMcp-Session-Id: s\r\nContent-Length: %d\r\n\r\n%s", len(tc.body), tc.sent)
-		waitFor(tc.name+": the request does not wait", 1)
+		g.waitFor(tc.name+": the request does not wait", 1)
 		c.Close()
-		waitFor(tc.name+": its client went away", 0)
+		g.waitFor(tc.name+": its client went away", 0)
 	}
 	long := strings.Repeat("x", 200) // beyond the 64 bytes read ahead
-	late := send("s", long)
-	waitFor("a request with a long body does not wait", 1)
-	release()
+	late := g.send(long)
+	g.waitFor("a request with a long body does not wait", 1)
+	g.release()
 	if got := <-late; got != "200 "+long {
 		t.Errorf("the request let in after its wait: %q", got)
 	}
