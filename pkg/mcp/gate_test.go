@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -100,11 +101,43 @@ func TestHTTPAnswerBodyLimit(t *testing.T) {
 	}
 }
 
-// TestGateLight: in front of the handler, a POST that carries no request
-// (responses and notifications only) is let in without a place, whether
-// or not the waiting room is full; one that carries a request keeps the
-// gate's rules (it waits, or gets 429 at once); a body too long to look
-// at while the waiting room is full is refused as a request would be;
+// waiting is how many POSTs wait for a place at g.
+func waiting(g *gate) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.waiting
+}
+
+// TestHTTPGateClientGone: a POST waiting for a place whose client goes
+// away (its body sent, or cut short) gives its place among the waiting
+// back at once, not when its wait is over; a POST that waited and is let
+// in gets its body whole, however long.
+func TestHTTPGateClientGone(t *testing.T) {
+	g := newHeldGate(t, 64)
+	held := g.hold()
+	addr := strings.TrimPrefix(g.url, "http://")
+	for _, tc := range []struct{ name, body, sent string }{
+		{"body sent", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"method":"ping"}`},
+		{"body cut short", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc"`},
+	} {
+		c, err := net.Dial("tcp", addr)
+		must(t, err)
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMcp-Session-Id: s\r\nContent-Length: %d\r\n\r\n%s", len(tc.body), tc.sent)
+		g.waitFor(tc.name+": the request does not wait", 1)
+		c.Close()
+		g.waitFor(tc.name+": its client went away", 0)
+	}
+	long := strings.Repeat("x", 200) // beyond the 64 bytes read ahead
+	late := g.send(long)
+	g.waitFor("a request with a long body does not wait", 1)
+	g.release()
+	if got := <-late; got != "200 "+long {
+		t.Errorf("the request let in after its wait: %q", got)
+	}
+	if got := <-held; got != "200 hold" {
+		t.Errorf("the request that held the place: %q", got)
+	}
+}
 
 // heldGate is limitPosts (one place, a 30 s wait, bodies read ahead up to
 // a bound) in front of a handler that answers 200 with the body it read,
@@ -176,6 +209,11 @@ func (g *heldGate) waitFor(what string, n int) {
 	}
 }
 
+// TestGateLight: in front of the handler, a POST that carries no request
+// (responses and notifications only) is let in without a place, whether
+// or not the waiting room is full; one that carries a request keeps the
+// gate's rules (it waits, or gets 429 at once); a body too long to look
+// at while the waiting room is full is refused as a request would be;
 // and once the gate is closed every POST gets 503.
 func TestGateLight(t *testing.T) {
 	g := newHeldGate(t, 1<<20)
