@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -396,6 +397,16 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	return toResult(res, err), nil
 }
 
+// validBase64 reports whether s is standard base64 with padding and
+// nothing else (no line breaks, which a decoder would skip).
+func validBase64(s string) bool {
+	if len(s)%4 != 0 || strings.ContainsAny(s, "\r\n") {
+		return false
+	}
+	_, err := io.Copy(io.Discard, base64.NewDecoder(base64.StdEncoding, strings.NewReader(s)))
+	return err == nil
+}
+
 // toResult turns a tool outcome into MCP content: the text, a media part
 // for media, and the data as structured content.
 func toResult(res workspace.Result, err error) *callToolResult {
@@ -404,9 +415,10 @@ func toResult(res workspace.Result, err error) *callToolResult {
 	}
 	out := &callToolResult{Content: []any{textContent{Type: "text", Text: res.Text()}}}
 	if r, ok := res.(*workspace.ReadResult); ok && r.IsMedia() {
-		data, derr := base64.StdEncoding.DecodeString(r.Data)
-		if derr == nil {
-			blob := base64.StdEncoding.EncodeToString(data)
+		// The read's data is the file in standard base64 already: it is
+		// checked as it is, without a decoded copy of up to 10 MiB and a
+		// second encoding of it.
+		if blob := r.Data; validBase64(blob) {
 			if strings.HasPrefix(r.MediaType, "image/") {
 				out.Content = append(out.Content, imageContent{Type: "image", MIMEType: r.MediaType, Data: blob})
 			} else {

@@ -225,3 +225,24 @@ func TestCancel(t *testing.T) {
 		t.Errorf("ping after: %s", got)
 	}
 }
+
+func TestValidBase64(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"", true},
+		{"aGVsbG8=", true},
+		{"aGVsbG8h", true},
+		{"aGVsbG8", false},    // padding missing
+		{"aGVs\nbG8=", false}, // a line break a decoder would skip
+		{"aGVsbG8=\r\n", false},
+		{"aGVs*G8=", false},
+		{"aGVsbG8=aGVs", false}, // data after the padding
+		{"aGVsbG8-", false},     // the URL alphabet
+	} {
+		if got := validBase64(tt.in); got != tt.want {
+			t.Errorf("validBase64(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
