@@ -145,6 +145,36 @@ func (s *sseReader) next() string {
 
 const pingBody = `{"jsonrpc":"2.0","id":5,"method":"ping"}`
 
+// ping POSTs a ping in the session and returns the answer's status.
+func ping(t *testing.T, url, session string) int {
+	t.Helper()
+	return rawRequest(t, http.MethodPost, url, session, nil, pingBody).StatusCode
+}
+
+// execCall POSTs in the session a tools/call (id 1) of
+// execute_command running command, and returns the call's stream.
+func execCall(t *testing.T, url, session, command string) *sseReader {
+	t.Helper()
+	args, err := json.Marshal(map[string]string{"command": command})
+	must(t, err)
+	return newSSE(t, rawRequest(t, http.MethodPost, url, session, nil,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":`+string(args)+`}}`))
+}
+
+// checkLongCall runs in the session a call that takes d, longer than a
+// bound the test set (the idle timeout, the body's deadline): the call
+// must answer, and the session still be open right after it.
+func checkLongCall(t *testing.T, url, session string, d time.Duration) {
+	t.Helper()
+	s := execCall(t, url, session, fmt.Sprintf("sleep %g; echo done", d.Seconds()))
+	if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
+		t.Errorf("a call of %v: %s", d, got)
+	}
+	if got := ping(t, url, session); got != http.StatusOK {
+		t.Errorf("the session right after a call of %v: %d", d, got)
+	}
+}
+
 // TestHTTPTransport: the answers of the streamable HTTP transport to
 // each kind of request, good and bad.
 func TestHTTPTransport(t *testing.T) {
@@ -362,28 +392,49 @@ func waitFile(t *testing.T, path string) {
 	}
 }
 
+// runningCall is a call in progress in a session of its own: a command
+// that marks its start, sleeps 10 s, then marks its end.
+type runningCall struct {
+	url, session, root string
+	s                  *sseReader // the call's stream
+}
+
+// startCall serves a new workspace, opens a session and starts the call
+// in it; it returns once the command runs.
+func startCall(t *testing.T) runningCall {
+	t.Helper()
+	ws, root := newTestWorkspace(t)
+	url, _ := startHTTP(t, ws, HTTPOptions{})
+	id := rawSession(t, url, "2025-06-18", `{}`)
+	c := runningCall{url: url, session: id, root: root, s: execCall(t, url, id, "touch started; sleep 10; touch late")}
+	waitFile(t, filepath.Join(root, "started"))
+	return c
+}
+
+// finished reports whether the command ran to its end.
+func (c runningCall) finished() bool {
+	_, err := os.Stat(filepath.Join(c.root, "late"))
+	return err == nil
+}
+
 // TestHTTPCancel: notifications/cancelled, POSTed on its own, stops the
 // call it names: the command is killed and the call's stream ends with
 // no answer; a call waiting for the client's answer withdraws its
 // question on its stream.
 func TestHTTPCancel(t *testing.T) {
 	t.Run("a running command", func(t *testing.T) {
-		ws, root := newTestWorkspace(t)
-		url, _ := startHTTP(t, ws, HTTPOptions{})
-		id := rawSession(t, url, "2025-06-18", `{}`)
-		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"touch started; sleep 10; touch late"}}}`))
-		waitFile(t, filepath.Join(root, "started"))
+		c := startCall(t)
 		start := time.Now()
-		if resp := rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`); resp.StatusCode != http.StatusAccepted {
+		if resp := rawRequest(t, http.MethodPost, c.url, c.session, nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`); resp.StatusCode != http.StatusAccepted {
 			t.Errorf("the cancellation: %d", resp.StatusCode)
 		}
-		if got := s.next(); got != "" {
+		if got := c.s.next(); got != "" {
 			t.Errorf("the cancelled call answered: %s", got)
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("the stream ended %v after the cancellation", d)
 		}
-		if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+		if c.finished() {
 			t.Error("the cancelled command ran to the end")
 		}
 	})
@@ -441,18 +492,14 @@ func TestHTTPCancel(t *testing.T) {
 // session is not idle while a call of its runs.
 func TestHTTPSessionEnd(t *testing.T) {
 	t.Run("DELETE while a call runs", func(t *testing.T) {
-		ws, root := newTestWorkspace(t)
-		url, _ := startHTTP(t, ws, HTTPOptions{})
-		id := rawSession(t, url, "2025-06-18", `{}`)
-		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"touch started; sleep 10; touch late"}}}`))
-		waitFile(t, filepath.Join(root, "started"))
-		if resp := rawRequest(t, http.MethodDelete, url, id, nil, ""); resp.StatusCode != http.StatusNoContent {
+		c := startCall(t)
+		if resp := rawRequest(t, http.MethodDelete, c.url, c.session, nil, ""); resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("DELETE: %d", resp.StatusCode)
 		}
-		if got := s.next(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1,"result":`) {
+		if got := c.s.next(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1,"result":`) {
 			t.Errorf("the call of the closed session: %s", got)
 		}
-		if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+		if c.finished() {
 			t.Error("the call of the closed session ran to the end")
 		}
 	})
@@ -462,16 +509,10 @@ func TestHTTPSessionEnd(t *testing.T) {
 		url, _ := startHTTP(t, ws, HTTPOptions{SessionTimeout: timeout, MaxSessions: 1})
 		id := rawSession(t, url, "2025-06-18", `{}`)
 		// A call twice as long as the timeout: the session outlives it.
-		s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.6; echo done"}}}`))
-		if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
-			t.Errorf("the long call: %s", got)
-		}
-		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusOK {
-			t.Errorf("right after the long call: %d", resp.StatusCode)
-		}
+		checkLongCall(t, url, id, 2*timeout)
 		time.Sleep(3 * timeout)
-		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusNotFound {
-			t.Errorf("after the timeout: %d, want 404", resp.StatusCode)
+		if got := ping(t, url, id); got != http.StatusNotFound {
+			t.Errorf("after the timeout: %d, want 404", got)
 		}
 		rawSession(t, url, "2025-06-18", `{}`) // the slot came back
 	})
@@ -489,8 +530,8 @@ func TestHTTPSessionEnd(t *testing.T) {
 		}
 		resp.Body.Close() // the connection goes
 		time.Sleep(3 * timeout)
-		if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusNotFound {
-			t.Fatalf("the session of the client gone, %v later: %d, want 404", 3*timeout, resp.StatusCode)
+		if got := ping(t, url, id); got != http.StatusNotFound {
+			t.Fatalf("the session of the client gone, %v later: %d, want 404", 3*timeout, got)
 		}
 		rawSession(t, url, "2025-06-18", `{}`) // the slot (and the place) came back
 		if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
@@ -527,7 +568,7 @@ func TestHTTPKeepAlive(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	url, _ := startHTTP(t, ws, HTTPOptions{})
 	id := rawSession(t, url, "2025-06-18", `{}`)
-	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.5; echo done"}}}`))
+	s := execCall(t, url, id, "sleep 0.5; echo done")
 	if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
 		t.Errorf("the call: %s", got)
 	}
@@ -749,7 +790,7 @@ func TestHTTPNoLeaks(t *testing.T) {
 		initSession(t, url, 1)
 		// A call with a JSON-only answer and one with a stream, then idle.
 		id = rawSession(t, url, "2025-06-18", `{}`)
-		rawRequest(t, http.MethodPost, url, id, nil, pingBody)
+		ping(t, url, id)
 		newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, exec)).next()
 	}
 	must(t, stop())
@@ -918,11 +959,6 @@ func TestHTTPBodyDeadline(t *testing.T) {
 	}
 
 	id := rawSession(t, url, "2025-06-18", `{}`)
-	s := newSSE(t, rawRequest(t, http.MethodPost, url, id, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 1; echo done"}}}`))
-	if got := s.next(); !strings.Contains(got, `"text":"done\n"`) {
-		t.Errorf("a call longer than the body's bound: %s", got)
-	}
-	if resp := rawRequest(t, http.MethodPost, url, id, nil, pingBody); resp.StatusCode != http.StatusOK {
-		t.Errorf("the session after the call: %d", resp.StatusCode)
-	}
+	// A call longer than the body's bound and the idle timeout.
+	checkLongCall(t, url, id, time.Second)
 }
