@@ -46,13 +46,13 @@ type record struct {
 
 // fileRecord is one file of a change.
 type fileRecord struct {
-	Key          string      `json:"key"`
-	Path         string      `json:"path"`
-	Undoes       string      `json:"undoes,omitempty"`
-	Before       Kept        `json:"before"`
-	Manifest     string      `json:"manifest,omitempty"` // blob of a directory's nodes
-	ManifestSize int64       `json:"manifest_size,omitempty"`
-	After        Fingerprint `json:"after"`
+	Key          statefile.String `json:"key"` // bytes kept: a name need not be UTF-8
+	Path         statefile.String `json:"path"`
+	Undoes       string           `json:"undoes,omitempty"`
+	Before       Kept             `json:"before"`
+	Manifest     string           `json:"manifest,omitempty"` // blob of a directory's nodes
+	ManifestSize int64            `json:"manifest_size,omitempty"`
+	After        Fingerprint      `json:"after"`
 }
 
 // pendingRecord is a change begun and not committed: pending/<txn>.json.
@@ -103,7 +103,7 @@ func isHex(s string) bool {
 
 func (f *fileRecord) valid() bool {
 	k := f.Before
-	if !validKey(f.Key) || !k.Kind.valid() || f.After.Kind != "" && !f.After.Kind.valid() {
+	if !validKey(string(f.Key)) || !k.Kind.valid() || f.After.Kind != "" && !f.After.Kind.valid() {
 		return false
 	}
 	if f.Undoes != "" && !validID(f.Undoes) {
@@ -283,7 +283,7 @@ func (s *Store) readManifest(sha string) ([]storedNode, error) {
 		return nil, fmt.Errorf("%w: tree manifest %s", ErrCorrupt, sha)
 	}
 	for _, n := range m.Nodes {
-		ok := validNodePath(n.Path)
+		ok := validNodePath(string(n.Path))
 		switch n.Kind {
 		case KindFile:
 			ok = ok && isSHA(n.SHA256)

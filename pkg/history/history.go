@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Op names the tool that made a change.
@@ -330,23 +333,23 @@ var (
 
 // storedNode is a Node as a tree manifest keeps it.
 type storedNode struct {
-	Path   string      `json:"path"`
-	Kind   Kind        `json:"kind"`
-	Mode   fs.FileMode `json:"mode"`
-	Size   int64       `json:"size,omitempty"`
-	SHA256 string      `json:"sha256,omitempty"` // a file's blob
-	Target string      `json:"target,omitempty"`
+	Path   statefile.String `json:"path"` // bytes kept: a name need not be UTF-8
+	Kind   Kind             `json:"kind"`
+	Mode   fs.FileMode      `json:"mode"`
+	Size   int64            `json:"size,omitempty"`
+	SHA256 string           `json:"sha256,omitempty"` // a file's blob
+	Target statefile.String `json:"target,omitempty"`
 }
 
 func storeNode(n Node) storedNode {
-	sn := storedNode{Path: n.Path, Kind: n.Kind, Mode: n.Mode.Perm()}
+	sn := storedNode{Path: statefile.String(n.Path), Kind: n.Kind, Mode: n.Mode.Perm()}
 	switch n.Kind {
 	case KindFile:
 		sn.Size = int64(len(n.Data))
 		sn.SHA256 = Sum(n.Data)
 	case KindSymlink:
 		sn.Size = int64(len(n.Target))
-		sn.Target = n.Target
+		sn.Target = statefile.String(n.Target)
 	}
 	return sn
 }
@@ -368,7 +371,20 @@ func dirFingerprint(nodes []storedNode, mtimeNS int64) Fingerprint {
 	return Fingerprint{Kind: KindDir, Size: size, MtimeNS: mtimeNS, SHA256: hex.EncodeToString(h.Sum(nil))}
 }
 
-func validNodePath(p string) bool { return p != "." && fs.ValidPath(p) }
+// validNodePath reports whether p is a clean relative path below a tree
+// (fs.ValidPath's rule, except that names need not be UTF-8: a directory
+// holding such a name is kept like any other).
+func validNodePath(p string) bool {
+	if p == "" || p == "." {
+		return false
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == "" || e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
+}
 
 func isSHA(s string) bool {
 	if len(s) != 64 {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // clock is a test clock that moves one second per reading.
@@ -757,7 +759,7 @@ func TestRecoverCommittedBeforeCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.mu.Lock()
-	_, err = s.commit(&p.rec, []fileRecord{{Key: key("a"), Path: "a", Before: Kept{Kind: KindAbsent}, After: AbsentFingerprint()}}, false)
+	_, err = s.commit(&p.rec, []fileRecord{{Key: statefile.String(key("a")), Path: "a", Before: Kept{Kind: KindAbsent}, After: AbsentFingerprint()}}, false)
 	p.mu.Unlock()
 	unlock()
 	if err != nil {
@@ -1013,5 +1015,16 @@ func TestDamagedBlobReplaced(t *testing.T) {
 	e = rec(t, s, OpWrite, "a", FileState([]byte("abc"), 0o644, 2), []byte("y"))
 	if st := content(t, s, e); string(st.Data) != "abc" {
 		t.Errorf("Content = %q", st.Data)
+	}
+}
+
+func TestValidNodePath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a": true, "a/b": true, "d\xfe/f\xfd": true, ".hidden": true, "a/..b": true,
+		"": false, ".": false, "/a": false, "a/": false, "a//b": false, "a/./b": false, "../a": false, "a/..": false,
+	} {
+		if got := validNodePath(p); got != want {
+			t.Errorf("validNodePath(%q) = %v, want %v", p, got, want)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 func (r *record) entries() []*Entry {
 	out := make([]*Entry, len(r.Files))
 	for i, f := range r.Files {
-		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: f.Key, Path: f.Path, Before: f.Before,
+		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: string(f.Key), Path: string(f.Path), Before: f.Before,
 			After: f.After, Undoes: f.Undoes, Recovered: r.Recovered, manifest: f.Manifest}
 	}
 	return out
@@ -126,7 +126,7 @@ func (s *Store) Content(e *Entry) (State, error) {
 		}
 		st.Tree = make([]Node, len(nodes))
 		for i, n := range nodes {
-			st.Tree[i] = Node{Path: n.Path, Kind: n.Kind, Mode: n.Mode, Target: n.Target}
+			st.Tree[i] = Node{Path: string(n.Path), Kind: n.Kind, Mode: n.Mode, Target: string(n.Target)}
 			if n.Kind == KindFile {
 				data, err := s.readBlob(n.SHA256)
 				if err != nil {

@@ -115,7 +115,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 // kept counts the bytes the group keeps so far.
 func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRecord, error) {
 	st := c.Before
-	fr := fileRecord{Key: c.Key, Path: c.Path, Undoes: c.Undoes}
+	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes}
 	k := Kept{Kind: st.Kind, Mode: st.Mode.Perm(), MtimeNS: st.MtimeNS}
 	fits := func(n int64) bool {
 		if n > s.opts.MaxEntryBytes || *kept+n > s.opts.MaxTotalBytes {
@@ -325,7 +325,7 @@ func (s *Store) recoverOne(txn string, committed map[string]bool, current func(s
 	}
 	var files []fileRecord
 	for _, fr := range p.Files {
-		cur, err := current(fr.Key)
+		cur, err := current(string(fr.Key))
 		if err != nil {
 			return fmt.Errorf("history: recovering %s: %w", fr.Path, err)
 		}

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,5 +64,25 @@ func TestList(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestStringKeepsBytes(t *testing.T) {
+	for _, s := range []String{"", "plain", "caf\u00e9", "n\xff.txt", "\xfe\xfd", `{"bytes":"x"}`} {
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back String
+		if err := json.Unmarshal(data, &back); err != nil || back != s {
+			t.Errorf("%q: wrote %s, read back %q (%v)", s, data, back, err)
+		}
+	}
+	if data, _ := json.Marshal(String("n\xff")); string(data) != `{"bytes":"bv8="}` {
+		t.Errorf("not UTF-8: %s", data)
+	}
+	var bad String
+	if err := json.Unmarshal([]byte(`{"bytes":"!!"}`), &bad); err == nil {
+		t.Error("bad base64 accepted")
 	}
 }

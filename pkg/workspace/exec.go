@@ -17,10 +17,10 @@ import (
 
 // ExecResult is the outcome of a command.
 type ExecResult struct {
-	Command    string `json:"command"`
-	Cwd        string `json:"cwd"`
-	Background bool   `json:"background"`
-	PID        int    `json:"pid,omitempty"`
+	Command    Bytes `json:"command"` // {"bytes": base64} when not UTF-8, as the output
+	Cwd        Bytes `json:"cwd"`
+	Background bool  `json:"background"`
+	PID        int   `json:"pid,omitempty"`
 	// ExitCode is the command's status; null for a background command,
 	// which has only started (ps-output reports how it ends).
 	ExitCode   *int  `json:"exit_code"`
@@ -116,7 +116,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		return nil, errs.CommandFailed(err)
 	}
 	res := &ExecResult{
-		Command: req.Command, Cwd: cwd, ExitCode: &run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,
+		Command: Bytes(req.Command), Cwd: Bytes(cwd), ExitCode: &run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut,
 		Stdout: run.Stdout, Stderr: run.Stderr, DurationMs: w.now().Sub(start).Milliseconds(),
 	}
 	stderr := run.Stderr

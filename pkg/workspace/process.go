@@ -33,8 +33,8 @@ type Process struct {
 	PID       int        `json:"pid"`
 	State     string     `json:"state"` // running, exited, killed, timed_out, lost
 	ExitCode  *int       `json:"exit_code"`
-	Command   string     `json:"command"`
-	Cwd       string     `json:"cwd"`
+	Command   Bytes      `json:"command"` // {"bytes": base64} when not UTF-8
+	Cwd       Bytes      `json:"cwd"`
 	Thread    string     `json:"thread,omitempty"`
 	StartedAt time.Time  `json:"started_at"`
 	EndedAt   *time.Time `json:"ended_at"`
@@ -47,7 +47,7 @@ type Process struct {
 }
 
 func processOf(e *procstate.Entry) Process {
-	p := Process{PID: e.Record.PID, Command: e.Record.Command, Cwd: e.Record.Cwd, Thread: e.Record.Thread,
+	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: e.Record.Thread,
 		StartedAt: e.Record.StartedAt, State: "running"}
 	switch {
 	case e.Exit != nil:
@@ -456,7 +456,7 @@ func (r *PSResult) Text() string {
 			state += "*"
 			leftovers = true
 		}
-		cmd := strings.Join(strings.Fields(p.Command), " ")
+		cmd := strings.Join(strings.Fields(string(p.Command)), " ")
 		fmt.Fprintf(&sb, "\n%d\t%s\t%s\t%s\t%s", p.PID, state, exit, age(r.now.Sub(p.StartedAt)), cmd)
 	}
 	if leftovers {

@@ -19,12 +19,12 @@ import (
 // readRecord is what the read tracker remembers about one file for one
 // thread: its identity and its size and mtime when the thread last saw it.
 type readRecord struct {
-	Path    string `json:"path"`     // real absolute path (the key)
-	Scope   string `json:"scope"`    // "local:<real base path>"
-	ReadAt  string `json:"read_at"`  // RFC 3339, UTC
-	Mtime   string `json:"mtime"`    // RFC 3339 with nanoseconds, UTC
-	MtimeNS int64  `json:"mtime_ns"` // the comparison uses these two
-	Size    int64  `json:"size"`
+	Path    statefile.String `json:"path"`     // real absolute path (the key), its bytes kept
+	Scope   string           `json:"scope"`    // "local:<real base path>"
+	ReadAt  string           `json:"read_at"`  // RFC 3339, UTC
+	Mtime   string           `json:"mtime"`    // RFC 3339 with nanoseconds, UTC
+	MtimeNS int64            `json:"mtime_ns"` // the comparison uses these two
+	Size    int64            `json:"size"`
 }
 
 func hashHex(s string, n int) string {
@@ -54,7 +54,7 @@ func (w *Workspace) recordRead(real string, st fsroot.FileStat) error {
 		return nil
 	}
 	rec := readRecord{
-		Path:    real,
+		Path:    statefile.String(real),
 		Scope:   w.scope(),
 		ReadAt:  w.now().UTC().Format(time.RFC3339Nano),
 		Mtime:   st.Mtime().UTC().Format(time.RFC3339Nano),
@@ -99,7 +99,7 @@ func (w *Workspace) lookupRead(real, input string) (*readRecord, error) {
 		return nil, errs.ReadRecordUnreadable(input, err)
 	}
 	var rec readRecord
-	if err := json.Unmarshal(data, &rec); err != nil || rec.Path != real {
+	if err := json.Unmarshal(data, &rec); err != nil || string(rec.Path) != real {
 		return nil, errs.ReadRecordCorrupt(input, err)
 	}
 	return &rec, nil

@@ -54,7 +54,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 		return nil, errs.CommandFailed(err)
 	}
 	return &ExecResult{
-		Command: req.Command, Cwd: cwd, Background: true, PID: pid,
+		Command: Bytes(req.Command), Cwd: Bytes(cwd), Background: true, PID: pid,
 		textOut: textOut{fmt.Sprintf("Started background process (PID: %d)", pid)},
 	}, nil
 }
