@@ -162,7 +162,17 @@ func (a *App) runToolResult(ctx context.Context, id string, req any) (workspace.
 		return nil, a.fail(id, err)
 	}
 	res, err := ws.Run(workspace.WithDialect(ctx, workspace.CLIFlags), id, req)
-	return res, a.print(id, res, err)
+	return res, a.printRun(id, res, err)
+}
+
+// printRun prints the outcome of a tool its subcommand ran, as print does,
+// except that an argument the tool refused is a usage error: told as a
+// bad flag is, with the command's name and where its help is (exit 2).
+func (a *App) printRun(tool string, res workspace.Result, err error) error {
+	if err != nil && errs.CodeOf(err) == errs.InvalidArgument {
+		return &usageError{msg: err.Error()}
+	}
+	return a.print(tool, res, err)
 }
 
 // print renders an outcome; an error comes back marked as reported, so

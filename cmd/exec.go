@@ -53,6 +53,9 @@ itself failed. --background starts it under a supervisor and prints its PID; wit
 		}, "set an environment variable for the command (repeatable)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ExecRequest) error {
 		req.Command = strings.Join(args, " ")
+		if strings.TrimSpace(req.Command) == "" {
+			return usagef("the COMMAND after -- is empty")
+		}
 		return nil
 	})
 }
@@ -63,7 +66,8 @@ func (a *App) exec(ctx context.Context, req *workspace.ExecRequest) error {
 	if err != nil {
 		// Usage, config and approval keep their statuses (2, 2, 3);
 		// anything else is ws failing to run the command: 125.
-		if _, ok := exitCodes[errs.CodeOf(err)]; ok {
+		var ue *usageError
+		if _, ok := exitCodes[errs.CodeOf(err)]; ok || errors.As(err, &ue) {
 			return err
 		}
 		// tools.operationTimeout: a timeout, as timeout(1) reports one.

@@ -81,31 +81,62 @@ func (b *binder) constraint(param string) schema.Constraint {
 // tool's parameter takes.
 const maxSafe = 1<<53 - 1
 
-// parseInt reads an integer flag within the parameter's bounds (and the
-// bounds of a safe integer, as the parameter has them).
-func (b *binder) parseInt(param string) func(string) (int, error) {
-	c := b.constraint(param)
+// parseInt reads an integer flag within c (and the bounds of a safe
+// integer, as a tool's parameters have them).
+func parseInt(c schema.Constraint) func(string) (int, error) {
 	return func(s string) (int, error) {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
+		s = strings.TrimSpace(s)
+		n, err := strconv.Atoi(s)
+		if errors.Is(err, strconv.ErrRange) {
+			// Too many digits for an int: as far out as it is.
+			n, err = maxSafe+1, nil
+			if strings.HasPrefix(s, "-") {
+				n = -maxSafe - 1
+			}
+		}
 		switch {
 		case err != nil || !inBounds(float64(n), c):
 			return 0, &badValue{want("an integer", c)}
-		case n > maxSafe || n < -maxSafe:
+		case n > maxSafe:
 			return 0, &badValue{"an integer ≤ " + strconv.Itoa(maxSafe)}
+		case n < -maxSafe:
+			return 0, &badValue{"an integer ≥ -" + strconv.Itoa(maxSafe)}
 		}
 		return n, nil
 	}
 }
 
+// atLeast is the parameter's constraint with a lowest value of the
+// command line's own: a count of 0 or below that the JSON parameter takes
+// in Mastra's reading (maxCount:0 is no limit, topK:0 no results) is a
+// mistake on a command line.
+func (b *binder) atLeast(param string, min float64) schema.Constraint {
+	c := b.constraint(param)
+	if c.Min == nil || *c.Min < min {
+		c.Min = &min
+	}
+	return c
+}
+
 // int declares an integer flag for an *int parameter.
 func (b *binder) int(p **int, name, short, param, def, usage string) {
-	b.f.VarP(&optional[int]{p: p, parse: b.parseInt(param), def: def, typ: "int"}, name, short, usage)
+	b.intIn(p, name, short, b.constraint(param), def, usage)
+}
+
+// intIn declares an integer flag for an *int parameter, taking values in c.
+func (b *binder) intIn(p **int, name, short string, c schema.Constraint, def, usage string) {
+	b.f.VarP(&optional[int]{p: p, parse: parseInt(c), def: def, typ: "int"}, name, short, usage)
 }
 
 // count declares an integer flag for a parameter the tool takes as a
 // JSON number (Mastra's counts): the command line takes whole numbers.
 func (b *binder) count(p **float64, name, short, param, def, usage string) {
-	parse := b.parseInt(param)
+	b.countIn(p, name, short, b.constraint(param), def, usage)
+}
+
+// countIn is count, taking values in c.
+func (b *binder) countIn(p **float64, name, short string, c schema.Constraint, def, usage string) {
+	parse := parseInt(c)
 	b.f.VarP(&optional[float64]{p: p, def: def, typ: "int", parse: func(s string) (float64, error) {
 		n, err := parse(s)
 		return float64(n), err

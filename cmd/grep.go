@@ -26,10 +26,10 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
   if ws grep -q 'FIXME' src; then echo 'still to fix'; fi`,
 		Args: rangeArgs(1, math.MaxInt, "a PATTERN and optional PATHs"),
 	}, func(b *binder, req *workspace.GrepRequest) {
-		b.count(&req.ContextLines, "context", "C", "contextLines", "0", "lines of context around each match (contextLines)")
-		b.int(&req.After, "after-context", "A", "contextLines", "", "lines of context after each match (over -C)")
-		b.int(&req.Before, "before-context", "B", "contextLines", "", "lines of context before each match (over -C)")
-		b.count(&req.MaxCount, "max-count", "m", "maxCount", "", "at most N matching lines per file (maxCount)")
+		b.countIn(&req.ContextLines, "context", "C", b.atLeast("contextLines", 0), "0", "lines of context around each match (contextLines)")
+		b.intIn(&req.After, "after-context", "A", b.atLeast("contextLines", 0), "", "lines of context after each match (over -C)")
+		b.intIn(&req.Before, "before-context", "B", b.atLeast("contextLines", 0), "", "lines of context before each match (over -C)")
+		b.countIn(&req.MaxCount, "max-count", "m", b.atLeast("maxCount", 1), "", "at most N matching lines per file (maxCount)")
 		b.boolMapped(&req.CaseSensitive, "ignore-case", "i", false, true, "case-insensitive (caseSensitive=false)")
 		b.bool(&req.IncludeHidden, "hidden", "", false, "search dot-files and dot-directories too (includeHidden)")
 		b.f.BoolVarP(&req.FilesOnly, "files-with-matches", "l", false, "print only the paths of files with a match")
@@ -77,7 +77,7 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 	r, _ := res.(*workspace.GrepResult)
 	silent := err == nil && r != nil && !a.opts.json && (req.Quiet || req.Events != nil || (req.FilesOnly || req.CountOnly) && len(r.Matches) == 0)
 	if !silent {
-		if perr := a.print(workspace.Grep, res, err); perr != nil {
+		if perr := a.printRun(workspace.Grep, res, err); perr != nil {
 			return perr
 		}
 	}

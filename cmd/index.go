@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
@@ -40,7 +41,7 @@ read again, and files that are gone dropped.`,
 		}
 		o.Path = args[0]
 		if changed(f, "metadata") {
-			if !json.Valid([]byte(metadata)) {
+			if t := strings.TrimSpace(metadata); !json.Valid([]byte(t)) || !strings.HasPrefix(t, "{") {
 				return usagef("--metadata must be a JSON object")
 			}
 			o.Metadata = json.RawMessage(metadata)

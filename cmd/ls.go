@@ -17,7 +17,7 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
   ws ls --long src`,
 		Args: rangeArgs(0, 1, "at most one PATH"),
 	}, func(b *binder, req *workspace.ListRequest) {
-		b.count(&req.MaxDepth, "max-depth", "", "maxDepth", "2", "levels to show")
+		b.countIn(&req.MaxDepth, "max-depth", "", b.atLeast("maxDepth", 1), "2", "levels to show")
 		b.bool(&req.ShowHidden, "all", "a", false, "show hidden names (showHidden)")
 		b.bool(&req.DirsOnly, "dirs-only", "", false, "show directories only")
 		stringVar(b.f, &req.Exclude, "exclude", "leave out '|'-separated globs or name substrings")
@@ -26,11 +26,6 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
 		b.bool(&req.RespectGitignore, "gitignore", "", true, "leave out what .gitignore files exclude (respectGitignore)")
 		b.f.BoolVarP(&req.Long, "long", "l", false, "show each entry's size (files) and last change")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ListRequest) error {
-		// The JSON parameter keeps Mastra's reading (0 shows nothing); on
-		// the command line a depth below 1 is a mistake.
-		if req.MaxDepth != nil && *req.MaxDepth < 1 {
-			return usagef("--max-depth must be an integer ≥ 1")
-		}
 		if len(args) == 1 {
 			req.Path = args[0]
 		}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"regexp"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/render"
@@ -39,7 +40,13 @@ exits or --wait-timeout passes, then prints the exit code.`,
 		b.bool(&req.SinceLast, "since-last", "", false, "show only the output this thread has not seen yet")
 		stringVar(b.f, &req.Filter, "filter", "keep only the lines that match this regular expression (RE2)")
 		b.f.BoolVar(&follow, "follow", false, "stream new output until the process exits (or --wait-timeout)")
-	}, pathArg(func(req *workspace.ProcessOutputRequest) *string { return &req.PID }))
+	}, func(cmd *cobra.Command, args []string, req *workspace.ProcessOutputRequest) error {
+		req.PID = args[0]
+		if _, err := regexp.Compile(req.Filter); err != nil {
+			return usagef("--filter must be a regular expression (RE2): %v", err)
+		}
+		return nil
+	})
 	return c
 }
 

@@ -20,7 +20,7 @@ changed since are read again before each search.`,
   ws search billing --top-k 10 --min-score 0.5`,
 		Args: exactArgs(1, "one QUERY"),
 	}, func(b *binder, req *workspace.SearchRequest) {
-		b.count(&req.TopK, "top-k", "", "topK", "5", "at most N results (topK)")
+		b.countIn(&req.TopK, "top-k", "", b.atLeast("topK", 1), "5", "at most N results (topK)")
 		b.choice(&req.Mode, "mode", "mode", "search mode: bm25, vector or hybrid (the last two need an embedder; default: all that is configured)")
 		b.number(&req.MinScore, "min-score", "minScore", "score", "a number", "", "leave out results scoring below X (raw BM25 score, cosine, or the hybrid combination)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.SearchRequest) error {

@@ -30,7 +30,7 @@ func newSkillSearchCmd(app *App, runF func(context.Context, *workspace.SkillSear
 		Args: exactArgs(1, "one QUERY"),
 	}, func(b *binder, req *workspace.SkillSearchRequest) {
 		b.f.StringArrayVar(&req.SkillNames, "skill", nil, "search only this skill (repeatable; skillNames)")
-		b.count(&req.TopK, "top-k", "", "topK", "5", "at most N results (topK)")
+		b.countIn(&req.TopK, "top-k", "", b.atLeast("topK", 1), "5", "at most N results (topK)")
 	}, pathArg(func(req *workspace.SkillSearchRequest) *string { return &req.Query }))
 }
 
@@ -42,8 +42,8 @@ func newSkillReadCmd(app *App, runF func(context.Context, *workspace.SkillReadRe
   ws skill read pdf-tools references/flags.md --start-line 2 --end-line 3`,
 		Args: exactArgs(2, "a skill NAME and a PATH"),
 	}, func(b *binder, req *workspace.SkillReadRequest) {
-		b.count(&req.StartLine, "start-line", "", "startLine", "1", "first line to show (1-based; startLine)")
-		b.count(&req.EndLine, "end-line", "", "endLine", "", "last line to show, inclusive (endLine)")
+		b.countIn(&req.StartLine, "start-line", "", b.atLeast("startLine", 1), "1", "first line to show (1-based; startLine)")
+		b.countIn(&req.EndLine, "end-line", "", b.atLeast("endLine", 1), "", "last line to show, inclusive (endLine)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.SkillReadRequest) error {
 		req.SkillName, req.Path = args[0], args[1]
 		return nil

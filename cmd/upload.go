@@ -72,7 +72,7 @@ maxSizeCommand: commands that get the file's info as JSON on stdin.`,
 				return app.fail(uploadTool, err)
 			}
 			res, err := ws.Upload(cmd.Context(), req)
-			return app.print(uploadTool, res, err)
+			return app.printRun(uploadTool, res, err)
 		},
 	}
 	f := cmd.Flags()

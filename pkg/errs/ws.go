@@ -61,15 +61,31 @@ func NoSkills() *Error {
 var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 
 // NeedsEmbedder: a vector or hybrid search without an embedder.
-var NeedsEmbedder = textError(InvalidArgument, "search mode %q needs an embedder, and none is configured (set \"embedder\" in the config, or use mode \"bm25\" or leave mode out)")
+func NeedsEmbedder(mode string) *Error { return NeedsEmbedderAs(mode, "mode") }
+
+// NeedsEmbedderAs is NeedsEmbedder naming the mode as the caller gave it:
+// the parameter (mode), or the subcommand's flag (--mode).
+func NeedsEmbedderAs(mode, param string) *Error {
+	return newf(InvalidArgument, "search mode %q needs an embedder, and none is configured (set \"embedder\" in the config, or use %s or leave %s out)",
+		mode, setMode(param, "bm25"), param)
+}
+
+// setMode is a search mode given as the parameter or as the flag.
+func setMode(param, mode string) string {
+	if param == "mode" {
+		return fmt.Sprintf("mode %q", mode)
+	}
+	return param + " " + mode
+}
 
 // UnknownSearchMode: a search mode ws does not know.
 var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (modes: bm25, vector, hybrid)")
 
 // NeedsBM25: a bm25 search in a workspace whose config enables only
 // vector search.
-func NeedsBM25() *Error {
-	return newf(InvalidArgument, `search mode "bm25" needs bm25, which the config does not enable (set "bm25": true, or use mode "vector")`)
+// param names the mode as NeedsEmbedderAs's does.
+func NeedsBM25(param string) *Error {
+	return newf(InvalidArgument, `search mode "bm25" needs bm25, which the config does not enable (set "bm25": true, or use %s)`, setMode(param, "vector"))
 }
 
 // Embedder is a failure of the embedder (the message names its endpoint,

@@ -155,7 +155,7 @@ func (u *Uploader) Upload(ctx context.Context, req Request) (*Result, error) {
 	var list *Messages
 	if req.Messages != nil {
 		if list, err = ParseMessages(req.Messages); err != nil {
-			return nil, errs.Invalid("messages", err.Error())
+			return nil, errs.Invalid("--messages", err.Error()) // the subcommand's alone
 		}
 	}
 	if u.SandboxDisabled {

@@ -317,7 +317,7 @@ func TestUploaderChecksFirst(t *testing.T) {
 			"", `upload.exclude: "[" is not a valid glob`},
 		{"bad --max-size", Policy{MaxSize: []string{"1KiB"}}, Request{MaxSize: []string{"lots"}, Files: []Source{src}},
 			"", `upload.maxSize: "lots" is not a size`},
-		{"bad messages", Policy{}, Request{Messages: []byte(`{`)}, "", "messages: "},
+		{"bad messages", Policy{}, Request{Messages: []byte(`{`)}, "", "--messages: "},
 		{"no sandbox", Policy{}, Request{Files: []Source{src}}, CodeNoSandbox,
 			"FileUploadProcessor requires a workspace with a sandbox to upload files to."},
 	} {

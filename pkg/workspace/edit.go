@@ -58,7 +58,7 @@ func (w *Workspace) Edit(ctx context.Context, req EditRequest) (*EditResult, err
 // nothing, and writes the file once.
 func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditResult, error) {
 	if len(req.Edits) == 0 {
-		return nil, errs.Invalid("edits", "give at least one edit")
+		return nil, errs.Invalid(dialectOf(ctx).param("edits", "edits"), "give at least one edit")
 	}
 	// The edits came as JSON (a file, or the tool's arguments): their
 	// messages name the JSON fields, not edit's flags.

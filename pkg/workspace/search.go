@@ -83,14 +83,14 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	case "", search.ModeBM25:
 	case search.ModeVector, search.ModeHybrid:
 		if !canVector {
-			return nil, errs.NeedsEmbedder(req.Mode)
+			return nil, errs.NeedsEmbedderAs(req.Mode, dialectOf(ctx).param("mode", "mode"))
 		}
 	default:
 		return nil, errs.UnknownSearchMode(req.Mode)
 	}
 	mode := search.EffectiveMode(req.Mode, w.cfg.BM25, canVector)
 	if mode == search.ModeBM25 && !w.cfg.BM25 {
-		return nil, errs.NeedsBM25()
+		return nil, errs.NeedsBM25(dialectOf(ctx).param("mode", "mode"))
 	}
 	topK := 5.0
 	if req.TopK != nil {

@@ -20,7 +20,7 @@ func TestSearchRequestErrors(t *testing.T) {
 		mode string
 		want error
 	}{
-		{"no bm25 and no embedder", config.Default(), "", errs.NeedsBM25()},
+		{"no bm25 and no embedder", config.Default(), "", errs.NeedsBM25("mode")},
 		{"vector without an embedder", bm25, "vector", errs.NeedsEmbedder("vector")},
 		{"hybrid without an embedder", bm25, "hybrid", errs.NeedsEmbedder("hybrid")},
 		{"an unknown mode", bm25, "fuzzy", errs.UnknownSearchMode("fuzzy")},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -107,6 +108,10 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 		return nil, errs.At(errs.Coded(errs.ENOENT, err), req.Path)
 	case err != nil:
 		return nil, errs.Coded(errs.EIO, err)
+	}
+	if (out.Kind == skills.ReadPastEnd || out.Kind == skills.ReadEmpty) && dialectOf(ctx) == CLIFlags {
+		// Mastra's text names the parameters; the subcommand's, its flags.
+		out.Text = strings.NewReplacer("startLine", "--start-line", "endLine", "--end-line").Replace(out.Text)
 	}
 	res := &SkillReadResult{Skill: sk.Path, Path: req.Path, Kind: out.Kind, Size: out.Size,
 		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, textOut: textOut{out.Text}}

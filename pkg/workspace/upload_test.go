@@ -52,7 +52,7 @@ func TestUpload(t *testing.T) {
 			req: upload.Request{Files: files()}, code: errs.UploadFileTooLarge, msg: `File "b.png" is 3 bytes, over the 2 byte limit.`},
 		{name: "no sandbox", edit: func(c *config.Config) { c.Sandbox.Disabled = true }, req: upload.Request{Files: files()},
 			code: errs.UploadNoSandbox, msg: "FileUploadProcessor requires a workspace with a sandbox to upload files to."},
-		{name: "bad messages", req: upload.Request{Messages: []byte(`{`)}, code: errs.InvalidArgument, msg: "messages: "},
+		{name: "bad messages", req: upload.Request{Messages: []byte(`{`)}, code: errs.InvalidArgument, msg: "--messages: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config.Default()
