@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
@@ -88,11 +91,59 @@ func readEdits(app *App, path string) ([]workspace.EditOp, error) {
 	if err != nil {
 		return nil, usagef("--edits %q: %s (it takes a file of JSON edits, or - for stdin)", path, errs.Errno(err))
 	}
+	return decodeEdits(data)
+}
+
+// editsShape is what --edits takes, for its errors.
+const editsShape = `--edits must hold a JSON list of {"old_string", "new_string", "replace_all"}`
+
+// decodeEdits reads the --edits list as multi_edit's parameter takes it:
+// each edit an object with old_string and new_string (strings) and
+// replace_all (a boolean) if any, nothing else, and nothing after the
+// list. Its errors name the edit and the field, never a Go type.
+func decodeEdits(data []byte) ([]workspace.EditOp, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var list []workspace.EditOp
-	if err := dec.Decode(&list); err != nil {
-		return nil, usagef(`--edits must hold a JSON list of {"old_string", "new_string", "replace_all"}: %v`, err)
+	var raw []map[string]json.RawMessage
+	var syn *json.SyntaxError
+	switch err := dec.Decode(&raw); {
+	case errors.Is(err, io.EOF):
+		return nil, usagef("%s; it is empty", editsShape)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, usagef("%s; its JSON ends too soon", editsShape)
+	case errors.As(err, &syn):
+		return nil, usagef("%s; it is not JSON (%v at byte %d)", editsShape, syn, syn.Offset)
+	case err != nil:
+		return nil, usagef("%s", editsShape)
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, usagef("%s; there is more after the list", editsShape)
+	}
+	list := make([]workspace.EditOp, len(raw))
+	for i, m := range raw {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if k != "old_string" && k != "new_string" && k != "replace_all" {
+				return nil, usagef("--edits: edit %d has an unknown key %q (it takes old_string, new_string, replace_all)", i+1, k)
+			}
+		}
+		for _, f := range []struct {
+			key string
+			p   *string
+		}{{"old_string", &list[i].OldString}, {"new_string", &list[i].NewString}} {
+			v, ok := m[f.key]
+			if !ok {
+				return nil, usagef("--edits: edit %d needs %s", i+1, f.key)
+			}
+			if json.Unmarshal(v, f.p) != nil || string(bytes.TrimSpace(v)) == "null" {
+				return nil, usagef("--edits: edit %d: %s must be a string", i+1, f.key)
+			}
+		}
+		if v, ok := m["replace_all"]; ok && string(bytes.TrimSpace(v)) != "null" {
+			var b bool
+			if json.Unmarshal(v, &b) != nil {
+				return nil, usagef("--edits: edit %d: replace_all must be true or false", i+1)
+			}
+			list[i].ReplaceAll = &b
+		}
 	}
 	return list, nil
 }

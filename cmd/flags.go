@@ -205,6 +205,22 @@ func (l *listValue) Set(s string) error {
 	return nil
 }
 
+// positive is an integer flag of ws's own (no tool parameter behind it)
+// that takes a whole number ≥ 1; its default is what *p holds.
+type positive[T int | int64] struct{ p *T }
+
+func (v positive[T]) String() string { return strconv.FormatInt(int64(*v.p), 10) }
+func (v positive[T]) Type() string   { return "int" }
+
+func (v positive[T]) Set(s string) error {
+	one := 1.0
+	n, err := parseInt(schema.Constraint{Min: &one})(s)
+	if err == nil {
+		*v.p = T(n)
+	}
+	return err
+}
+
 // choice declares a string flag that takes one of the parameter's values.
 func (b *binder) choice(p *string, name, param, usage string) {
 	values := b.constraint(param).Enum

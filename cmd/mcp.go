@@ -65,9 +65,10 @@ and answer, and exits.`,
 	f := c.Flags()
 	f.StringVar(&o.addr, "http", "", "serve streamable HTTP at ADDR (host:port, :port or port; default host 127.0.0.1)")
 	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (default: env WS_MCP_TOKEN)")
-	f.Int64Var(&o.maxBody, "max-body-bytes", mcp.DefaultMaxBodyBytes, "refuse a request body larger than this (413)")
-	f.IntVar(&o.maxRequests, "max-requests", 64, "requests handled at once; as many more may wait up to 1s for a place, the rest get 429")
-	f.IntVar(&o.maxSessions, "max-sessions", 256, "open sessions; a new one beyond gets 503")
+	o.maxBody, o.maxRequests, o.maxSessions = mcp.DefaultMaxBodyBytes, 64, 256
+	f.Var(positive[int64]{&o.maxBody}, "max-body-bytes", "refuse a request body larger than this (413)")
+	f.Var(positive[int]{&o.maxRequests}, "max-requests", "requests handled at once; as many more may wait up to 1s for a place, the rest get 429")
+	f.Var(positive[int]{&o.maxSessions}, "max-sessions", "open sessions; a new one beyond gets 503")
 	return c
 }
 
@@ -82,9 +83,6 @@ func (a *App) serveMCPHTTP(cmd *cobra.Command, o mcpHTTPOptions) error {
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usagef("--http %q: %v", o.addr, err)
-	}
-	if o.maxBody <= 0 || o.maxRequests <= 0 || o.maxSessions <= 0 {
-		return usagef("--max-body-bytes, --max-requests and --max-sessions take a number above 0")
 	}
 	token, err := mcpToken(o.tokenFile)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -30,7 +31,7 @@ one step for ws undo.`,
 		switch {
 		case len(args) == 1 && args[0] != "-":
 			if data, err = app.readFile(args[0]); err != nil {
-				return usagef("%s: %v", args[0], err)
+				return usagef("%s: %s", args[0], errs.Errno(err))
 			}
 		case app.IO.InTTY:
 			return usagef("give the patch as FILE, or pipe it on stdin")

@@ -103,7 +103,7 @@ func globText(res *GlobResult, d Dialect) string {
 	}
 	lines := make([]string, 0, len(res.Files)+1)
 	for _, f := range res.Files {
-		lines = append(lines, jsString([]byte(f.Path)))
+		lines = append(lines, string(f.Path)) // its bytes, as ls prints names
 	}
 	if res.Truncated {
 		how := "a more specific pattern or path"

@@ -203,6 +203,8 @@ func countHits(files []*grep.File) int {
 }
 
 // filesText is -l's output: each file with a match, once, in walk order.
+// Names are printed as their bytes (as rg -l, ls and grep's rows do), so a
+// script can use one that is not UTF-8.
 func filesText(res *GrepResult) string {
 	var sb strings.Builder
 	last := ""
@@ -211,7 +213,7 @@ func filesText(res *GrepResult) string {
 			if sb.Len() > 0 {
 				sb.WriteByte('\n')
 			}
-			sb.WriteString(jsString([]byte(p)))
+			sb.WriteString(p)
 			last = p
 		}
 	}
@@ -226,7 +228,7 @@ func countText(res *GrepResult) string {
 		for j < len(res.Matches) && string(res.Matches[j].Path) == string(res.Matches[i].Path) {
 			j++
 		}
-		lines = append(lines, fmt.Sprintf("%s:%d", jsString([]byte(res.Matches[i].Path)), j-i))
+		lines = append(lines, fmt.Sprintf("%s:%d", res.Matches[i].Path, j-i))
 		i = j
 	}
 	return strings.Join(lines, "\n")

@@ -122,8 +122,12 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 	case "":
 		if !kind.Text {
 			res.Kind, res.MediaType = ReadBinary, kind.MIME
-			res.text = fmt.Sprintf("%s (%d bytes, %s) — binary file not readable as text. Pass an explicit `encoding` (e.g. `base64`) to read the raw bytes, or configure `mediaTypes` on the read_file tool to surface it as a media part.",
-				rel, st.Size, kind.MIME)
+			enc, eg := "`encoding`", "`base64`"
+			if d == CLIFlags {
+				enc, eg = "`--encoding`", "`--encoding base64`"
+			}
+			res.text = fmt.Sprintf("%s (%d bytes, %s) — binary file not readable as text. Pass an explicit %s (e.g. %s) to read the raw bytes, or configure `mediaTypes` on the read_file tool to surface it as a media part.",
+				rel, st.Size, kind.MIME, enc, eg)
 			return res, nil
 		}
 	}
