@@ -55,8 +55,13 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			return usagef("-l and -c cannot be used together")
 		}
 		if jsonl, _ := cmd.Flags().GetBool("jsonl"); jsonl {
-			if app.opts.json {
+			// --jsonl streams the matching lines, as rg --json does; like
+			// rg, it does not go with output that has no lines.
+			switch {
+			case app.opts.json:
 				return usagef("--json and --jsonl cannot be used together")
+			case req.FilesOnly, req.CountOnly, req.Quiet:
+				return usagef("-l, -c and -q cannot be used with --jsonl")
 			}
 			out := app.IO.Out
 			req.Events = func(ev workspace.GrepEvent) { _ = render.JSON(out, ev) }
