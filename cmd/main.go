@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
@@ -194,8 +195,17 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// commandTool is the tool a command runs, for envelopes ("" for others).
-func commandTool(cmd *cobra.Command) string { return cmd.Annotations["tool"] }
+// commandTool is the tool a command runs, for envelopes: the table's id,
+// else the name ws's own commands give their results ("ps", "history",
+// "remote install"), so a usage error's envelope names what the same
+// command's success does. The root and call (whose envelopes name the
+// tool called) have none.
+func commandTool(cmd *cobra.Command) string {
+	if t := cmd.Annotations["tool"]; t != "" || !cmd.HasParent() || cmd.Name() == "call" {
+		return t
+	}
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+}
 
 func isTerminal(f *os.File) bool {
 	if v := os.Getenv("WS_FORCE_TTY"); v != "" {

@@ -173,6 +173,19 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 				c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
 			}
 		}
+		// cobra's help shows ws's own help, exit 0, for a topic it does
+		// not know (ws help raed): make that the usage error ws raed is.
+		root.InitDefaultHelpCmd()
+		for _, c := range root.Commands() {
+			if c.Name() == "help" {
+				c.Args = func(cmd *cobra.Command, args []string) error {
+					if found, _, err := root.Find(args); len(args) > 0 && (err != nil || found == root) {
+						return usagef("unknown command %q", args[0])
+					}
+					return nil
+				}
+			}
+		}
 	}
 	for _, c := range allCommands(root) {
 		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
