@@ -327,5 +327,5 @@ func DestroyNotConfirmed(asked bool) *Error {
 	if asked {
 		return newf(ApprovalRefused, "destroy cancelled")
 	}
-	return newf(ApprovalRefused, "ws destroy removes the workspace's state: confirm with --yes (there is no terminal to ask on)")
+	return newf(ApprovalRefused, "destroy removes the workspace's state: confirm with --yes (there is no terminal to ask on)")
 }
