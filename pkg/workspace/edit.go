@@ -26,7 +26,7 @@ type EditResult struct {
 	Ranges       []LineRange `json:"ranges"`
 	Fallback     string      `json:"fallback,omitempty"` // the first fallback an edit needed
 	Edits        []EditDone  `json:"edits,omitempty"`    // multi-edit: what each edit did
-	Diff         string      `json:"diff"`
+	Diff         Bytes       `json:"diff"`               // {"bytes": base64} when the file is not UTF-8
 	DryRun       bool        `json:"dry_run,omitempty"`
 	textOut
 }
@@ -92,9 +92,9 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		}
 		name := string(t.Rel())
 		if len(edits) == 1 {
-			res.Diff = spanDiff(name, content, m)
+			res.Diff = Bytes(spanDiff(name, content, m))
 		} else {
-			res.Diff = udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3)
+			res.Diff = Bytes(udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3))
 		}
 		return nil
 	}); err != nil {
@@ -291,8 +291,8 @@ func editText(res *EditResult, edits int, notes []string) string {
 	for _, note := range notes {
 		sb.WriteString("\n" + note)
 	}
-	if res.Diff != "" {
-		sb.WriteString("\n\n" + strings.TrimSuffix(res.Diff, "\n"))
+	if len(res.Diff) > 0 {
+		sb.WriteString("\n\n" + strings.TrimSuffix(string(res.Diff), "\n"))
 	}
 	return sb.String()
 }

@@ -24,7 +24,7 @@ type PatchResult struct {
 	Format string        `json:"format"` // codex or unified
 	Files  []PatchedFile `json:"files"`
 	DryRun bool          `json:"dry_run,omitempty"`
-	Diff   string        `json:"diff,omitempty"` // with --dry-run: the change, as a diff
+	Diff   Bytes         `json:"diff,omitempty"` // with --dry-run: the change, as a diff ({"bytes"} when not UTF-8)
 	textOut
 }
 
@@ -73,8 +73,8 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: c.MoveTo, Hunks: c.Hunks})
 	}
 	if req.DryRun {
-		res.Diff = patchDiff(changes)
-		res.text = patchText(res) + "\n\n" + strings.TrimSuffix(res.Diff, "\n")
+		res.Diff = Bytes(patchDiff(changes))
+		res.text = patchText(res) + "\n\n" + strings.TrimSuffix(string(res.Diff), "\n")
 		return res, nil
 	}
 	// The files change together or not at all: after the deadline, no

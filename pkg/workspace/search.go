@@ -13,12 +13,12 @@ import (
 
 // SearchHit is one document found by search.
 type SearchHit struct {
-	ID        string            `json:"id"`
+	ID        Bytes             `json:"id"`      // {"bytes": base64} when not UTF-8
 	Content   Bytes             `json:"content"` // {"bytes": base64} when not UTF-8
 	Score     float64           `json:"score"`
 	LineRange *search.LineRange `json:"line_range,omitempty"`
 	// SourceFile is the file a chunk of a long file came from.
-	SourceFile string `json:"source_file,omitempty"`
+	SourceFile Bytes `json:"source_file,omitempty"`
 	// Metadata is what the index call stored with the document.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	// ScoreDetails are the raw scores of each kind of search that found
@@ -35,8 +35,8 @@ type SearchResult struct {
 
 // IndexResult is the outcome of index.
 type IndexResult struct {
-	Path      string `json:"path"`
-	Documents int    `json:"documents"` // documents in the index afterwards
+	Path      Bytes `json:"path"`      // {"bytes": base64} when not UTF-8
+	Documents int   `json:"documents"` // documents in the index afterwards
 	textOut
 }
 
@@ -104,8 +104,8 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 	res := &SearchResult{Mode: mode, Results: make([]SearchHit, len(hits))}
 	for i, h := range hits {
 		plain[i] = h.Hit
-		res.Results[i] = SearchHit{ID: h.ID, Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range,
-			SourceFile: h.SourceFile, ScoreDetails: h.Details}
+		res.Results[i] = SearchHit{ID: Bytes(h.ID), Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range,
+			SourceFile: Bytes(h.SourceFile), ScoreDetails: h.Details}
 		if len(h.Meta) > 0 {
 			res.Results[i].Metadata = h.Meta
 		}
@@ -125,7 +125,7 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return &IndexResult{Path: req.Path, Documents: n, textOut: textOut{"Indexed " + req.Path}}, nil
+	return &IndexResult{Path: Bytes(req.Path), Documents: n, textOut: textOut{"Indexed " + req.Path}}, nil
 }
 
 // RefreshIndex walks the autoIndexPaths again: new files are indexed,

@@ -18,10 +18,10 @@ import (
 
 // WriteResult is the outcome of write.
 type WriteResult struct {
-	Path   Bytes  `json:"path"`
-	Bytes  int    `json:"bytes"`
-	DryRun bool   `json:"dry_run,omitempty"`
-	Diff   string `json:"diff,omitempty"` // with --dry-run: what the write would change
+	Path   Bytes `json:"path"`
+	Bytes  int   `json:"bytes"`
+	DryRun bool  `json:"dry_run,omitempty"`
+	Diff   Bytes `json:"diff,omitempty"` // with --dry-run: what the write would change ({"bytes"} when not UTF-8)
 	textOut
 }
 
@@ -249,12 +249,12 @@ func (w *Workspace) dryWrite(t *fsroot.Target, g *writeGuard, data []byte, noRep
 		return nil, errs.FromOS("write", t.Input, err, false)
 	}
 	res := &WriteResult{Path: Bytes(t.Input), Bytes: len(data), DryRun: true}
-	res.Diff = udiff.Unified(diffName(t, exists, true), diffName(t, true, false), old, data, 3)
+	res.Diff = Bytes(udiff.Unified(diffName(t, exists, true), diffName(t, true, false), old, data, 3))
 	res.text = fmt.Sprintf("Would write %d bytes to %s (dry run: nothing was written)", len(data), t.Input)
-	if res.Diff == "" {
+	if len(res.Diff) == 0 {
 		res.text += "\nThe file already holds exactly this content."
 	} else {
-		res.text += "\n\n" + res.Diff
+		res.text += "\n\n" + string(res.Diff)
 	}
 	return res, nil
 }
