@@ -17,6 +17,7 @@ import (
 	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/search/engine"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // metaFile records when the workspace's state was created; its mtime is
@@ -24,10 +25,10 @@ import (
 const metaFile = "workspace.json"
 
 type workspaceMeta struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Root      string `json:"root"`
-	CreatedAt string `json:"created_at"`
+	ID        string           `json:"id"`
+	Name      string           `json:"name"`
+	Root      statefile.String `json:"root"` // bytes kept: a root need not be UTF-8
+	CreatedAt string           `json:"created_at"`
 }
 
 // touch records an access: the first one creates workspace.json, later
@@ -41,7 +42,7 @@ func (w *Workspace) touch() {
 	if os.Chtimes(p, now, now) == nil {
 		return
 	}
-	data, err := json.MarshalIndent(workspaceMeta{ID: w.ID(), Name: w.Name(), Root: w.fs.RealBase(),
+	data, err := json.MarshalIndent(workspaceMeta{ID: w.ID(), Name: w.Name(), Root: statefile.String(w.fs.RealBase()),
 		CreatedAt: now.UTC().Format(time.RFC3339Nano)}, "", "  ")
 	if err != nil || writeStateFile(p, append(data, '\n')) != nil {
 		return
@@ -325,8 +326,8 @@ func (w *Workspace) stateEntries() ([]string, error) {
 	}
 	if data, err := os.ReadFile(filepath.Join(w.stateDir, metaFile)); err == nil {
 		var m workspaceMeta
-		if json.Unmarshal(data, &m) == nil && m.Root != "" && m.Root != w.fs.RealBase() {
-			return nil, errs.DestroyShared(w.stateDir, m.Root)
+		if json.Unmarshal(data, &m) == nil && m.Root != "" && string(m.Root) != w.fs.RealBase() {
+			return nil, errs.DestroyShared(w.stateDir, string(m.Root))
 		}
 	}
 	return names, nil
