@@ -56,7 +56,12 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	force := req.Force != nil && *req.Force
-	files, release, err := w.holdGroup(h, group, force)
+	// How to force it, in the words of the interface the call came through.
+	forceHow := "force=true"
+	if dialectOf(ctx) == CLIFlags {
+		forceHow = "undo --force"
+	}
+	files, release, err := w.holdGroup(h, group, force, forceHow)
 	defer release()
 	if err != nil {
 		return nil, err
@@ -138,8 +143,9 @@ func (w *Workspace) historyKey(path string) (string, error) {
 
 // holdGroup takes the write lock of every file of the group (in key
 // order, so two undos cannot deadlock), checks that each is as the change
-// left it (unless forced) and reads what to put back. Nothing is written.
-func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool) ([]*heldFile, func(), error) {
+// left it (unless forced; a refusal says how to force it: forceHow) and
+// reads what to put back. Nothing is written.
+func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool, forceHow string) ([]*heldFile, func(), error) {
 	sorted := append([]*history.Entry(nil), group...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 	var files []*heldFile
@@ -165,7 +171,7 @@ func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bo
 		if err := e.Check(f.cur.Fingerprint()); err != nil && !force {
 			var ce *history.ChangedError
 			if errors.As(err, &ce) {
-				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; undo --force takes it back anyway", err)
+				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; "+forceHow+" takes it back anyway", err)
 			}
 			return files, release, errs.UndoRefused(e.Path, err.Error(), err)
 		}
