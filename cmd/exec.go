@@ -31,7 +31,7 @@ itself failed. --background starts it under a supervisor and prints its PID; wit
 		Example: `  ws exec -- go test ./...
   ws exec --cwd web --timeout 60 -- 'npm ci && npm test | tail -20'
   echo hi | ws exec --stdin -- cat
-  ws exec --background -- python3 -m http.server 8000
+  ws exec --background -- python3 -u -m http.server 8000
   ws exec --background --stdin-pipe -- python3 -iq`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
