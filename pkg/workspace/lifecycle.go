@@ -67,8 +67,8 @@ type InfoResult struct {
 	CreatedAt      *time.Time     `json:"created_at"`
 	LastAccessedAt *time.Time     `json:"last_accessed_at"`
 	Filesystem     InfoFilesystem `json:"filesystem"`
-	Sandbox        *InfoSandbox   `json:"sandbox"` // null when the config switches it off
-	StateDir       string         `json:"state_dir"`
+	Sandbox        *InfoSandbox   `json:"sandbox"`   // null when the config switches it off
+	StateDir       Bytes          `json:"state_dir"` // paths: {"bytes": base64} when not UTF-8
 	StateExists    bool           `json:"state_exists"`
 	Processes      InfoProcesses  `json:"processes"`
 	Index          InfoIndex      `json:"index"`
@@ -77,7 +77,7 @@ type InfoResult struct {
 // InfoFilesystem is the filesystem's description.
 type InfoFilesystem struct {
 	Provider   string `json:"provider"` // "local"
-	BasePath   string `json:"base_path"`
+	BasePath   Bytes  `json:"base_path"`
 	ReadOnly   bool   `json:"read_only"`
 	Contained  bool   `json:"contained"`
 	TotalFiles *int   `json:"total_files,omitempty"`
@@ -88,7 +88,7 @@ type InfoSandbox struct {
 	Provider         string `json:"provider"` // "local"
 	Status           string `json:"status"`   // "ready"
 	Isolation        string `json:"isolation"`
-	WorkingDirectory string `json:"working_directory"`
+	WorkingDirectory Bytes  `json:"working_directory"`
 }
 
 // InfoProcesses counts the workspace's background process records by
@@ -112,11 +112,11 @@ type InfoIndex struct {
 
 // Info describes the workspace without changing anything.
 func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, error) {
-	res := &InfoResult{ID: w.ID(), Name: w.Name(), Status: "pending", StateDir: w.stateDir,
-		Filesystem: InfoFilesystem{Provider: "local", BasePath: w.fs.RealBase(), ReadOnly: w.readOnly, Contained: w.cfg.Filesystem.Contained},
+	res := &InfoResult{ID: w.ID(), Name: w.Name(), Status: "pending", StateDir: Bytes(w.stateDir),
+		Filesystem: InfoFilesystem{Provider: "local", BasePath: Bytes(w.fs.RealBase()), ReadOnly: w.readOnly, Contained: w.cfg.Filesystem.Contained},
 		Index:      InfoIndex{Name: w.IndexName()}}
 	if !w.cfg.Sandbox.Disabled {
-		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: w.fs.RealBase()}
+		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: Bytes(w.fs.RealBase())}
 	}
 	if req.FileCount {
 		n := engine.CountFiles(ctx, w.fs)
@@ -179,7 +179,7 @@ func (r *InfoResult) Text() string {
 	}
 	line("createdAt", when(r.CreatedAt))
 	line("lastAccessedAt", when(r.LastAccessedAt))
-	fsDesc := "local " + r.Filesystem.BasePath
+	fsDesc := "local " + string(r.Filesystem.BasePath)
 	if r.Filesystem.ReadOnly {
 		fsDesc += " (read-only"
 	} else {
@@ -195,15 +195,15 @@ func (r *InfoResult) Text() string {
 	}
 	line("filesystem", fsDesc)
 	if r.Sandbox != nil {
-		line("sandbox", "local, isolation "+r.Sandbox.Isolation+", working directory "+r.Sandbox.WorkingDirectory)
+		line("sandbox", "local, isolation "+r.Sandbox.Isolation+", working directory "+string(r.Sandbox.WorkingDirectory))
 	} else {
 		line("sandbox", "none")
 	}
 	if !r.StateExists {
-		line("state", r.StateDir+" (none: nothing has run here yet, or ws destroy removed it)")
+		line("state", string(r.StateDir)+" (none: nothing has run here yet, or ws destroy removed it)")
 		return strings.TrimSuffix(sb.String(), "\n")
 	}
-	line("state", r.StateDir)
+	line("state", string(r.StateDir))
 	p := r.Processes
 	procs := []string{strconv.Itoa(p.Running) + " running", strconv.Itoa(p.Exited) + " exited"}
 	for _, x := range []struct {
@@ -229,9 +229,9 @@ type DestroyRequest struct{}
 
 // DestroyResult says what destroy did.
 type DestroyResult struct {
-	Stopped  []int  `json:"stopped"` // pids of the background processes stopped
-	StateDir string `json:"state_dir"`
-	Removed  bool   `json:"removed"` // false: there was no state
+	Stopped  []int `json:"stopped"`   // pids of the background processes stopped
+	StateDir Bytes `json:"state_dir"` // {"bytes": base64} when not UTF-8
+	Removed  bool  `json:"removed"`   // false: there was no state
 	textOut
 }
 
@@ -249,7 +249,7 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	if _, inside := fsroot.Within(real, w.fs.RealBase()); inside {
 		return nil, errs.DestroyHoldsRoot(w.stateDir)
 	}
-	res := &DestroyResult{Stopped: []int{}, StateDir: w.stateDir}
+	res := &DestroyResult{Stopped: []int{}, StateDir: Bytes(w.stateDir)}
 	if _, err := os.Stat(w.stateDir); errors.Is(err, fs.ErrNotExist) {
 		res.text = "No state to remove: " + w.stateDir + " does not exist."
 		return res, nil

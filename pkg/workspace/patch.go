@@ -32,7 +32,7 @@ type PatchResult struct {
 type PatchedFile struct {
 	Op     string             `json:"op"` // add, delete, update
 	Path   Bytes              `json:"path"`
-	MoveTo string             `json:"move_to,omitempty"`
+	MoveTo Bytes              `json:"move_to,omitempty"`
 	Hunks  []patch.HunkResult `json:"hunks,omitempty"`
 }
 
@@ -70,7 +70,7 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	res := &PatchResult{Format: p.Format, DryRun: req.DryRun}
 	for _, c := range changes {
-		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: c.MoveTo, Hunks: c.Hunks})
+		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: Bytes(c.MoveTo), Hunks: c.Hunks})
 	}
 	if req.DryRun {
 		res.Diff = Bytes(patchDiff(changes))
@@ -348,8 +348,8 @@ func patchText(res *PatchResult) string {
 			sb.WriteString("\nA " + string(f.Path))
 		case f.Op == "delete":
 			sb.WriteString("\nD " + string(f.Path))
-		case f.MoveTo != "":
-			sb.WriteString("\nR " + string(f.Path) + " -> " + f.MoveTo)
+		case len(f.MoveTo) > 0:
+			sb.WriteString("\nR " + string(f.Path) + " -> " + string(f.MoveTo))
 		default:
 			sb.WriteString("\nM " + string(f.Path))
 		}
