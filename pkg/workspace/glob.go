@@ -36,7 +36,9 @@ const globCap = 100
 // .gitignore files exclude are left out unless asked, as grep leaves
 // them out; directories are not listed.
 func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, error) {
-	pattern := strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(req.Pattern), "./"), "/")
+	// A backslash escapes the next character ('\[x\].txt' is the file
+	// "[x].txt"), as in picomatch and doublestar: it is no separator.
+	pattern := strings.TrimPrefix(strings.TrimPrefix(req.Pattern, "./"), "/")
 	if strings.TrimSpace(pattern) == "" {
 		return nil, errs.Invalid("pattern", "is empty")
 	}
@@ -114,5 +116,3 @@ func globText(res *GlobResult, d Dialect) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }

@@ -122,7 +122,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		root := p
 		if glob.Has(p) {
 			root = glob.Base(p)
-			po.Glob = strings.TrimPrefix(strings.TrimPrefix(filepathToSlash(p), "./"), "/")
+			po.Glob = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/") // a backslash escapes, as in Mastra's picomatch
 		}
 		if o.MaxMatches > 0 {
 			po.MaxMatches = o.MaxMatches - countHits(files)
