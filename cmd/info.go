@@ -50,7 +50,7 @@ asks first; --yes skips the question (and is needed without a terminal).`,
 				return app.fail("destroy", err)
 			}
 			res, err := ws.Destroy(cmd.Context(), workspace.DestroyRequest{})
-			return app.print("destroy", res, err)
+			return app.printRun("destroy", res, err)
 		},
 	}
 }
