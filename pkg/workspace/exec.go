@@ -148,7 +148,12 @@ func streamText(b []byte, dropped int64, tail, limit int, hint string) string {
 }
 
 // tailHint says how to see more of a stream whose head a tail cut off.
-func tailHint(d Dialect) string {
+// With sinceLast the lines cut off count as seen too, so a larger tail
+// alone would show nothing: the hint says to leave sinceLast out.
+func tailHint(d Dialect, sinceLast bool) string {
+	if sinceLast {
+		return "those before count as seen: " + d.setting("tail", "tail", 0) + " without " + d.param("sinceLast", "since-last") + " shows all"
+	}
 	return "pass a larger " + d.param("tail", "tail") + ", or " + d.setting("tail", "tail", 0) + " for all"
 }
 

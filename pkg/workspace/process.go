@@ -156,14 +156,15 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 			return nil, err
 		}
 	}
-	out, err := w.readOutput(e, req.SinceLast != nil && *req.SinceLast)
+	sinceLast := req.SinceLast != nil && *req.SinceLast
+	out, err := w.readOutput(e, sinceLast)
 	if err != nil {
 		return nil, err
 	}
 	outB, errB := filter.keep(out.stdout), filter.keep(out.stderr)
 	tail := tailOf(req.Tail)
 	limit := w.toolTokens(GetProcessOutput)
-	hint := tailHint(dialectOf(ctx))
+	hint := tailHint(dialectOf(ctx), sinceLast)
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
 	parts := streamParts(streamText(outB, out.lost[0], tail, limit, hint), streamText(errB, out.lost[1], tail, limit, hint))
 	if len(parts) == 0 {
