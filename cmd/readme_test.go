@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/config"
+	"github.com/wstools/ws/pkg/workspace"
 )
 
 // TestReadmeShowsEveryCommand requires README.md to show each command of
@@ -43,4 +45,27 @@ func TestReadmeShowsEveryCommand(t *testing.T) {
 		}
 	}
 	walk(newRootCmd(newApp(nil)), "")
+}
+
+// TestReadmeConfigsLoad loads every config of README.md's json blocks (all
+// but the MCP client settings) as --config would: a key renamed or a value
+// of the wrong type in an example fails here.
+func TestReadmeConfigsLoad(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range regexp.MustCompile("(?s)\n```json\n(.*?)\n```").FindAllStringSubmatch(string(readme), -1) {
+		if strings.Contains(m[1], `"mcpServers"`) {
+			continue
+		}
+		n++
+		if _, err := config.Parse([]byte(m[1]), workspace.ConfigKeys()); err != nil {
+			t.Errorf("README.md config example does not load: %v\n%s", err, m[1])
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found only %d config examples in README.md", n)
+	}
 }
