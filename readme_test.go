@@ -15,21 +15,38 @@ import (
 var readmeCmp = regexp.MustCompile(`^cmp (?:stdout|stderr) \S*readme/(\S+)$`)
 
 // readmeRun is a script line running ws: exec, ! exec or exitcode N.
-var readmeRun = regexp.MustCompile(`^(?:!\s*)?(?:exec|exitcode \d+) (ws .*)$`)
+// A wrapper script may come first: exec sh pid.sh ws ….
+var readmeRun = regexp.MustCompile(`^(?:!\s*)?(?:exec|exitcode \d+) (?:sh \S+\.sh )?(ws .*)$`)
 
-// TestReadmeExamples keeps README.md's central examples true. The script
-// testdata/script/readme_examples.txtar compares what ws prints with its
-// readme/* files; here each of them must be in README.md word for word,
-// right under the command that printed it (the script's "ws …" line, or the
-// "# $ …" comment above it for an example with a pipe) and followed by the
-// next "$ " line or the end of the code block, so the README shows nothing
-// more and nothing less.
+// TestReadmeExamples keeps README.md's central examples true. The scripts
+// testdata/script/readme_*.txtar compare what ws prints with their readme/*
+// files; here each of them must be in README.md word for word, right under
+// the command that printed it (the script's "ws …" line, or the "# $ …"
+// comment above it for an example with a pipe) and followed by the next
+// "$ " line or the end of the code block, so the README shows nothing more
+// and nothing less.
 func TestReadmeExamples(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "script", "readme_examples.txtar"))
+	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "readme_*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, script := range scripts {
+		total += checkReadmeScript(t, readme, script)
+	}
+	if total < 20 {
+		t.Fatalf("only %d README examples checked", total)
+	}
+}
+
+// checkReadmeScript checks the readme/* files of one script against
+// README.md and returns how many it checked.
+func checkReadmeScript(t *testing.T, readme []byte, script string) int {
+	ar, err := txtar.ParseFile(script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,24 +79,22 @@ func TestReadmeExamples(t *testing.T) {
 		comment, run = "", ""
 		out, ok := files[m[1]]
 		if !ok {
-			t.Fatalf("script line %d: no readme/%s in the archive", i+1, m[1])
+			t.Fatalf("%s:%d: no readme/%s in the archive", script, i+1, m[1])
 		}
 		if command == "" {
-			t.Fatalf("script line %d: no ws command before %s", i+1, line)
+			t.Fatalf("%s:%d: no ws command before %s", script, i+1, line)
 		}
 		if !inReadme(readme, command, out) {
-			t.Errorf("README.md does not show\n%s\n%s(the output of the script's readme/%s, then the next \"$ \" line or the end of the block)", command, out, m[1])
+			t.Errorf("README.md does not show\n%s\n%s(the output of %s's readme/%s, then the next \"$ \" line or the end of the block)", command, out, filepath.Base(script), m[1])
 		}
 		checked[m[1]] = true
 	}
 	for name := range files {
 		if !checked[name] {
-			t.Errorf("readme/%s is compared with nothing in the script", name)
+			t.Errorf("%s: readme/%s is compared with nothing in the script", script, name)
 		}
 	}
-	if len(checked) < 10 {
-		t.Fatalf("only %d README examples checked", len(checked))
-	}
+	return len(checked)
 }
 
 // inReadme reports whether README shows command and, under it, out and
