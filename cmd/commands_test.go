@@ -129,7 +129,7 @@ func TestCommandRequests(t *testing.T) {
 			var got string
 			c := tt.cmd(app, &got)
 			c.SetArgs(tt.args)
-			c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Name(), err) })
+			c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
 			c.SilenceErrors, c.SilenceUsage = true, true
 			err := c.Execute()
 			if want, ok := strings.CutPrefix(tt.want, "usage: "); ok {

@@ -2,11 +2,12 @@ package cmd
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/schema"
@@ -237,8 +238,10 @@ func (b *binder) choice(p *string, name, param, usage string) {
 }
 
 // flagError turns the error of a flag that did not parse into a usage
-// error that names the flag, in the command line's words.
-func flagError(name string, err error) error {
+// error that names the flag, in the command line's words. An unknown
+// short flag on a command that takes arguments may be one of them (a
+// PATTERN or TEXT such as -1 or -foo): the error says where those go.
+func flagError(c *cobra.Command, err error) error {
 	var bad *badValue
 	var inv *pflag.InvalidValueError
 	var req *pflag.ValueRequiredError
@@ -253,17 +256,27 @@ func flagError(name string, err error) error {
 	case errors.As(err, &req):
 		return usagef("--%s needs a value", req.GetFlag().Name)
 	case errors.As(err, &none) && none.GetSpecifiedShortnames() != "":
-		msg := fmt.Sprintf("unknown flag -%s", none.GetSpecifiedShortnames())
-		if name == "exec" {
-			msg += `; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`
-		}
-		return usagef("%s", msg)
+		return usagef("unknown flag -%s%s", none.GetSpecifiedShortnames(), dashHint(c))
 	case errors.As(err, &none):
 		msg := "unknown flag --" + none.GetSpecifiedName()
-		if name == "exec" {
-			msg += `; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`
+		if c.Name() == "exec" {
+			msg += dashHint(c) // a long flag elsewhere is more likely a typo than an argument
 		}
 		return usagef("%s", msg)
 	}
 	return usagef("%v", err)
+}
+
+// dashHint is what an unknown flag's error adds on c: for exec, that the
+// command goes after "--"; for another command that takes arguments (its
+// Use names one in capitals), that an argument starting with "-" does.
+func dashHint(c *cobra.Command) string {
+	if c.Name() == "exec" {
+		return `; ws's own flags come first, the command after "--": ws exec [flags] -- COMMAND`
+	}
+	_, args, _ := strings.Cut(c.Use, " ")
+	if strings.IndexFunc(args, unicode.IsUpper) < 0 {
+		return ""
+	}
+	return ` (an argument that starts with "-" goes after "--")`
 }
