@@ -14,6 +14,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Source is one file handed to upload by the caller (a path on the
@@ -72,12 +73,13 @@ const (
 // Outcome is what became of one file.
 type Outcome struct {
 	Status string `json:"status"`
-	// Name is the display name; FileName the name as sent ("" for none).
-	Name     string `json:"name"`
-	FileName string `json:"file_name,omitempty"`
-	Type     string `json:"type"`
-	Size     *int64 `json:"size,omitempty"`
-	SHA256   string `json:"sha256,omitempty"`
+	// Name is the display name; FileName the name as sent ("" for none),
+	// its bytes kept in JSON ({"bytes": base64} when not UTF-8).
+	Name     string           `json:"name"`
+	FileName statefile.String `json:"file_name,omitempty"`
+	Type     string           `json:"type"`
+	Size     *int64           `json:"size,omitempty"`
+	SHA256   string           `json:"sha256,omitempty"`
 	// Path is where the file was placed (absolute); RelPath the same,
 	// relative to the workspace root.
 	Path    string `json:"path,omitempty"`
@@ -377,7 +379,7 @@ func (c *call) files(srcs []Source) (*Result, error) {
 	res := &Result{Directory: c.dir, Files: []Outcome{}}
 	notes := make([]string, 0, len(items))
 	for _, it := range items {
-		uf := Outcome{Name: DisplayName(it.f.Name), FileName: it.f.Name, Type: media.Normalize(it.f.MIMEType)}
+		uf := Outcome{Name: DisplayName(it.f.Name), FileName: statefile.String(it.f.Name), Type: media.Normalize(it.f.MIMEType)}
 		if !it.ok {
 			uf.Status, uf.Reason = StatusSkipped, skippedReason
 			uf.Note = RejectedNote(it.f.Name, skippedReason)
@@ -601,7 +603,7 @@ func (c *call) messages(list *Messages) (*Result, error) {
 	notes := map[int]string{}
 	for i, p := range parts {
 		msg, part := p.Message, p.Index
-		uf := Outcome{Name: DisplayName(p.Name), FileName: p.Name, Type: media.Normalize(p.MIMEType),
+		uf := Outcome{Name: DisplayName(p.Name), FileName: statefile.String(p.Name), Type: media.Normalize(p.MIMEType),
 			Message: &msg, Part: &part, Current: p.Current}
 		switch {
 		case !accepted[i]:

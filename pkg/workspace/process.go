@@ -35,7 +35,7 @@ type Process struct {
 	ExitCode  *int       `json:"exit_code"`
 	Command   Bytes      `json:"command"` // {"bytes": base64} when not UTF-8
 	Cwd       Bytes      `json:"cwd"`
-	Thread    string     `json:"thread,omitempty"`
+	Thread    Bytes      `json:"thread,omitempty"`
 	StartedAt time.Time  `json:"started_at"`
 	EndedAt   *time.Time `json:"ended_at"`
 	// Leftovers: the command ended, but processes it started still run
@@ -47,7 +47,7 @@ type Process struct {
 }
 
 func processOf(e *procstate.Entry) Process {
-	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: e.Record.Thread,
+	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: Bytes(e.Record.Thread),
 		StartedAt: e.Record.StartedAt, State: "running"}
 	switch {
 	case e.Exit != nil:
