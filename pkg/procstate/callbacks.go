@@ -283,6 +283,9 @@ func (d *dispatcher) offer(s *stream, data []byte) {
 // its outlives it: at the drain deadline the running chunk callbacks are
 // killed and waited for, and no new one starts.
 func RunCallbacks(r io.Reader) int {
+	if f, ok := r.(*os.File); ok {
+		closeInherited(f.Fd()) // the callbacks get neither the events pipe nor ws's caller's files
+	}
 	d := &dispatcher{}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	defer d.cancel()

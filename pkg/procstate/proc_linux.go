@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // BootID identifies the current boot (start times restart at each boot).
@@ -176,4 +178,41 @@ func liveDescendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// closeInherited closes the file descriptors above stderr that this
+// process inherited (those without close-on-exec, other than keep) and
+// marks keep close-on-exec. A supervisor or dispatcher runs for as long as
+// its command does, in a session of its own: it must not hold the pipes
+// and files of whoever started it (a caller waiting for end of file on
+// one would wait for the command), nor hand them, or its own report pipe,
+// to the commands it starts. Descriptors Go opened are close-on-exec
+// already and are left alone.
+func closeInherited(keep ...uintptr) {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	kept := func(fd int) bool {
+		for _, k := range keep {
+			if int(k) == fd {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range entries {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		if kept(fd) {
+			syscall.CloseOnExec(fd)
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err == nil && flags&unix.FD_CLOEXEC == 0 {
+			_ = unix.Close(fd)
+		}
+	}
 }

@@ -83,6 +83,17 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		reply("error cannot read the process spec: %v", err)
 		return 1
 	}
+	// Only the report pipe and the events pipe stay, and the command gets
+	// neither: a command that wrote to fd 3 would otherwise write into
+	// the report ws reads its pid from.
+	var keep []uintptr
+	if f, ok := ready.(*os.File); ok && f != nil {
+		keep = append(keep, f.Fd())
+	}
+	if spec.Callbacks != nil {
+		keep = append(keep, 4)
+	}
+	closeInherited(keep...)
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	// Signals for the supervisor mean "stop the command"; they must not be
 	// lost before the handler is in place.
@@ -112,7 +123,6 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	var events *eventSink
 	if spec.Callbacks != nil {
 		if f := os.NewFile(4, "events"); f != nil {
-			syscall.CloseOnExec(4) // the command must not hold the pipe
 			events = newEventSink(f)
 		}
 	}

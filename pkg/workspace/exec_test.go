@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/wstools/ws/pkg/landlock"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/sandbox"
+	"golang.org/x/sys/unix"
 )
 
 func f64(f float64) *float64 { return &f }
@@ -429,5 +431,39 @@ func TestBackgroundTimeoutStopsLeftovers(t *testing.T) {
 	}
 	if !gone(left, 5*time.Second) {
 		t.Fatalf("leftover %d outlived the timeout", left)
+	}
+}
+
+// A background command gets stdin, stdout and stderr and no other file
+// descriptor: neither the pipe its supervisor reports its pid on (fd 3:
+// a command writing there wrote into that report) nor a file that the
+// caller of ws left open without close-on-exec (a caller reading such a
+// pipe to its end would wait for the command). The supervisor lets go of
+// the caller's pipe too, so its reader sees the end at once.
+func TestBackgroundInheritsNoDescriptors(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	var p [2]int
+	must(t, unix.Pipe2(p[:], 0)) // not close-on-exec, as a caller's pipe may be
+	r := os.NewFile(uintptr(p[0]), "r")
+	defer r.Close()
+	syscall.CloseOnExec(p[0])
+	res := startBackground(t, w, ExecRequest{Command: "ls /proc/$$/fd; sleep 30"})
+	unix.Close(p[1])
+	pid := strconv.Itoa(res.PID)
+	defer w.Kill(context.Background(), KillRequest{PID: pid})
+	got := waitOutput(t, w, pid, "2\n")
+	if got != "0\n1\n2\n" {
+		t.Errorf("the command's descriptors: %q, want 0, 1 and 2", got)
+	}
+	// Every writer of the pipe is gone: the read ends at once.
+	done := make(chan error, 1)
+	go func() { _, err := r.Read(make([]byte, 1)); done <- err }()
+	select {
+	case err := <-done:
+		if err != io.EOF {
+			t.Errorf("read of the caller's pipe: %v, want EOF", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the background process still holds the caller's pipe")
 	}
 }
