@@ -158,12 +158,16 @@ func killSession(sid int) {
 // liveDescendants are the processes below pid that have not exited
 // (zombies waiting to be reaped are left out), found by the parent links
 // in /proc.
-func liveDescendants(pid int) []int {
+func liveDescendants(pid int) []int { return liveDescendantsOutside(pid, 0) }
+
+// liveDescendantsOutside is liveDescendants without the members of the
+// process group pgid (0: none left out).
+func liveDescendantsOutside(pid, pgid int) []int {
 	children := map[int][]int{}
-	zombie := map[int]bool{}
+	skip := map[int]bool{}
 	eachProcess(func(p int, st statFields) {
 		children[st.ppid] = append(children[st.ppid], p)
-		zombie[p] = st.zombie()
+		skip[p] = st.zombie() || pgid != 0 && st.pgrp == pgid
 	})
 	var out []int
 	queue := []int{pid}
@@ -171,7 +175,7 @@ func liveDescendants(pid int) []int {
 		p := queue[0]
 		queue = queue[1:]
 		for _, c := range children[p] {
-			if !zombie[c] {
+			if !skip[c] {
 				out = append(out, c)
 			}
 			queue = append(queue, c)

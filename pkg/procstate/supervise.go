@@ -318,7 +318,11 @@ func logStream(l *Log, r io.Reader, seen func(p []byte)) {
 // have been reused.
 func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended <-chan struct{}) {
 	SignalGroup(pgid, sig)
-	signalDescendants(sig)
+	// The group has it; the descendants outside it get it once too (a
+	// second TERM or INT often means "stop now, skip the clean-up").
+	for _, p := range liveDescendantsOutside(os.Getpid(), pgid) {
+		_ = syscall.Kill(p, sig)
+	}
 	if sig == syscall.SIGKILL {
 		<-ended
 		return

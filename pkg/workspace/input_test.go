@@ -429,3 +429,22 @@ func TestSendInputTimeout(t *testing.T) {
 		t.Errorf("the process read %q bytes; the errors counted %d", got, sent)
 	}
 }
+
+// kill signals each process of the command's group once: a second TERM
+// or INT is what many programs take as "stop now, skip the clean-up".
+// (The supervisor also signals the descendants that left the group; it
+// signalled the group's members a second time.)
+func TestKillSignalsOnce(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	for _, sig := range []string{"TERM", "INT"} {
+		res := startBackground(t, w, ExecRequest{Command: `exec perl -e '$| = 1; $n = 0; $SIG{` + sig +
+			`} = sub { $n++; print "got $n\n" }; print "up\n"; sleep 1 while 1'`})
+		pid := strconv.Itoa(res.PID)
+		waitOutput(t, w, pid, "up\n")
+		r, err := w.Kill(context.Background(), KillRequest{PID: pid, Signal: sig})
+		must(t, err)
+		if !strings.Contains(r.Text(), "got 1\n") || strings.Contains(r.Text(), "got 2") {
+			t.Errorf("kill --signal %s: %q, want the signal handled once", sig, r.Text())
+		}
+	}
+}
