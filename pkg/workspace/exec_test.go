@@ -467,3 +467,32 @@ func TestBackgroundInheritsNoDescriptors(t *testing.T) {
 		t.Error("the background process still holds the caller's pipe")
 	}
 }
+
+// A process whose supervisor was killed ends with no exit recorded:
+// ps-output says so (before, its output read as a running process's,
+// so a model waited on it again and again), and calls it ended.
+func TestProcessOutputLost(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	res := startBackground(t, w, ExecRequest{Command: "echo hi; exec sleep 0.3"})
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "hi\n")
+	e, err := w.processOf(pid)
+	must(t, err)
+	must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
+	want := "hi\n\n\n" + "[the process is gone without an exit code: its supervisor was killed]"
+	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+	must(t, err)
+	if out.Text() != want || out.State != "lost" {
+		t.Errorf("wait: %q (%s), want %q", out.Text(), out.State, want)
+	}
+	out, err = w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Tail: intp(1)})
+	must(t, err)
+	if out.Text() != want || out.State != "lost" {
+		t.Errorf("read again: %q (%s), want %q", out.Text(), out.State, want)
+	}
+	out, err = w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Filter: "nothing"})
+	must(t, err)
+	if want := "(no matching output)\n\n[the process is gone without an exit code: its supervisor was killed]"; out.Text() != want {
+		t.Errorf("filtered: %q, want %q", out.Text(), want)
+	}
+}

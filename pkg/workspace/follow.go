@@ -78,7 +78,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 			res.text = "Exit code: " + strconv.Itoa(now.Exit.ExitCode)
 			return res, nil
 		case gone:
-			res.text = "[the process is gone without an exit code: its supervisor was killed]"
+			res.text = lostText
 			return res, nil
 		case !deadline.IsZero() && time.Now().After(deadline):
 			res.StillRunning = true

@@ -150,11 +150,22 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	}
 	waitedOut := false
 	wait := req.Wait != nil && *req.Wait || req.Wait == nil && req.WaitTimeout != nil
-	if wait && e.Exit == nil {
+	// lost: the process is gone, and no exit was recorded (its supervisor
+	// was killed). The state is read before the output, as Follow does.
+	lost := false
+	switch {
+	case wait && e.Exit == nil:
 		e, waitedOut, err = w.waitExit(ctx, e, waitDeadline(req.WaitTimeout))
 		if err != nil {
 			return nil, err
 		}
+		lost = !waitedOut && e.Exit == nil
+	case e.Exit == nil:
+		var gone bool
+		if e, gone, err = w.loadState(e.Record.ID); err != nil {
+			return nil, stateError(err)
+		}
+		lost = gone && e.Exit == nil
 	}
 	sinceLast := req.SinceLast != nil && *req.SinceLast
 	out, err := w.readOutput(e, sinceLast)
@@ -166,18 +177,27 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	limit := w.toolTokens(GetProcessOutput)
 	hint := tailHint(dialectOf(ctx), sinceLast)
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
+	if lost {
+		res.State = "lost"
+	}
 	parts := streamParts(streamText(outB, out.lost[0], tail, limit, hint), streamText(errB, out.lost[1], tail, limit, hint))
 	if len(parts) == 0 {
-		parts = []string{noOutputText(e.Exit != nil, out.since, filter != nil)}
+		parts = []string{noOutputText(e.Exit != nil || lost, out.since, filter != nil)}
 	}
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
+	} else if lost {
+		parts = append(parts, "", lostText)
 	} else if waitedOut {
 		parts = append(parts, "", fmt.Sprintf("[still running after waiting %ss; call again to keep waiting]", js.FormatNumber(*req.WaitTimeout)))
 	}
 	res.text = tokens.StripANSI(strings.Join(parts, "\n"))
 	return res, nil
 }
+
+// lostText ends the output of a process that ended while nothing
+// watched it (its supervisor was killed): how it ended is not known.
+const lostText = "[the process is gone without an exit code: its supervisor was killed]"
 
 // noOutputText stands for empty streams: Mastra's "(no output yet)" for a
 // running process, ws's "(no output)" for an ended one; "new" with
