@@ -93,7 +93,7 @@ func (a *App) run(ctx context.Context, args []string) int {
 	if a.remoteAsked(args) {
 		root = newRootFor(a, args) // the line was parsed once: afresh
 	}
-	// The first SIGINT/SIGTERM cancels the running tool (exec stops its
+	// The first SIGINT/SIGTERM/SIGHUP cancels the running tool (exec stops its
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends
 	// ws at once even if a tool is stuck.
@@ -103,6 +103,13 @@ func (a *App) run(ctx context.Context, args []string) int {
 		sctx, cancel := context.WithCancelCause(ctx)
 		sigc := make(chan os.Signal, 1)
 		signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+		// HUP too: a closed terminal or a dropped ssh session must not
+		// leave the command running (it is in a process group of its own,
+		// which the hangup does not reach). Unless HUP is ignored
+		// (nohup): then the command keeps ignoring it as well.
+		if !signal.Ignored(syscall.SIGHUP) {
+			signal.Notify(sigc, syscall.SIGHUP)
+		}
 		// In the process's last run the watch lasts until it exits (a
 		// first signal while ws finishes up is taken, a second ends it):
 		// taking the handler off waits on os/signal's thread, ~0.15 ms.
