@@ -24,7 +24,7 @@ type rgData []byte
 
 func (d rgData) MarshalJSON() ([]byte, error) {
 	if utf8.Valid(d) {
-		return json.Marshal(struct {
+		return marshalText(struct {
 			Text string `json:"text"`
 		}{string(d)})
 	}
