@@ -49,8 +49,8 @@ The version replaced is kept: ws undo takes the edit back.`,
 	}, func(b *binder, o *editOptions) {
 		stringVar(b.f, &o.OldString, "old", "the text to replace (old_string)")
 		stringVar(b.f, &o.NewString, "new", "the replacement text, taken literally (new_string)")
-		stringVar(b.f, &oldFile, "old-file", "read the text to replace from this file")
-		stringVar(b.f, &newFile, "new-file", "read the replacement from this file")
+		stringVar(b.f, &oldFile, "old-file", "read the text to replace from this file (- for stdin)")
+		stringVar(b.f, &newFile, "new-file", "read the replacement from this file (- for stdin)")
 		b.bool(&o.ReplaceAll, "replace-all", "", false, "replace every occurrence")
 		stringVar(b.f, &edits, "edits", `make the edits of this JSON file (- for stdin): [{"old_string": …, "new_string": …, "replace_all": …}]`)
 		b.f.BoolVar(&o.DryRun, "dry-run", false, "show the diff the edit would make; write nothing")
@@ -67,6 +67,9 @@ The version replaced is kept: ws undo takes the edit back.`,
 			o.Multi = &workspace.MultiEditRequest{Path: o.Path, DryRun: o.DryRun}
 			o.Multi.Edits, err = readEdits(app, edits)
 			return err
+		}
+		if oldFile == "-" && newFile == "-" {
+			return usagef("--old-file and --new-file cannot both be - (stdin)")
 		}
 		if o.OldString, err = fileOr(app, f, o.OldString, oldFile, "old"); err != nil {
 			return err

@@ -299,12 +299,19 @@ func stdinOr(app *App, set bool, value, flag string) (string, error) {
 }
 
 // fileOr is the text of a --x / --x-file pair: the flag's value, or the
-// content of the file the other names; one of them is required.
+// content of the file the other names (- for stdin); one of them is
+// required.
 func fileOr(app *App, f *pflag.FlagSet, value, file, flag string) (string, error) {
 	set := changed(f, flag)
 	switch {
 	case file != "" && set:
 		return "", usagef("give --%s or --%s-file, not both", flag, flag)
+	case file == "-":
+		if app.IO.InTTY {
+			return "", usagef("--%s-file -: pipe the text on stdin", flag)
+		}
+		data, err := io.ReadAll(app.IO.In)
+		return string(data), err
 	case file != "":
 		data, err := app.readFile(file)
 		if err != nil {
