@@ -147,7 +147,7 @@ func unameOf(goos, goarch string) (string, error) {
 	machine := map[string]string{"amd64": "x86_64", "arm64": "aarch64", "386": "i686", "riscv64": "riscv64",
 		"ppc64le": "ppc64le", "s390x": "s390x", "loong64": "loongarch64"}[goarch]
 	if goos != "linux" || machine == "" {
-		return "", fmt.Errorf("ws remote install copies a linux binary; this one is for %s/%s", goos, goarch)
+		return "", fmt.Errorf("remote install copies a linux binary; this ws is for %s/%s", goos, goarch)
 	}
 	return "Linux " + machine, nil
 }

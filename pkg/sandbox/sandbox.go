@@ -205,7 +205,7 @@ func (s *Sandbox) landlockArgv(sh []string) ([]string, error) {
 		return nil, &UnavailableError{Isolation: "landlock", Err: err}
 	}
 	if len(s.launcher) == 0 {
-		return nil, &UnavailableError{Isolation: "landlock", Err: errors.New("ws cannot find its own executable to start the launcher")}
+		return nil, &UnavailableError{Isolation: "landlock", Err: errors.New("cannot find the ws executable to start the launcher")}
 	}
 	p := landlock.Policy{DenyNetwork: !s.cfg.NativeSandbox.AllowNetwork}
 	if p.DenyNetwork && abi < landlock.NetworkABI {

@@ -299,7 +299,7 @@ func TestUnavailable(t *testing.T) {
 		{name: "no bubblewrap", isolation: "bwrap", cause: exec.ErrNotFound},
 		{name: "no Landlock", isolation: "landlock", abi: noLandlock, launcher: []string{"/ws"}, cause: landlock.ErrUnavailable},
 		{name: "no launcher", isolation: "landlock", abi: func() (int, error) { return 6, nil },
-			text: "ws cannot find its own executable to start the launcher"},
+			text: "cannot find the ws executable to start the launcher"},
 		{name: "no Landlock and no launcher: the kernel first", isolation: "landlock", abi: noLandlock, cause: landlock.ErrUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
