@@ -496,3 +496,36 @@ func TestProcessOutputLost(t *testing.T) {
 		t.Errorf("filtered: %q, want %q", out.Text(), want)
 	}
 }
+
+// ps --prune keeps the record of an exited command whose leftovers still
+// run: without it neither kill nor destroy could reach them (before, they
+// ran on untracked under their supervisor).
+func TestPruneKeepsLeftovers(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi"})
+	pid := strconv.Itoa(res.PID)
+	_, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+	must(t, err)
+	left := pidIn(w, "left")
+	if left == 0 {
+		t.Fatal("no pid of the leftover")
+	}
+	defer syscall.Kill(left, syscall.SIGKILL)
+	ps, err := w.PS(ctx, PSRequest{Prune: boolp(true)})
+	must(t, err)
+	if len(ps.Pruned) != 0 || len(ps.Processes) != 1 || !ps.Processes[0].Leftovers {
+		t.Fatalf("prune with a leftover running: %+v", ps)
+	}
+	if _, err := w.Kill(ctx, KillRequest{PID: pid}); err != nil {
+		t.Fatalf("kill of the leftovers after a prune: %v", err)
+	}
+	if !gone(left, 5*time.Second) {
+		t.Fatalf("leftover %d still runs", left)
+	}
+	ps, err = w.PS(ctx, PSRequest{Prune: boolp(true)})
+	must(t, err)
+	if len(ps.Pruned) != 1 || len(ps.Processes) != 0 {
+		t.Fatalf("prune once they are stopped: %+v", ps)
+	}
+}

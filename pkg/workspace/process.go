@@ -522,7 +522,9 @@ func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
 	for _, e := range entries {
 		p := processOf(e)
 		p.Callbacks = w.procStore().LoadCallbacks(e.Record.ID)
-		if req.Prune != nil && *req.Prune && p.State != "running" {
+		// A record stays while what the command left running runs: only
+		// through it can kill or destroy reach those.
+		if req.Prune != nil && *req.Prune && p.State != "running" && !p.Leftovers {
 			if err := w.procStore().Remove(e.Record.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, stateError(err)
 			}
