@@ -241,7 +241,28 @@ wait:
 		}
 	}
 	if timedOut || killed {
-		stopGroupAndTree(pid, stopWith, grace, ended)
+		// During the grace period a KILL asked for (ws kill --signal
+		// KILL) is sent at once, and stdin can still be closed.
+		now := make(chan struct{})
+		stopping := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-stopping:
+					return
+				case sig := <-sigs:
+					switch sig {
+					case SignalCloseStdin:
+						relay.close()
+					case SignalKillNow:
+						close(now)
+						return
+					}
+				}
+			}
+		}()
+		stopGroupAndTree(pid, stopWith, grace, ended, now)
+		close(stopping)
 	}
 	relay.stop()
 	close(reap)
@@ -313,10 +334,10 @@ func logStream(l *Log, r io.Reader, seen func(p []byte)) {
 
 // stopGroupAndTree stops a running command: sig (TERM or INT) to its
 // process group and to every other descendant of the supervisor, then, if
-// anything is left after the grace period, KILL. The command's pid stays
-// unreaped until this returns (see the reaper), so the group id cannot
-// have been reused.
-func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended <-chan struct{}) {
+// anything is left after the grace period (or as soon as now is closed),
+// KILL. The command's pid stays unreaped until this returns (see the
+// reaper), so the group id cannot have been reused.
+func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended, now <-chan struct{}) {
 	SignalGroup(pgid, sig)
 	// The group has it; the descendants outside it get it once too (a
 	// second TERM or INT often means "stop now, skip the clean-up").
@@ -335,11 +356,21 @@ func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended <
 		signalDescendants(syscall.SIGKILL)
 		<-ended
 		return
+	case <-now:
+		SignalGroup(pgid, syscall.SIGKILL)
+		signalDescendants(syscall.SIGKILL)
+		<-ended
+		return
 	}
 	// The command is gone; give what it left the rest of the grace period.
 	for tick := time.NewTicker(20 * time.Millisecond); ; {
 		select {
 		case <-deadline:
+			tick.Stop()
+			SignalGroup(pgid, syscall.SIGKILL)
+			signalDescendants(syscall.SIGKILL)
+			return
+		case <-now:
 			tick.Stop()
 			SignalGroup(pgid, syscall.SIGKILL)
 			signalDescendants(syscall.SIGKILL)

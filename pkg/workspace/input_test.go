@@ -448,3 +448,30 @@ func TestKillSignalsOnce(t *testing.T) {
 		}
 	}
 }
+
+// kill --signal KILL while another kill (or the timeout) waits out the
+// grace period after TERM: the KILL is sent at once, not when the grace
+// ends (here a minute, well past what the KILL waits for).
+func TestKillNowDuringGrace(t *testing.T) {
+	defer func(g time.Duration) { backgroundGrace = g }(backgroundGrace)
+	backgroundGrace = time.Minute
+	w := newSupervisedWorkspace(t, nil)
+	res := startBackground(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`})
+	defer syscall.Kill(-res.PID, syscall.SIGKILL)
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "up\n")
+	term := make(chan struct{})
+	go func() {
+		defer close(term)
+		if w2 := reopen(t, w); w2 != nil {
+			w2.Kill(context.Background(), KillRequest{PID: pid})
+		}
+	}()
+	waitOutput(t, w, pid, "got TERM")
+	r, err := w.Kill(context.Background(), KillRequest{PID: pid, Signal: "KILL"})
+	must(t, err)
+	if r.ExitCode == nil || *r.ExitCode != 137 {
+		t.Errorf("kill --signal KILL during the grace: %q, want it killed, exit code 137", r.Text())
+	}
+	<-term
+}

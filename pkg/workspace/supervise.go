@@ -16,6 +16,10 @@ import (
 // itself) in a new session, and returns as soon as the supervisor reports
 // the command's pid. ws's own stdout and stderr are never passed on, so
 // `$(ws exec --background …)` returns at once.
+// backgroundGrace is the time a background command's supervisor gives
+// it between TERM and KILL (a variable for tests).
+var backgroundGrace = procstate.KillGrace
+
 func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, req ExecRequest, cwd string) (*ExecResult, error) {
 	if len(w.superv) == 0 {
 		return nil, errs.NoProcesses()
@@ -32,7 +36,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 	spec := procstate.Spec{
 		Argv: argv, Env: sb.Env(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
 		Thread: w.thread, TimeoutMs: w.backgroundTimeout(req.Timeout).Milliseconds(),
-		LogCap: procstate.DefaultLogCap, GraceMs: procstate.KillGrace.Milliseconds(),
+		LogCap: procstate.DefaultLogCap, GraceMs: backgroundGrace.Milliseconds(),
 		Stdin: req.StdinPipe != nil && *req.StdinPipe,
 	}
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
