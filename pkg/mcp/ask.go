@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -62,7 +63,7 @@ func (h *Handler) request(ctx context.Context, method string, params any) (json.
 	send := h.send
 	h.mu.Unlock()
 
-	msg, err := marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	msg, err := jsonenc.Marshal(request{JSONRPC: "2.0", ID: id, Method: method, Params: params})
 	if err != nil {
 		h.forget(key)
 		return nil, err
@@ -79,7 +80,7 @@ func (h *Handler) request(ctx context.Context, method string, params any) (json.
 		return r.result, nil
 	case <-ctx.Done():
 		h.forget(key)
-		if msg, err := marshal(notification{JSONRPC: "2.0", Method: "notifications/cancelled",
+		if msg, err := jsonenc.Marshal(notification{JSONRPC: "2.0", Method: "notifications/cancelled",
 			Params: map[string]any{"requestId": id, "reason": "the tool call was cancelled"}}); err == nil {
 			send(ctx, msg)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -188,12 +189,12 @@ func (j *job) answer() []byte {
 	var b []byte
 	var err error
 	if j.batch {
-		b, err = marshal(out)
+		b, err = jsonenc.Marshal(out)
 	} else {
-		b, err = marshal(out[0])
+		b, err = jsonenc.Marshal(out[0])
 	}
 	if err != nil {
-		b, _ = marshal(errorResponse(nullID, errorf(codeInternalError, "Internal error: %v", err)))
+		b, _ = jsonenc.Marshal(errorResponse(nullID, errorf(codeInternalError, "Internal error: %v", err)))
 	}
 	return b
 }
@@ -213,7 +214,7 @@ func (h *Handler) respond(it jobItem) *response {
 	if rerr != nil {
 		return errorResponse(it.c.id, rerr)
 	}
-	b, err := marshal(result)
+	b, err := jsonenc.Marshal(result)
 	if err != nil {
 		return errorResponse(it.c.id, errorf(codeInternalError, "Internal error: %v", err))
 	}
@@ -428,7 +429,7 @@ func toResult(res workspace.Result, err error) *callToolResult {
 		}
 		return out
 	}
-	if b, merr := marshal(res); merr == nil && len(b) > 0 && b[0] == '{' {
+	if b, merr := jsonenc.Marshal(res); merr == nil && len(b) > 0 && b[0] == '{' {
 		out.StructuredContent = json.RawMessage(b)
 	}
 	return out

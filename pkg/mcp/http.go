@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -373,7 +374,7 @@ func writeJSON(w http.ResponseWriter, status int, msg []byte) {
 
 // writeRPCError answers with a JSON-RPC error for the request id.
 func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
-	b, _ := marshal(errorResponse(id, &rpcError{Code: code, Message: msg}))
+	b, _ := jsonenc.Marshal(errorResponse(id, &rpcError{Code: code, Message: msg}))
 	writeJSON(w, status, b)
 }
 

@@ -176,15 +176,3 @@ func idKey(id json.RawMessage) string {
 	}
 	return b.String()
 }
-
-// marshal is json.Marshal without HTML escaping (ws writes JSON that way
-// everywhere; "<" stays "<").
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}

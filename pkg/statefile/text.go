@@ -45,25 +45,18 @@ func (s *String) UnmarshalJSON(data []byte) error {
 }
 
 // Strings converts a list for a state file.
-func Strings(list []string) []String {
-	if list == nil {
-		return nil
-	}
-	out := make([]String, len(list))
-	for i, v := range list {
-		out[i] = String(v)
-	}
-	return out
-}
+func Strings(list []string) []String { return convert[String](list) }
 
 // Plain converts a list read from a state file back.
-func Plain(list []String) []string {
+func Plain(list []String) []string { return convert[string](list) }
+
+func convert[To, From ~string](list []From) []To {
 	if list == nil {
 		return nil
 	}
-	out := make([]string, len(list))
+	out := make([]To, len(list))
 	for i, v := range list {
-		out[i] = string(v)
+		out[i] = To(v)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/grep"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // GrepEvent is one message of ws grep --jsonl, in ripgrep's --json shapes
@@ -24,7 +25,7 @@ type rgData []byte
 
 func (d rgData) MarshalJSON() ([]byte, error) {
 	if utf8.Valid(d) {
-		return marshalText(struct {
+		return jsonenc.Marshal(struct {
 			Text string `json:"text"`
 		}{string(d)})
 	}
