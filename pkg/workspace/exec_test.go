@@ -351,21 +351,31 @@ func gone(pid int, within time.Duration) bool {
 	}
 }
 
+// startLeftover starts command in the background, waits for it to exit
+// and returns its PID, its output and the PID of the process it left
+// running, which it writes to the file "left"; that process is killed
+// when the test ends.
+func startLeftover(t *testing.T, w *Workspace, command string) (string, *ProcessOutputResult, int) {
+	t.Helper()
+	pid := strconv.Itoa(startBackground(t, w, ExecRequest{Command: command}).PID)
+	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+	must(t, err)
+	left := pidIn(w, "left")
+	if left == 0 || gone(left, 0) {
+		t.Fatalf("the leftover process %d is not running", left)
+	}
+	t.Cleanup(func() { syscall.Kill(left, syscall.SIGKILL) })
+	return pid, out, left
+}
+
 // A command that exited but left a process running (which keeps its
 // supervisor around): kill stops the leftovers and says so.
 func TestKillLeftovers(t *testing.T) {
 	w := newSupervisedWorkspace(t, nil)
 	ctx := context.Background()
-	res := startBackground(t, w, ExecRequest{Command: "setsid sleep 30 > /dev/null 2>&1 & echo $! > left; exit 3"})
-	pid := strconv.Itoa(res.PID)
-	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
-	must(t, err)
+	pid, out, left := startLeftover(t, w, "setsid sleep 30 > /dev/null 2>&1 & echo $! > left; exit 3")
 	if !strings.HasSuffix(out.Text(), "Exit code: 3") {
 		t.Fatalf("wait: %q", out.Text())
-	}
-	left := pidIn(w, "left")
-	if left == 0 || gone(left, 0) {
-		t.Fatalf("the leftover process %d is not running", left)
 	}
 	ps, err := w.PS(ctx, PSRequest{})
 	must(t, err)
@@ -503,15 +513,7 @@ func TestProcessOutputLost(t *testing.T) {
 func TestPruneKeepsLeftovers(t *testing.T) {
 	w := newSupervisedWorkspace(t, nil)
 	ctx := context.Background()
-	res := startBackground(t, w, ExecRequest{Command: "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi"})
-	pid := strconv.Itoa(res.PID)
-	_, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Wait: boolp(true)})
-	must(t, err)
-	left := pidIn(w, "left")
-	if left == 0 {
-		t.Fatal("no pid of the leftover")
-	}
-	defer syscall.Kill(left, syscall.SIGKILL)
+	pid, _, left := startLeftover(t, w, "sleep 30 > /dev/null 2>&1 & echo $! > left; echo hi")
 	ps, err := w.PS(ctx, PSRequest{Prune: boolp(true)})
 	must(t, err)
 	if len(ps.Pruned) != 0 || len(ps.Processes) != 1 || !ps.Processes[0].Leftovers {
