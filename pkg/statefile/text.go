@@ -2,9 +2,9 @@ package statefile
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // String is a string in a state file that keeps its bytes. JSON holds a
@@ -15,14 +15,7 @@ import (
 type String string
 
 // MarshalJSON writes a string, or the base64 object.
-func (s String) MarshalJSON() ([]byte, error) {
-	if utf8.ValidString(string(s)) {
-		return json.Marshal(string(s))
-	}
-	return json.Marshal(struct {
-		Bytes string `json:"bytes"`
-	}{base64.StdEncoding.EncodeToString([]byte(s))})
-}
+func (s String) MarshalJSON() ([]byte, error) { return jsonenc.Bytes([]byte(s)) }
 
 // UnmarshalJSON reads either form.
 func (s *String) UnmarshalJSON(data []byte) error {

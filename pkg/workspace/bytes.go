@@ -1,10 +1,6 @@
 package workspace
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"unicode/utf8"
-
 	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
@@ -14,11 +10,4 @@ import (
 type Bytes []byte
 
 // MarshalJSON writes a string or the base64 object.
-func (b Bytes) MarshalJSON() ([]byte, error) {
-	if utf8.Valid(b) {
-		return jsonenc.Marshal(string(b))
-	}
-	return json.Marshal(struct {
-		Bytes string `json:"bytes"`
-	}{base64.StdEncoding.EncodeToString(b)})
-}
+func (b Bytes) MarshalJSON() ([]byte, error) { return jsonenc.Bytes(b) }

@@ -1,8 +1,6 @@
 package workspace
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -29,9 +27,7 @@ func (d rgData) MarshalJSON() ([]byte, error) {
 			Text string `json:"text"`
 		}{string(d)})
 	}
-	return json.Marshal(struct {
-		Bytes string `json:"bytes"`
-	}{base64.StdEncoding.EncodeToString(d)})
+	return jsonenc.Base64(d)
 }
 
 type rgBegin struct {

@@ -4,7 +4,9 @@ package jsonenc
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Marshal is json.Marshal without HTML escaping. A MarshalJSON method
@@ -18,4 +20,21 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Bytes is b as ws writes data that may not be text: a JSON string when b
+// is valid UTF-8, else {"bytes": "<base64>"} (ripgrep's form), so no byte
+// is turned into U+FFFD.
+func Bytes(b []byte) ([]byte, error) {
+	if utf8.Valid(b) {
+		return Marshal(string(b))
+	}
+	return Base64(b)
+}
+
+// Base64 is {"bytes": "<base64>"}.
+func Base64(b []byte) ([]byte, error) {
+	return json.Marshal(struct {
+		Bytes string `json:"bytes"`
+	}{base64.StdEncoding.EncodeToString(b)})
 }

@@ -20,3 +20,21 @@ func TestMarshal(t *testing.T) {
 		t.Error("a func was encoded")
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"", `""`},
+		{"a<b>", `"a<b>"`},
+		{"caf\u00e9", `"café"`},
+		{"n\xff", `{"bytes":"bv8="}`},
+		{"\xfe\xfd<", `{"bytes":"/v08"}`},
+	} {
+		got, err := Bytes([]byte(tc.in))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Bytes(%q) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
