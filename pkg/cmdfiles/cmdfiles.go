@@ -30,8 +30,8 @@ type File struct {
 // names resolve from dir, bare ones through env's PATH.
 func Of(argv []string, dir string, env []string) []File {
 	var words [][]string
-	if len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
-		words = append([][]string{{"/bin/sh"}}, shellCommands(argv[2])...)
+	if script, ok := shScript(argv); ok {
+		words = append([][]string{{"/bin/sh"}}, shellCommands(script)...)
 	} else {
 		words = [][]string{argv}
 	}
@@ -42,6 +42,18 @@ func Of(argv []string, dir string, env []string) []File {
 		}
 	}
 	return out
+}
+
+// shScript is the script of a /bin/sh -c argv, with or without the "--"
+// that ends sh's options.
+func shScript(argv []string) (string, bool) {
+	if len(argv) == 4 && argv[2] == "--" {
+		argv = []string{argv[0], argv[1], argv[3]}
+	}
+	if len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+		return argv[2], true
+	}
+	return "", false
 }
 
 // shellBuiltins run in the shell itself, so no file is looked up for them.

@@ -75,6 +75,7 @@ func TestOf(t *testing.T) {
 		{[]string{"/usr/bin/python3", "hook.py"}, []File{{Path: "/usr/bin/python3"}, {Path: filepath.Join(dir, "hook.py")}}},
 		{[]string{"~/h.sh"}, []File{{Path: "/home/u/h.sh"}}},
 		{[]string{"/bin/sh", "-c", "./a; cd x && /opt/b | echo $X"}, []File{{Path: "/bin/sh"}, {Path: filepath.Join(dir, "a")}, {Path: "/opt/b"}}},
+		{[]string{"/bin/sh", "-c", "--", "./a"}, []File{{Path: "/bin/sh"}, {Path: filepath.Join(dir, "a")}}},
 		{[]string{"$HOME/x", "y"}, nil},
 	} {
 		if got := Of(tc.argv, dir, env); !reflect.DeepEqual(got, tc.want) {

@@ -171,11 +171,12 @@ func (s *Sandbox) Dir(cwd string) (string, error) {
 }
 
 // Argv is the argv that runs command in the directory cwd (as Dir gave
-// it): /bin/sh -c, wrapped in bubblewrap when sandbox.isolation is
+// it): /bin/sh -c -- command (the "--" keeps a command that starts with
+// "-" or "+" from being read as sh's options), wrapped in bubblewrap when sandbox.isolation is
 // "bwrap", or started by ws's Landlock launcher when it is "landlock". An
 // isolation that cannot be had is an *UnavailableError.
 func (s *Sandbox) Argv(command, cwd string) ([]string, error) {
-	sh := []string{"/bin/sh", "-c", command}
+	sh := []string{"/bin/sh", "-c", "--", command}
 	switch s.cfg.Isolation {
 	case "bwrap":
 		bwrap, err := findBwrap()

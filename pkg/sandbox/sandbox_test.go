@@ -166,7 +166,7 @@ func TestBwrapArgv(t *testing.T) {
 	tmp := tree(t, "root/sub/", "extra/", "extra-link -> /extra")
 	root, home, extra := filepath.Join(tmp, "root"), filepath.Join(tmp, "home"), filepath.Join(tmp, "extra")
 	ns := []string{"/usr/bin/bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts"}
-	sh := []string{"--", "/bin/sh", "-c", "make test"}
+	sh := []string{"--", "/bin/sh", "-c", "--", "make test"}
 	for _, tc := range []struct {
 		name     string
 		edit     func(c *config.Sandbox)
@@ -267,7 +267,7 @@ func TestLandlockArgv(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(cmd, []string{"/bin/sh", "-c", "make test"}) || !slices.Equal(p.ReadWrite, tc.rw) || p.DenyNetwork != tc.deny {
+			if !slices.Equal(cmd, []string{"/bin/sh", "-c", "--", "make test"}) || !slices.Equal(p.ReadWrite, tc.rw) || p.DenyNetwork != tc.deny {
 				t.Errorf("command %q, policy %+v; want rw %q, deny %v", cmd, p, tc.rw, tc.deny)
 			}
 			if want := []string{tc.warn}; (tc.warn == "" && len(warnings) != 0) || (tc.warn != "" && !slices.Equal(warnings, want)) {
@@ -322,7 +322,7 @@ func TestUnavailable(t *testing.T) {
 		cfg := config.Default().Sandbox
 		cfg.Isolation = iso
 		argv, err := New(Options{Config: cfg, Files: testFiles(t, root, root)}).Argv("touch ran", root)
-		if err != nil || !slices.Equal(argv, []string{"/bin/sh", "-c", "touch ran"}) {
+		if err != nil || !slices.Equal(argv, []string{"/bin/sh", "-c", "--", "touch ran"}) {
 			t.Errorf("isolation %q: argv %q, err %v", iso, argv, err)
 		}
 	}
