@@ -3,6 +3,8 @@ package remote
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,32 @@ func TestFindMarker(t *testing.T) {
 		} else if found || r.before.String() != tc.before {
 			t.Errorf("%q: found %v, kept %q", tc.in, found, r.before.String())
 		}
+	}
+}
+
+// TestHeaderBytes: the command line crosses as it was typed, bytes that
+// are not UTF-8 included (a file name, a command), and a header of text
+// is written in the plain form an earlier ws reads.
+func TestHeaderBytes(t *testing.T) {
+	for _, h := range []Header{
+		{Version: "v", Args: []string{"write", "n\xff\xfe.txt", "--content", "x"}},
+		{Version: "v", Args: []string{"exec", "--", "echo \xff"}, Inputs: []string{"old\xfe.txt"}},
+		{Version: "v", Args: []string{"--thread", "t\x80", "read", "a.txt"}, StdinTTY: true},
+	} {
+		data, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Header
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, h) {
+			t.Errorf("%+q came back as %+q (%s)", h.Args, got.Args, data)
+		}
+	}
+	data, err := json.Marshal(Header{Version: "v", Args: []string{"read", "a.txt"}, Inputs: []string{"f"}})
+	if want := `{"version":"v","args":["read","a.txt"],"stdin_tty":false,"stdout_tty":false,"inputs":["f"]}`; err != nil || string(data) != want {
+		t.Errorf("text header: %s, %v; want %s", data, err, want)
 	}
 }

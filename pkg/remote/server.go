@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Header opens a session: what to run and how the local side looks.
@@ -25,6 +27,33 @@ type Header struct {
 	// Inputs are the local files the command reads, as named in Args;
 	// their bytes follow the header, in this order.
 	Inputs []string `json:"inputs,omitempty"`
+}
+
+// wireHeader is Header as it crosses: its strings keep their bytes (a
+// file name or a command that is not UTF-8 would otherwise arrive with
+// U+FFFD in their place), and text is written as plain JSON strings, the
+// form an earlier ws reads.
+type wireHeader struct {
+	Version   string             `json:"version"`
+	Args      []statefile.String `json:"args"`
+	StdinTTY  bool               `json:"stdin_tty"`
+	StdoutTTY bool               `json:"stdout_tty"`
+	Inputs    []statefile.String `json:"inputs,omitempty"`
+}
+
+// MarshalJSON writes the header with every byte of its strings.
+func (h Header) MarshalJSON() ([]byte, error) {
+	return json.Marshal(wireHeader{h.Version, statefile.Strings(h.Args), h.StdinTTY, h.StdoutTTY, statefile.Strings(h.Inputs)})
+}
+
+// UnmarshalJSON reads a header written by MarshalJSON.
+func (h *Header) UnmarshalJSON(data []byte) error {
+	var w wireHeader
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*h = Header{w.Version, statefile.Plain(w.Args), w.StdinTTY, w.StdoutTTY, statefile.Plain(w.Inputs)}
+	return nil
 }
 
 // fileEnd ends an input file: with an error when opening or reading it
