@@ -35,10 +35,13 @@ const (
 	NotAvailable     Code = "TOOL_NOT_AVAILABLE"
 	ApprovalRefused  Code = "APPROVAL_REFUSED"
 	StateCorrupt     Code = "STATE_CORRUPT"
-	InvalidPatch     Code = "INVALID_PATCH"
-	NoChange         Code = "NOTHING_TO_UNDO"
-	EmbedderFailed   Code = "EMBEDDER_FAILED"
-	Internal         Code = "INTERNAL"
+	// RecordRemoved: a background process's record went away while ws
+	// read it (ws destroy, ws ps --prune).
+	RecordRemoved  Code = "PROCESS_REMOVED"
+	InvalidPatch   Code = "INVALID_PATCH"
+	NoChange       Code = "NOTHING_TO_UNDO"
+	EmbedderFailed Code = "EMBEDDER_FAILED"
+	Internal       Code = "INTERNAL"
 
 	// --remote: the transport failed, there is no ws on the other side,
 	// or the connection ended before the command did.

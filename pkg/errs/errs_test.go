@@ -29,6 +29,7 @@ func TestCatalogue(t *testing.T) {
 		{EditNoMatch(), NoMatch, "The specified text was not found. Make sure you use the exact text from the file."},
 		{NoSuchProcess("7"), ENOENT, "No background process found with PID 7."},
 		{ProcessGone("7"), ENOENT, "Process 7 was not found or had already exited."},
+		{ProcessRemoved("7"), RecordRemoved, "the record of process 7 was removed while ws was reading it (by ws destroy, or ws ps --prune), so its output and exit code are gone"},
 		{StatNotFound("nope", nil), ENOENT, "nope: not found"},
 		{Validation("t", []string{"- a: b"}, "{}"), InvalidArgument, "Tool input validation failed for t. Please fix the following errors and try again:\n- a: b\n\nProvided arguments: {}"},
 		{ToolNotAvailable("x"), NotAvailable, "tool not available: x"},

@@ -123,6 +123,12 @@ func State(err error) *Error {
 	return &Error{Code: EIO, Message: "state directory: " + err.Error(), Err: err}
 }
 
+// ProcessRemoved: the record of a background process was removed while
+// ws waited for it or followed it; its output and exit went with it.
+func ProcessRemoved(pid string) *Error {
+	return newf(RecordRemoved, "the record of process %s was removed while ws was reading it (by ws destroy, or ws ps --prune), so its output and exit code are gone", pid)
+}
+
 // ReadRecordUnreadable: a read-tracker record that cannot be read.
 func ReadRecordUnreadable(path string, err error) *Error {
 	return newf(StateCorrupt, "cannot read the read-tracker record of %s: %s", path, Errno(err)).at(path, err)

@@ -39,10 +39,12 @@ func ReadCursor(dir, thread string) (Cursor, error) {
 	return c, err
 }
 
-// WriteCursor records thread's cursor (atomically).
+// WriteCursor records thread's cursor (atomically). A record directory
+// that is gone (removed by ws destroy or ws ps --prune while its output
+// was read) is not made again: that fails.
 func WriteCursor(dir, thread string, c Cursor) error {
 	path := cursorPath(dir, thread)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	return statefile.WriteJSON(path, c)

@@ -91,3 +91,32 @@ func must(es []*Entry, err error) []*Entry {
 	}
 	return es
 }
+
+// A cursor is written into its record's directory, and never makes a
+// removed one again (a follow still running while ws destroy removed the
+// state directory brought a procs/ID/seen back).
+func TestWriteCursorRemovedRecord(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "procs", "7-1")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	want := Cursor{Stdout: 3, Stderr: 4}
+	if err := WriteCursor(dir, "t", want); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCursor(dir, "t", want); err != nil { // seen/ exists now
+		t.Fatal(err)
+	}
+	if got, err := ReadCursor(dir, "t"); err != nil || got != want {
+		t.Fatalf("read back %+v %v, want %+v", got, err, want)
+	}
+	if err := os.RemoveAll(filepath.Dir(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCursor(dir, "t", want); err == nil {
+		t.Error("a cursor was written into a removed record")
+	}
+	if _, err := os.Stat(filepath.Dir(dir)); !os.IsNotExist(err) {
+		t.Errorf("the removed directory came back: %v", err)
+	}
+}

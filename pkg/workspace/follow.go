@@ -59,9 +59,9 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 	for {
 		// The exit is read before the logs: once it is there, the logs
 		// hold everything the process wrote.
-		now, gone, err := w.loadState(e.Record.ID)
+		now, gone, err := w.loadState(e)
 		if err != nil {
-			return nil, stateError(err)
+			return nil, err
 		}
 		for _, s := range streams {
 			if err := s.pass(dir, filter, gone, emit); err != nil {

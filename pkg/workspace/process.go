@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
@@ -77,21 +78,34 @@ func hasLeftovers(e *procstate.Entry) bool {
 		procstate.HasLiveDescendants(e.Record.SupervisorPID)
 }
 
-// loadState reads the record id and whether its process has ended: an
-// exit is recorded, or neither the process nor its supervisor runs. The
-// liveness is looked at after the read, and a supervisor records the exit
-// before it leaves, so a gone supervisor means reading again: the exit it
-// wrote meanwhile is there.
-func (w *Workspace) loadState(id string) (*procstate.Entry, bool, error) {
-	cur, err := w.procStore().Load(id)
+// loadState reads e's record again and whether its process has ended:
+// an exit is recorded, or neither the process nor its supervisor runs.
+// The liveness is looked at after the read, and a supervisor records the
+// exit before it leaves, so a gone supervisor means reading again: the
+// exit it wrote meanwhile is there. A record removed since e was read
+// (ws destroy, ws ps --prune) is the error that says so.
+func (w *Workspace) loadState(e *procstate.Entry) (*procstate.Entry, bool, error) {
+	cur, err := w.reload(e)
 	if err != nil || cur.Exit != nil {
 		return cur, err == nil, err
 	}
 	if cur.Record.Running() || cur.Record.SupervisorRunning() {
 		return cur, false, nil
 	}
-	cur, err = w.procStore().Load(id)
+	cur, err = w.reload(e)
 	return cur, err == nil, err
+}
+
+// reload reads e's record from the store again.
+func (w *Workspace) reload(e *procstate.Entry) (*procstate.Entry, error) {
+	cur, err := w.procStore().Load(e.Record.ID)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errs.ProcessRemoved(strconv.Itoa(e.Record.PID))
+	case err != nil:
+		return nil, stateError(err)
+	}
+	return cur, nil
 }
 
 func (w *Workspace) procStore() *procstate.Store { return procstate.Open(w.stateDir) }
@@ -162,8 +176,8 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 		lost = !waitedOut && e.Exit == nil
 	case e.Exit == nil:
 		var gone bool
-		if e, gone, err = w.loadState(e.Record.ID); err != nil {
-			return nil, stateError(err)
+		if e, gone, err = w.loadState(e); err != nil {
+			return nil, err
 		}
 		lost = gone && e.Exit == nil
 	}
@@ -305,9 +319,9 @@ func (f *lineFilter) keep(b []byte) []byte {
 func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline time.Time) (*procstate.Entry, bool, error) {
 	delay := 5 * time.Millisecond
 	for {
-		cur, gone, err := w.loadState(e.Record.ID)
+		cur, gone, err := w.loadState(e)
 		if err != nil {
-			return nil, false, stateError(err)
+			return nil, false, err
 		}
 		if gone {
 			return cur, false, nil

@@ -1,0 +1,73 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
+)
+
+// A wait or a follow whose process record is removed meanwhile (ws
+// destroy, or ws ps --prune once the process ended) ends with one clear
+// error that says so, without the state directory's path; before, it was
+// the raw "state directory: open …/record.json: no such file or
+// directory". Nothing of the record is made again (a follow's cursor used
+// to create the record's directory anew).
+func TestOutputOfRemovedRecord(t *testing.T) {
+	for _, follow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "wait", true: "follow"}[follow], func(t *testing.T) {
+			w := newSupervisedWorkspace(t, nil)
+			res := startBackground(t, w, ExecRequest{Command: "echo hi; exec sleep 30"})
+			pid := strconv.Itoa(res.PID)
+			waitOutput(t, w, pid, "hi\n")
+			e, err := w.processOf(pid)
+			must(t, err)
+			t.Cleanup(func() {
+				syscall.Kill(-e.Record.PGID, syscall.SIGKILL)
+				syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL)
+			})
+			done := make(chan error, 1)
+			go func() {
+				var err error
+				if follow {
+					_, err = w.Follow(context.Background(), ProcessOutputRequest{PID: pid, SinceLast: boolp(true)},
+						func(FollowChunk) error { return nil })
+				} else {
+					_, err = w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Wait: boolp(true)})
+				}
+				done <- err
+			}()
+			time.Sleep(300 * time.Millisecond)
+			dir := w.procStore().Dir(e.Record.ID)
+			must(t, os.RemoveAll(dir))
+			select {
+			case err = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the wait did not end when the record was removed")
+			}
+			want := "the record of process " + pid + " was removed while ws was reading it (by ws destroy, or ws ps --prune), so its output and exit code are gone"
+			var we *errs.Error
+			if !errors.As(err, &we) || we.Code != errs.RecordRemoved || err.Error() != want {
+				t.Fatalf("got %v (%s), want %s %q", err, errs.CodeOf(err), errs.RecordRemoved, want)
+			}
+			if strings.Contains(err.Error(), w.stateDir) {
+				t.Errorf("the message names the state directory: %q", err)
+			}
+			// Give a late cursor write its chance: the directory stays gone.
+			time.Sleep(200 * time.Millisecond)
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the record directory came back: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "seen")); err == nil {
+				t.Error("a cursor was written into the removed record")
+			}
+		})
+	}
+}
