@@ -40,7 +40,7 @@ itself failed. --background starts it under a supervisor and prints its PID; wit
 			return nil
 		},
 	}, func(b *binder, req *workspace.ExecRequest) {
-		b.seconds(&req.Timeout, "timeout", "timeout", "", "seconds before the command is stopped; 0 = no limit (default: config sandbox.timeout, else 300; with --background: sandbox.backgroundTimeout, else none)")
+		b.seconds(&req.Timeout, "timeout", "timeout", "", "seconds before the command is stopped, fractions kept to the nanosecond (0.0005 = 500µs); 0 = no limit (default: config sandbox.timeout, else 300; with --background: sandbox.backgroundTimeout, else none)")
 		stringVar(b.f, &req.Cwd, "cwd", "working directory, inside the workspace")
 		b.int(&req.Tail, "tail", "", "tail", "200", "show the last N lines of each stream; 0 = all")
 		b.bool(&req.Background, "background", "", false, "start in the background and print the PID")

@@ -27,7 +27,7 @@ type Record struct {
 	Root      string    `json:"root"` // the workspace that started it
 	Thread    string    `json:"thread,omitempty"`
 	StartedAt time.Time `json:"started_at"`
-	TimeoutMs int64     `json:"timeout_ms,omitempty"`
+	TimeoutMs float64   `json:"timeout_ms,omitempty"` // fractions kept (older records: whole ms)
 	// The supervisor (ws __supervise) that waits for the process.
 	SupervisorPID   int    `json:"supervisor_pid"`
 	SupervisorStart uint64 `json:"supervisor_start_time"`

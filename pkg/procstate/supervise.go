@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -23,15 +24,17 @@ import (
 // Spec is what `ws exec --background` hands its supervisor, in
 // spec.json of the new record directory.
 type Spec struct {
-	Argv      []string `json:"argv"`
-	Env       []string `json:"env"`
-	Dir       string   `json:"dir"`
-	Command   string   `json:"command"`
-	Root      string   `json:"root"`
-	Thread    string   `json:"thread,omitempty"`
-	TimeoutMs int64    `json:"timeout_ms"`
-	LogCap    int64    `json:"log_cap"`
-	GraceMs   int64    `json:"grace_ms"`
+	Argv    []string `json:"argv"`
+	Env     []string `json:"env"`
+	Dir     string   `json:"dir"`
+	Command string   `json:"command"`
+	Root    string   `json:"root"`
+	Thread  string   `json:"thread,omitempty"`
+	// TimeoutMs is the timeout in milliseconds, fractions kept (0.4 is
+	// 400 µs); 0 is none.
+	TimeoutMs float64 `json:"timeout_ms"`
+	LogCap    int64   `json:"log_cap"`
+	GraceMs   int64   `json:"grace_ms"`
 	// Stdin keeps a pipe open to the command's stdin, fed from the FIFO
 	// StdinName in the record directory (ws send); without it the
 	// command's stdin is /dev/null.
@@ -211,7 +214,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 
 	var timer <-chan time.Time
 	if spec.TimeoutMs > 0 {
-		t := time.NewTimer(time.Duration(spec.TimeoutMs) * time.Millisecond)
+		t := time.NewTimer(MsDuration(spec.TimeoutMs))
 		defer t.Stop()
 		timer = t.C
 	}
@@ -279,7 +282,7 @@ wait:
 	switch {
 	case timedOut:
 		x.ExitCode = 124
-		errLog.Write([]byte("\nProcess timed out after " + js.FormatNumber(float64(spec.TimeoutMs)) + "ms"))
+		errLog.Write([]byte("\nProcess timed out after " + js.FormatNumber(spec.TimeoutMs) + "ms"))
 	case status.Signaled():
 		x.Signal = int(status.Signal())
 		x.ExitCode = 128 + x.Signal
@@ -311,6 +314,19 @@ wait:
 			go stopDescendants(grace)
 		}
 	}
+}
+
+// Ms is d in milliseconds, fractions kept: a spec's or record's
+// TimeoutMs.
+func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// MsDuration is ms milliseconds as a Duration, to the nearest nanosecond
+// but never under one for a positive ms.
+func MsDuration(ms float64) time.Duration {
+	if ms <= 0 {
+		return 0
+	}
+	return max(time.Duration(math.Round(ms*float64(time.Millisecond))), 1)
 }
 
 // logStream copies one output stream of the command into its log until

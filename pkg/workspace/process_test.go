@@ -71,3 +71,28 @@ func TestOutputOfRemovedRecord(t *testing.T) {
 		})
 	}
 }
+
+// A timeout under a millisecond is kept (a background one was whole
+// milliseconds in its spec, so 0.4 ms became 0, no timeout at all), and
+// a positive one under a nanosecond is a nanosecond, never none.
+func TestSubMillisecondTimeout(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		secs float64
+		ms   string
+	}{{0.0004, "0.4"}, {1e-12, "0.000001"}} {
+		res := startBackground(t, w, ExecRequest{Command: "sleep 5", Timeout: f64(tt.secs)})
+		out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: strconv.Itoa(res.PID), Wait: boolp(true), WaitTimeout: f64(10)})
+		must(t, err)
+		want := "stderr:\n\nProcess timed out after " + tt.ms + "ms\n\nExit code: 124"
+		if out.Text() != want || out.State != "timed_out" {
+			t.Errorf("background --timeout %v: %q (%s), want %q", tt.secs, out.Text(), out.State, want)
+		}
+		fg, err := w.Exec(ctx, ExecRequest{Command: "sleep 5", Timeout: f64(tt.secs)})
+		must(t, err)
+		if fg.ExitCode == nil || *fg.ExitCode != 124 || !strings.Contains(fg.Text(), "Process timed out after "+tt.ms+"ms") {
+			t.Errorf("foreground --timeout %v: %q", tt.secs, fg.Text())
+		}
+	}
+}

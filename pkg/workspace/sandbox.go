@@ -98,13 +98,17 @@ func (w *Workspace) backgroundTimeout(secs *float64) time.Duration {
 	return seconds(*s)
 }
 
-// seconds is a non-negative number of seconds as a Duration; one too long
-// for a Duration is no limit (0).
+// seconds is a non-negative number of seconds as a Duration, to the
+// nanosecond; one too long for a Duration is no limit (0), and a positive
+// one under a nanosecond is a nanosecond (never no limit).
 func seconds(s float64) time.Duration {
 	if s >= float64(math.MaxInt64)/float64(time.Second) {
 		return 0
 	}
-	return time.Duration(s * float64(time.Second))
+	if s > 0 {
+		return max(time.Duration(s*float64(time.Second)), 1)
+	}
+	return 0
 }
 
 // toolTokens is the token cap of a sandbox tool.

@@ -35,7 +35,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 	}
 	spec := procstate.Spec{
 		Argv: argv, Env: sb.Env(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
-		Thread: w.thread, TimeoutMs: w.backgroundTimeout(req.Timeout).Milliseconds(),
+		Thread: w.thread, TimeoutMs: procstate.Ms(w.backgroundTimeout(req.Timeout)),
 		LogCap: procstate.DefaultLogCap, GraceMs: backgroundGrace.Milliseconds(),
 		Stdin: req.StdinPipe != nil && *req.StdinPipe,
 	}
