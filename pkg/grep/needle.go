@@ -185,7 +185,7 @@ func (f *finder) findOne(buf []byte, from, i int) int {
 	n := &f.ns[i]
 	var p int
 	switch {
-	case haveVecPair && len(n.b) >= 2:
+	case vecPair() && len(n.b) >= 2:
 		p = n.findVec(buf, from)
 	case n.fold:
 		p = n.findFold(buf, from)

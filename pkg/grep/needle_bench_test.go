@@ -66,7 +66,7 @@ func BenchmarkNeedles(b *testing.B) {
 					}},
 				}
 			}
-			if haveVecPair {
+			if vecPair() {
 				ways = append(ways, way{"vec", n.findVec})
 			}
 			for _, w := range ways {

@@ -23,7 +23,7 @@ func naiveFind(n *needle, buf []byte, from int) int {
 // every size around the 32-byte blocks, with matches at the ends, across
 // block borders and in both cases.
 func TestFindVec(t *testing.T) {
-	if !haveVecPair {
+	if !vecPair() {
 		t.Skip("no vector pair scan on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -64,7 +64,7 @@ func TestFindVec(t *testing.T) {
 // scanModes runs f with the vector pair scan (where the CPU has it) and
 // with the pure Go scans every other CPU uses.
 func scanModes(t *testing.T, f func(t *testing.T)) {
-	defer func(v bool) { haveVecPair = v }(haveVecPair)
+	defer func(v bool) { haveVecPair = v }(vecPair())
 	for _, vec := range []bool{true, false} {
 		if vec && !haveVecPair {
 			continue
@@ -168,7 +168,7 @@ func FuzzFindVec(f *testing.F) {
 	f.Add([]byte("x return nil\nRETURN NIL"), "return nil", true, 0)
 	f.Add(bytes.Repeat([]byte("ab"), 40), "bab", false, 3)
 	f.Fuzz(func(t *testing.T, buf []byte, word string, fold bool, from int) {
-		if !haveVecPair || len(buf) > 1<<16 {
+		if !vecPair() || len(buf) > 1<<16 {
 			return
 		}
 		n := needleOf(lit{[]rune(word), fold})
