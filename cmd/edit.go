@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
@@ -74,9 +75,22 @@ The version replaced is kept: ws undo takes the edit back.`,
 		if o.OldString, err = fileOr(app, f, o.OldString, oldFile, "old"); err != nil {
 			return err
 		}
+		if oldFile != "" && o.OldString == "" {
+			// The edit would fail with "--old is empty.", naming a flag
+			// that was not given.
+			return usagef("--old-file %s is empty: the text to replace cannot be empty", oldFileName(oldFile))
+		}
 		o.NewString, err = fileOr(app, f, o.NewString, newFile, "new")
 		return err
 	})
+}
+
+// oldFileName names --old-file's file in its errors ("-" is stdin).
+func oldFileName(name string) string {
+	if name == "-" {
+		return "- (stdin)"
+	}
+	return strconv.Quote(name)
 }
 
 // readEdits reads the --edits list from a file or stdin.
