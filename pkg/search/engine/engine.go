@@ -302,6 +302,12 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 		}
 		defer lock.Release()
 		m, err := store.Load()
+		if err == nil && m != nil {
+			// Decode checks the strings too, which Load (for a query)
+			// does not: damage found there is handled as Load's.
+			x, err = search.Decode(m.Bytes())
+			m.Close()
+		}
 		switch {
 		case errors.Is(err, search.ErrCorrupt):
 			if serr := store.SetAside(); serr != nil {
@@ -312,14 +318,9 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 			x = search.NewIndexWith(params)
 		case err != nil:
 			return nil, indexError(err)
-		case m == nil:
+		case x == nil:
 			x = search.NewIndexWith(params)
 		default:
-			x, err = search.Decode(m.Bytes())
-			m.Close()
-			if err != nil {
-				return nil, indexError(err)
-			}
 			x.Reparam(params)
 		}
 	}

@@ -57,22 +57,54 @@ func TestErrors(t *testing.T) {
 }
 
 // TestDamagedIndexRebuilt checks that a damaged index file is set aside
-// and built again, with one warning.
+// and built again, with one warning: the whole file, or only its strings
+// (which a query does not check, but a change of the index does).
 func TestDamagedIndexRebuilt(t *testing.T) {
-	_, fs := testRoot(t)
-	var warned []string
-	e := testEngine(t, fs)
-	e.o.Warn = func(m string) { warned = append(warned, m) }
-	_, err := e.Add(context.Background(), search.Doc{ID: "a", Content: "alpha", Source: -1})
-	must(t, err)
-	if got := ids(t, e, "alpha"); got != "[a]" || e.Stats().Documents != 1 {
-		t.Fatalf("before damage: %s", got)
+	cases := []struct {
+		name   string
+		damage func(data []byte) []byte
+		then   func(e *Engine) error
+		want   string // the ids found for "alpha" afterwards
+	}{
+		{"garbage, then a search", func([]byte) []byte { return []byte("damaged") },
+			func(e *Engine) error {
+				_, err := e.Search(context.Background(), "alpha", search.ModeBM25, 5, nil)
+				return err
+			}, "[]"},
+		{"a byte of the strings, then an index call", func(data []byte) []byte {
+			data[len(data)-1] ^= 0x20 // the last byte of the strings: the last document's text
+			return data
+		}, func(e *Engine) error {
+			_, err := e.Add(context.Background(), search.Doc{ID: "b", Content: "alpha again", Source: -1})
+			return err
+		}, "[b]"},
 	}
-	must(t, os.WriteFile(e.store().Path(), []byte("damaged"), 0o600))
-	if got := ids(t, e, "alpha"); got != "[]" || len(warned) != 1 || !strings.HasPrefix(warned[0], "the search index was damaged") {
-		t.Fatalf("after damage: %s, warnings %q", got, warned)
-	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(e.store().Path()), "index.corrupt")); err != nil {
-		t.Fatalf("not set aside: %v", err)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, fs := testRoot(t)
+			var warned []string
+			e := testEngine(t, fs)
+			e.o.Warn = func(m string) { warned = append(warned, m) }
+			_, err := e.Add(context.Background(), search.Doc{ID: "a", Content: "alpha", Source: -1})
+			must(t, err)
+			if got := ids(t, e, "alpha"); got != "[a]" || e.Stats().Documents != 1 {
+				t.Fatalf("before damage: %s", got)
+			}
+			data, err := os.ReadFile(e.store().Path())
+			must(t, err)
+			must(t, os.WriteFile(e.store().Path(), tc.damage(data), 0o600))
+			if err := tc.then(e); err != nil {
+				t.Fatalf("after damage: %v", err)
+			}
+			if len(warned) != 1 || !strings.HasPrefix(warned[0], "the search index was damaged") {
+				t.Fatalf("warnings %q", warned)
+			}
+			if got := ids(t, e, "alpha"); got != tc.want {
+				t.Fatalf("after damage: %s, want %s", got, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(e.store().Path()), "index.corrupt")); err != nil {
+				t.Fatalf("not set aside: %v", err)
+			}
+		})
 	}
 }
