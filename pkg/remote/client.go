@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 )
@@ -90,6 +91,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 	werr := cmd.Wait()
 	switch {
 	case r.exit >= 0:
+		if !r.passed {
+			r.stderr.Write(r.after.Bytes())
+		}
 		return r.exit, nil
 	case ctx.Err() != nil:
 		return 0, ctx.Err()
@@ -107,7 +111,7 @@ func Run(ctx context.Context, c Call) (int, error) {
 		status = ee.ExitCode()
 	}
 	if r.started {
-		return 0, errs.ConnectionLost(c.Target.URL, describe(said, status))
+		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))
 	}
 	if status == 126 || status == 127 || notFound(said) {
 		return 0, errs.NoWSThere(c.Target.URL, describe(said, status))
@@ -115,14 +119,25 @@ func Run(ctx context.Context, c Call) (int, error) {
 	return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr)
 }
 
+// maxSaid bounds what a message quotes of the transport's words, and
+// maxWords what is kept of them.
+const (
+	maxSaid  = 400
+	maxWords = 64 << 10
+)
+
 // describe is what the transport said, for a message.
 func describe(said string, status int) string {
 	if said == "" {
 		said = "nothing on stderr"
 	}
 	said = strings.Join(strings.Fields(said), " ")
-	if len(said) > 400 {
-		said = said[:400] + "…"
+	if len(said) > maxSaid {
+		cut := maxSaid
+		for cut > 0 && !utf8.RuneStart(said[cut]) {
+			cut--
+		}
+		said = said[:cut] + "…"
 	}
 	if status >= 0 {
 		said += " (exit status " + strconv.Itoa(status) + ")"
@@ -193,9 +208,25 @@ type reply struct {
 	stderr io.Writer
 	// before is what came before the marker (the transport's own words),
 	// kept for a message when the server never started.
-	before  bytes.Buffer
+	before bytes.Buffer
+	// after is what came when frames stopped coming: the transport's words
+	// as the connection ended, or a crash's.
+	after bytes.Buffer
+	// passed: after went to stderr already.
+	passed  bool
 	started bool
 	exit    int
+}
+
+// lastWords are the words after the frames, for the message of a lost
+// connection. Words too long for a message are passed on in full.
+func (r *reply) lastWords() string {
+	said := strings.TrimSpace(r.after.String())
+	if len(said) > maxSaid && !r.passed {
+		r.stderr.Write(r.after.Bytes())
+		r.passed = true
+	}
+	return said
 }
 
 // read reads until the stream ends: the transport's words up to the
@@ -208,10 +239,20 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 	r.started = true
 	var once sync.Once
 	for {
+		// A stream that is not frames is words (the transport's, as the
+		// connection ends, or a crash's): keep the bytes readFrame took too.
+		head, _ := br.Peek(5)
+		head = bytes.Clone(head)
 		kind, payload, err := readFrame(br)
 		if err != nil {
 			if err != io.EOF {
-				io.Copy(r.stderr, br) // not frames: a crash's words
+				r.after.Write(head)
+				io.Copy(&r.after, io.LimitReader(br, int64(maxWords-len(head))))
+				if r.after.Len() >= maxWords { // a flood: pass it on as it comes
+					r.stderr.Write(r.after.Bytes())
+					r.passed = true
+					io.Copy(r.stderr, br)
+				}
 			}
 			return
 		}
@@ -252,7 +293,7 @@ func (r *reply) findMarker(br *bufio.Reader) bool {
 			continue
 		}
 		r.before.WriteByte(b)
-		if r.before.Len() > 64<<10 { // not ws talking: pass it on
+		if r.before.Len() > maxWords { // not ws talking: pass it on
 			r.stderr.Write(r.before.Bytes())
 			r.before.Reset()
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,5 +88,34 @@ func TestHeaderBytes(t *testing.T) {
 	data, err := json.Marshal(Header{Version: "v", Args: []string{"read", "a.txt"}, Inputs: []string{"f"}})
 	if want := `{"version":"v","args":["read","a.txt"],"stdin_tty":false,"stdout_tty":false,"inputs":["f"]}`; err != nil || string(data) != want {
 		t.Errorf("text header: %s, %v; want %s", data, err, want)
+	}
+}
+
+// TestReplyWords: words that come where frames should (the transport's
+// as the connection ends, a crash's) are kept whole for the message, and
+// a flood of them is passed on as it comes.
+func TestReplyWords(t *testing.T) {
+	frames := func(kind byte, p string) string {
+		var b bytes.Buffer
+		(&frameWriter{w: &b}).frame(kind, []byte(p))
+		return b.String()
+	}
+	flood := strings.Repeat("panic line\n", maxWords/10)
+	for _, tc := range []struct {
+		name, in, stderr, after string
+		exit                    int
+	}{
+		{"ssh closed", marker + frames(kindStderr, "err\n") + "Connection to box closed by remote host.\n",
+			"err\n", "Connection to box closed by remote host.\n", -1},
+		{"short", marker + "bye", "", "bye", -1},
+		{"flood", marker + flood, flood, flood[:maxWords], -1},
+		{"after the status", marker + frames(kindExit, "3") + "late words\n", "", "late words\n", 3},
+	} {
+		var stderr bytes.Buffer
+		r := &reply{stderr: &stderr}
+		r.read(bufio.NewReader(strings.NewReader(tc.in)), &frameWriter{w: io.Discard}, nil)
+		if !r.started || r.exit != tc.exit || stderr.String() != tc.stderr || r.after.String() != tc.after {
+			t.Errorf("%s: started %v, exit %d, stderr %.40q, kept %.40q", tc.name, r.started, r.exit, stderr.String(), r.after.String())
+		}
 	}
 }
