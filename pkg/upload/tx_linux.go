@@ -161,8 +161,8 @@ func copyHashed(ctx context.Context, f *os.File, h hash.Hash, r io.Reader, limit
 		if n > 0 {
 			size += int64(n)
 			if size > limit {
+				rest, derr := countRest(ctx, r, b)
 				bufs <- b
-				rest, derr := io.Copy(io.Discard, r)
 				if derr == nil {
 					derr = &OverLimit{Size: size + rest}
 				}
@@ -187,6 +187,26 @@ func copyHashed(ctx context.Context, f *os.File, h hash.Hash, r io.Reader, limit
 		rerr = err
 	}
 	return size, rerr
+}
+
+// countRest reads r to its end through buf and counts the bytes. A
+// cancelled ctx stops it: the stream may never end (a pipe from yes,
+// /dev/zero), and ws must still obey SIGINT and SIGTERM.
+func countRest(ctx context.Context, r io.Reader, buf []byte) (int64, error) {
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		m, err := r.Read(buf)
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // Place renames a staged file into place as <hash>.<ext> (see FileName). A

@@ -143,6 +143,46 @@ func TestTxStage(t *testing.T) {
 	}
 }
 
+// endless is a stream that never ends (a pipe from `yes`, /dev/zero); it
+// calls after once it has given n bytes.
+type endless struct {
+	n     int64
+	after func()
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n -= int64(len(p)); e.n < 0 && e.after != nil {
+		e.after()
+		e.after = nil
+	}
+	return len(p), nil
+}
+
+// An endless stream over the limit is read on to learn its size; a
+// cancelled call (ws got SIGINT or SIGTERM) must stop that read.
+func TestTxStageEndlessOverLimitCancelled(t *testing.T) {
+	fsys, root := txRoot(t)
+	tx, err := Begin(fsys, "uploads/d")
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := tx.Stage(ctx, &endless{n: 4 * copyBufSize, after: cancel}, copyBufSize)
+		done <- err
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stage still reads an endless stream 10s after its context was cancelled")
+	}
+	if cause := causeOf(t, err); !strings.HasSuffix(cause, ": context canceled") {
+		t.Errorf("cause %q, want the cancellation", cause)
+	}
+	tx.Rollback()
+	sameTree(t, root)
+}
+
 func TestTxPlace(t *testing.T) {
 	content := []byte("%PDF-1.7 content")
 	name := hexSum(content) + ".pdf"

@@ -14,6 +14,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
+	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -164,10 +165,18 @@ func (u *Uploader) Upload(ctx context.Context, req Request) (*Result, error) {
 		return nil, NoSandbox()
 	}
 	c := &call{Uploader: u, ctx: ctx, pol: pol, dir: UploadsDir + "/" + Directory(u.Thread, req.Resource)}
+	var res *Result
 	if list != nil {
-		return c.messages(list)
+		res, err = c.messages(list)
+	} else {
+		res, err = c.files(req.Files)
 	}
-	return c.files(req.Files)
+	if err != nil && ctx.Err() != nil {
+		// Stopped from outside (a signal to ws): not a tripwire of the
+		// turn, and the caller must see why (ws exits as the signal asks).
+		return nil, context.Cause(ctx)
+	}
+	return res, err
 }
 
 // policy is the filter and the size limits in effect for one call.
@@ -223,6 +232,9 @@ func (c *call) accept(f File) (bool, error) {
 	}
 	out, err := c.command("upload.filterCommand", c.pol.filterCmd, info)
 	if err != nil {
+		if sig := signalOf(err); sig != nil {
+			return false, sig
+		}
 		return false, InvalidFilter(f, err.Error())
 	}
 	switch out {
@@ -243,6 +255,9 @@ func (c *call) limit(f File) (int64, error) {
 	}
 	out, err := c.command("upload.maxSizeCommand", c.pol.sizeCmd, info)
 	if err != nil {
+		if sig := signalOf(err); sig != nil {
+			return 0, sig
+		}
 		return 0, InvalidMaxFileSize(f, err.Error())
 	}
 	var n float64
@@ -253,6 +268,17 @@ func (c *call) limit(f File) (int64, error) {
 		return math.MaxInt64, nil
 	}
 	return int64(n), nil // a whole number of bytes is over x exactly when it is over floor(x)
+}
+
+// signalOf is the signal to ws that stopped a helper command, if any:
+// then the command did not fail of its own, and ws must stop too (the
+// runner may see the signal before the call's context is cancelled).
+func signalOf(err error) error {
+	var sig *runner.SignalError
+	if errors.As(err, &sig) {
+		return sig
+	}
+	return nil
 }
 
 // answerText quotes a command's answer in a cause.
@@ -587,7 +613,7 @@ func (c *call) messages(list *Messages) (*Result, error) {
 		}
 	}()
 	if sandboxErr != nil {
-		if stopOnFailure {
+		if stopOnFailure || c.ctx.Err() != nil {
 			return nil, sandboxErr
 		}
 		for i := range parts {

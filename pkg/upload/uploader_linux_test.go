@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/runner"
 	"golang.org/x/sys/unix"
 )
 
@@ -608,6 +610,94 @@ func TestPolicyApply(t *testing.T) {
 			if len(p.sel.Include) != tc.include || len(p.sel.Exclude) != tc.exclude || p.limits.For(png) != tc.pngLimit ||
 				p.limits.Default != tc.defaultLimit || (p.sizeCmd != nil) != tc.sizeCmd || len(p.filterCmd) != 1 {
 				t.Errorf("%+v", p)
+			}
+		})
+	}
+}
+
+// TestUploaderInterrupted: a call whose context is cancelled (ws got
+// SIGINT or SIGTERM) ends with the context's cause, whatever step it was
+// in, so that ws exits as the signal asks; it is not one of Mastra's
+// tripwires, and a message list is not printed with notes saying the
+// sandbox failed. Nothing it wrote stays.
+func TestUploaderInterrupted(t *testing.T) {
+	stop := errors.New("interrupted by SIGTERM")
+	history := `[{"role":"user","content":[{"type":"file","data":"b25lCg==","mediaType":"text/plain","filename":"one.txt"}]},{"role":"user","content":"next"}]`
+	for _, tc := range []struct {
+		name string
+		req  func(cancel func()) Request
+		// filter is the filter command's behaviour (the size command's
+		// with sizer), nil for none.
+		filter func(ctx context.Context, cancel func()) ([]byte, error)
+		sizer  bool
+	}{
+		{name: "while the filter runs",
+			req: func(func()) Request { return Request{Files: []Source{bytesSource("a.txt", "", "a")}} },
+			filter: func(ctx context.Context, cancel func()) ([]byte, error) {
+				cancel()
+				<-ctx.Done()
+				return nil, errors.New("upload.filterCommand (my-filter) failed: interrupted by SIGTERM")
+			}},
+		{name: "the filter command saw the signal first",
+			req: func(func()) Request { return Request{Files: []Source{bytesSource("a.txt", "", "a")}} },
+			filter: func(ctx context.Context, cancel func()) ([]byte, error) {
+				return nil, fmt.Errorf("upload.filterCommand (my-filter) failed: %w", &runner.SignalError{Signal: unix.SIGINT})
+			}},
+		{name: "the size command saw the signal first", sizer: true,
+			req: func(func()) Request { return Request{Files: []Source{bytesSource("a.txt", "", "a")}} },
+			filter: func(ctx context.Context, cancel func()) ([]byte, error) {
+				return nil, fmt.Errorf("upload.maxSizeCommand (my-sizer) failed: %w", &runner.SignalError{Signal: unix.SIGINT})
+			}},
+		{name: "while a stream is copied",
+			req: func(cancel func()) Request {
+				return Request{Files: []Source{bytesSource("a.txt", "", "a"), stdinSource("b.bin", "", &endless{n: 3 * copyBufSize, after: cancel})}}
+			}},
+		{name: "while an endless stream over its limit is counted",
+			req: func(cancel func()) Request {
+				return Request{MaxSize: []string{"1KiB"}, Files: []Source{stdinSource("b.bin", "", &endless{n: 3 * copyBufSize, after: cancel})}}
+			}},
+		{name: "history files of a message list",
+			req: func(func()) Request { return Request{Messages: []byte(history)} },
+			filter: func(ctx context.Context, cancel func()) ([]byte, error) {
+				cancel() // the signal comes as the filter answers
+				return []byte("true"), nil
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, root := newUploader(t)
+			ctx, cancelCause := context.WithCancelCause(context.Background())
+			defer cancelCause(nil)
+			cancel := func() { cancelCause(stop) }
+			if tc.filter != nil {
+				if tc.sizer {
+					u.Policy.MaxSizeCommand = []string{"my-sizer"}
+				} else {
+					u.Policy.FilterCommand = []string{"my-filter"}
+				}
+				u.Run = func(ctx context.Context, _ string, _ []string, _ []byte) ([]byte, error) {
+					return tc.filter(ctx, cancel)
+				}
+			}
+			done := make(chan error, 1)
+			go func() {
+				res, err := u.Upload(ctx, tc.req(cancel))
+				if err == nil {
+					err = errors.New("succeeded: " + res.Text())
+				}
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("still running 10s after it was interrupted")
+			}
+			var sig *runner.SignalError
+			if err != stop && !(errors.As(err, &sig) && err == error(sig)) {
+				t.Errorf("error %v (%T), want the cancellation's cause or the signal", err, err)
+			}
+			if got := listUploads(t, root); len(got) != 0 {
+				t.Errorf("left behind: %v", got)
 			}
 		})
 	}
