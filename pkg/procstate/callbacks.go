@@ -374,14 +374,10 @@ func statusOf(s *stream) *CallbackStatus {
 // of each stream.
 func (d *dispatcher) exitPayload(code int) map[string]any {
 	tail := func(name string) (string, bool, int64) {
-		data, dropped, _ := ReadLog(d.dir, name)
-		cut := false
-		if len(data) > exitTailBytes {
-			dropped += int64(len(data) - exitTailBytes)
-			data = data[len(data)-exitTailBytes:]
-			cut = true
-		}
-		return js.DecodeUTF8(data), cut || dropped > 0, dropped
+		// Only the end is read; start counts what comes before it.
+		end, _ := LogEnd(d.dir, name)
+		data, start, _ := ReadLogFrom(d.dir, name, max(end-exitTailBytes, 0))
+		return js.DecodeUTF8(data), start > 0, start
 	}
 	out, outCut, outDropped := tail("stdout.log")
 	errText, errCut, errDropped := tail("stderr.log")

@@ -1,6 +1,7 @@
 package procstate
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -201,4 +202,200 @@ func readAt(f *os.File, off int64) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(f)
+}
+
+// LogTail is the end of a stream's kept output, as a read that shows only
+// its last lines needs it.
+type LogTail struct {
+	// Data is the last n lines of the range (all of it when it holds no
+	// more), starting at the absolute offset Start.
+	Data  []byte
+	Start int64
+	// From is where the range begins: the offset asked for, or later when
+	// the bytes there were dropped. End is where it ends.
+	From, End int64
+	// Lines is how many lines the whole range holds, a last one without a
+	// newline included (as tokens.TailLines counts them).
+	Lines int
+}
+
+// Cut reports whether lines of the range come before Data.
+func (t *LogTail) Cut() bool { return t.Start > t.From }
+
+// ReadLogTail reads the last n lines (n > 0) of a stream's kept output
+// from the absolute offset from to its end. Only those lines are read
+// into memory: the rest of the range is scanned for its line count, in
+// pieces, and never kept.
+func ReadLogTail(dir, name string, from int64, n int) (*LogTail, error) {
+	s, err := openLog(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	t, err := s.tail(from, n)
+	if err != nil || len(t.Data) == 0 {
+		return t, err
+	}
+	// The lines of Data: n, or fewer when Data is the whole range.
+	t.Lines = bytes.Count(t.Data, []byte{'\n'})
+	if t.Data[len(t.Data)-1] != '\n' {
+		t.Lines++
+	}
+	if t.Cut() {
+		before, err := s.count(t.From, t.Start)
+		if err != nil {
+			return nil, err
+		}
+		t.Lines += before
+	}
+	return t, nil
+}
+
+// TailStart is the absolute offset where the last n lines of a stream's
+// kept output begin, or 0 (the very start, dropped bytes included) when
+// it holds no more than n lines or n <= 0. Only the end of the log is
+// read.
+func TailStart(dir, name string, n int) (int64, error) {
+	if n <= 0 {
+		return 0, nil
+	}
+	s, err := openLog(dir, name)
+	if err != nil {
+		return 0, err
+	}
+	defer s.close()
+	t, err := s.tail(0, n)
+	if err != nil || !t.Cut() {
+		return 0, err
+	}
+	return t.Start, nil
+}
+
+// tail reads the last n lines of [from, end) (LogTail without Lines):
+// a window from the end that grows until it holds them.
+func (s *logSnapshot) tail(from int64, n int) (*LogTail, error) {
+	t := &LogTail{From: max(from, s.dropped), End: s.end()}
+	for window := int64(64 << 10); ; window *= 4 {
+		start := max(t.End-window, t.From)
+		b, err := s.read(start, t.End)
+		if err != nil {
+			return nil, err
+		}
+		if at := tailStart(b, n); at > 0 || start == t.From {
+			t.Data, t.Start = b[at:], start+int64(at)
+			return t, nil
+		}
+	}
+}
+
+// tailStart is where the last n lines of b begin (0: all of b, or n <= 0).
+func tailStart(b []byte, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	end := len(b)
+	if end > 0 && b[end-1] == '\n' {
+		end--
+	}
+	for i := end - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			n--
+			if n == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// logSnapshot is a stream's log files, open: what they held when opened
+// stays readable through a rotation (a renamed or replaced file keeps its
+// bytes for an open descriptor).
+type logSnapshot struct {
+	dropped          int64 // bytes dropped before the older part
+	old, cur         *os.File
+	oldSize, curSize int64
+}
+
+// openLog opens a stream's parts, the older first (as ReadLog does).
+func openLog(dir, name string) (*logSnapshot, error) {
+	path := filepath.Join(dir, name)
+	s := &logSnapshot{}
+	if b, err := os.ReadFile(path + ".dropped"); err == nil {
+		s.dropped, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	for _, p := range []struct {
+		path string
+		f    **os.File
+		size *int64
+	}{{path + ".1", &s.old, &s.oldSize}, {path, &s.cur, &s.curSize}} {
+		f, err := os.Open(p.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		*p.f = f
+		fi, err := f.Stat()
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		*p.size = fi.Size()
+	}
+	return s, nil
+}
+
+func (s *logSnapshot) close() {
+	for _, f := range []*os.File{s.old, s.cur} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// end is the absolute offset of the snapshot's last byte, plus one.
+func (s *logSnapshot) end() int64 { return s.dropped + s.oldSize + s.curSize }
+
+// each calls fn with the pieces of the absolute range [from, to), at most
+// buf's size each, in order.
+func (s *logSnapshot) each(from, to int64, buf []byte, fn func([]byte)) error {
+	base := s.dropped
+	for _, p := range []struct {
+		f    *os.File
+		size int64
+	}{{s.old, s.oldSize}, {s.cur, s.curSize}} {
+		lo, hi := max(from, base), min(to, base+p.size)
+		for lo < hi {
+			k, err := p.f.ReadAt(buf[:min(int64(len(buf)), hi-lo)], lo-base)
+			if k > 0 {
+				fn(buf[:k])
+				lo += int64(k)
+			}
+			if errors.Is(err, io.EOF) {
+				break // a part never shrinks; this is only a guard
+			}
+			if err != nil {
+				return err
+			}
+		}
+		base += p.size
+	}
+	return nil
+}
+
+// read returns the bytes of [from, to).
+func (s *logSnapshot) read(from, to int64) ([]byte, error) {
+	out := make([]byte, 0, max(to-from, 0))
+	err := s.each(from, to, make([]byte, max(min(to-from, 1<<20), 1)), func(b []byte) { out = append(out, b...) })
+	return out, err
+}
+
+// count returns the newlines in [from, to), read a piece at a time.
+func (s *logSnapshot) count(from, to int64) (int, error) {
+	n := 0
+	err := s.each(from, to, make([]byte, 1<<20), func(b []byte) { n += bytes.Count(b, []byte{'\n'}) })
+	return n, err
 }

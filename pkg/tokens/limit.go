@@ -133,6 +133,11 @@ func TailLines(text string, n int) string {
 	for range n {
 		cut = strings.LastIndexByte(body[:cut], '\n')
 	}
-	return "[showing last " + strconv.Itoa(n) + " of " + strconv.Itoa(count) +
-		" lines]\n" + text[cut+1:]
+	return TailNotice(n, count) + text[cut+1:]
+}
+
+// TailNotice is the line TailLines puts before the last n of count lines,
+// for a caller that cut them itself (a log read from its end).
+func TailNotice(n, count int) string {
+	return "[showing last " + strconv.Itoa(n) + " of " + strconv.Itoa(count) + " lines]\n"
 }

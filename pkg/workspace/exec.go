@@ -136,7 +136,24 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 // another tail (see tailHint).
 func streamText(b []byte, dropped int64, tail, limit int, hint string) string {
 	s := jsString(b)
-	t := tokens.TailLines(s, tail)
+	return limitText(s, tokens.TailLines(s, tail), dropped, limit, hint)
+}
+
+// tailText is streamText for a stream of which only the last tail lines
+// were read (procstate.ReadLogTail): the same text, from what was read.
+func tailText(t *procstate.LogTail, dropped int64, tail, limit int, hint string) string {
+	s := jsString(t.Data)
+	shown := s
+	if t.Cut() {
+		shown = tokens.TailNotice(tail, t.Lines) + s
+	}
+	return limitText(s, shown, dropped, limit, hint)
+}
+
+// limitText finishes a stream's text: t is s cut to its tail; the hint
+// goes into the tail notice, then the token limit and the notice of
+// dropped output apply.
+func limitText(s, t string, dropped int64, limit int, hint string) string {
 	if hint != "" && t != s {
 		t = strings.Replace(t, " lines]\n", " lines; "+hint+"]\n", 1)
 	}

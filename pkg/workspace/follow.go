@@ -51,7 +51,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		}
 		// From the very start when all that is kept is shown, so that the
 		// first pass says what was dropped.
-		if s.pos, err = tailOffset(dir, s.log, tailOf(req.Tail)); err != nil {
+		if s.pos, err = procstate.TailStart(dir, s.log, tailOf(req.Tail)); err != nil {
 			return nil, stateError(err)
 		}
 	}
@@ -131,51 +131,4 @@ func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(Fol
 		return nil
 	}
 	return emit(FollowChunk{Stream: s.name, Data: chunk})
-}
-
-// tailOffset is the absolute offset where the last n lines of a stream's
-// kept output begin, or 0 (the very start) when it holds no more than n
-// lines or n is 0. Only the end of the log is read: a window that grows
-// until it holds n lines, so a large log is not read to show one line.
-func tailOffset(dir, log string, n int) (int64, error) {
-	if n <= 0 {
-		return 0, nil
-	}
-	end, err := procstate.LogEnd(dir, log)
-	if err != nil {
-		return 0, err
-	}
-	for window := int64(64 << 10); ; window *= 4 {
-		from := max(end-window, 0)
-		b, start, err := procstate.ReadLogFrom(dir, log, from)
-		if err != nil {
-			return 0, err
-		}
-		if at := tailStart(b, n); at > 0 {
-			return start + int64(at), nil
-		}
-		if start > from || from == 0 {
-			return 0, nil // the window holds all that is kept
-		}
-	}
-}
-
-// tailStart is where the last n lines of b begin (0: all of b).
-func tailStart(b []byte, n int) int {
-	if n <= 0 {
-		return 0
-	}
-	end := len(b)
-	if end > 0 && b[end-1] == '\n' {
-		end--
-	}
-	for i := end - 1; i >= 0; i-- {
-		if b[i] == '\n' {
-			n--
-			if n == 0 {
-				return i + 1
-			}
-		}
-	}
-	return 0
 }

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // must stops the test at an error.
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func must(t *testing.T, err error) {
 
 // newTestWorkspace makes a workspace in a temporary directory holding the
 // given files ("dir/" entries are directories).
-func newTestWorkspace(t *testing.T, cfg *config.Config, files ...string) (*Workspace, string) {
+func newTestWorkspace(t testing.TB, cfg *config.Config, files ...string) (*Workspace, string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "root")

@@ -182,19 +182,19 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 		lost = gone && e.Exit == nil
 	}
 	sinceLast := req.SinceLast != nil && *req.SinceLast
-	out, err := w.readOutput(e, sinceLast)
+	tail := tailOf(req.Tail)
+	out, err := w.readOutput(e, sinceLast, tail, filter != nil)
 	if err != nil {
 		return nil, err
 	}
-	outB, errB := filter.keep(out.stdout), filter.keep(out.stderr)
-	tail := tailOf(req.Tail)
+	out.stdout, out.stderr = filter.keep(out.stdout), filter.keep(out.stderr)
 	limit := w.toolTokens(GetProcessOutput)
 	hint := tailHint(dialectOf(ctx), sinceLast)
-	res := &ProcessOutputResult{Process: processOf(e), Stdout: outB, Stderr: errB}
+	res := &ProcessOutputResult{Process: processOf(e), Stdout: out.stdout, Stderr: out.stderr}
 	if lost {
 		res.State = "lost"
 	}
-	parts := streamParts(streamText(outB, out.lost[0], tail, limit, hint), streamText(errB, out.lost[1], tail, limit, hint))
+	parts := streamParts(out.text(0, tail, limit, hint), out.text(1, tail, limit, hint))
 	if len(parts) == 0 {
 		parts = []string{noOutputText(e.Exit != nil || lost, out.since, filter != nil)}
 	}
@@ -242,13 +242,27 @@ func waitDeadline(secs *float64) time.Time {
 // shownOutput is a process's output as one read shows it.
 type shownOutput struct {
 	stdout, stderr []byte
-	lost           [2]int64 // bytes before these that the reader will never see (dropped over the cap)
-	since          bool     // only what the reader had not seen
+	// tails, when set, are the streams read from their ends: stdout and
+	// stderr are then only their last lines (tails[i].Data).
+	tails [2]*procstate.LogTail
+	lost  [2]int64 // bytes before these that the reader will never see (dropped over the cap)
+	since bool     // only what the reader had not seen
+}
+
+// text is stream i's text (see streamText).
+func (o *shownOutput) text(i, tail, limit int, hint string) string {
+	if t := o.tails[i]; t != nil {
+		return tailText(t, o.lost[i], tail, limit, hint)
+	}
+	return streamText([][]byte{o.stdout, o.stderr}[i], o.lost[i], tail, limit, hint)
 }
 
 // readOutput reads a process's kept output: all of it, or (since) what
-// this thread has not seen, moving the thread's cursor to its end.
-func (w *Workspace) readOutput(e *procstate.Entry, since bool) (*shownOutput, error) {
+// this thread has not seen, moving the thread's cursor to its end. With
+// tail > 0 and nothing to filter only the last tail lines of each stream
+// are read (and the rest scanned for its line count): what the text
+// shows, however large the logs.
+func (w *Workspace) readOutput(e *procstate.Entry, since bool, tail int, filtered bool) (*shownOutput, error) {
 	dir := w.procStore().Dir(e.Record.ID)
 	var cur procstate.Cursor
 	if since {
@@ -266,6 +280,14 @@ func (w *Workspace) readOutput(e *procstate.Entry, since bool) (*shownOutput, er
 		end  *int64
 	}{{"stdout.log", cur.Stdout, &res.stdout, &next.Stdout}, {"stderr.log", cur.Stderr, &res.stderr, &next.Stderr}} {
 		// With since only what is new is read; without, s.from is 0.
+		if tail > 0 && !filtered {
+			t, err := procstate.ReadLogTail(dir, s.name, s.from, tail)
+			if err != nil {
+				return nil, stateError(err)
+			}
+			res.tails[i], *s.data, *s.end, res.lost[i] = t, t.Data, t.End, t.From-s.from
+			continue
+		}
 		b, start, err := procstate.ReadLogFrom(dir, s.name, s.from)
 		if err != nil {
 			return nil, stateError(err)
@@ -405,16 +427,18 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	for deadline := time.Now().Add(procstate.KillGrace + time.Second); (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	dir := w.procStore().Dir(rec.ID)
-	outB, outDropped, _ := procstate.ReadLog(dir, "stdout.log")
-	errB, errDropped, _ := procstate.ReadLog(dir, "stderr.log")
+	// The last 50 lines of each stream, read from the ends of the logs.
+	out, _ := w.readOutput(e, false, 50, false)
+	if out == nil {
+		out = &shownOutput{}
+	}
 	limit := w.toolTokens(KillProcess)
 	parts := []string{"Process " + req.PID + " has been killed."}
-	if out := streamText(outB, outDropped, 50, limit, ""); out != "" {
-		parts = append(parts, "", "--- stdout (last output) ---", out)
+	if text := out.text(0, 50, limit, ""); text != "" {
+		parts = append(parts, "", "--- stdout (last output) ---", text)
 	}
-	if errText := streamText(errB, errDropped, 50, limit, ""); errText != "" {
-		parts = append(parts, "", "--- stderr (last output) ---", errText)
+	if text := out.text(1, 50, limit, ""); text != "" {
+		parts = append(parts, "", "--- stderr (last output) ---", text)
 	}
 	if e.Exit != nil {
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))

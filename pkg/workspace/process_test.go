@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/procstate"
 )
 
 // A wait or a follow whose process record is removed meanwhile (ws
@@ -93,6 +94,56 @@ func TestSubMillisecondTimeout(t *testing.T) {
 		must(t, err)
 		if fg.ExitCode == nil || *fg.ExitCode != 124 || !strings.Contains(fg.Text(), "Process timed out after "+tt.ms+"ms") {
 			t.Errorf("foreground --timeout %v: %q", tt.secs, fg.Text())
+		}
+	}
+}
+
+// ps-output (and kill) read only the end of a log that the text shows:
+// the text is what reading the whole stream gave, and the data holds the
+// lines shown (before, the whole kept stream, up to 64 MiB, was read and
+// put in the data on every call).
+func TestOutputReadsTheTail(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	long := strings.Repeat("x", 300<<10) // longer than the first window
+	var many strings.Builder
+	for i := range 3000 {
+		many.WriteString(strconv.Itoa(i) + "\n")
+	}
+	tests := []struct {
+		name, out string
+		logCap    int64
+		tail      int
+		shown     string // the data: the last tail lines
+	}{
+		{"cut", "a\nb\nc\n", 1 << 20, 2, "b\nc\n"},
+		{"no final newline", "a\nb\nc", 1 << 20, 2, "b\nc"},
+		{"all", "a\nb\n", 1 << 20, 5, "a\nb\n"},
+		{"empty lines", "\n\n\n", 1 << 20, 1, "\n"},
+		{"not UTF-8", "caf\xe9\nna\xefve\nend\n", 1 << 20, 2, "na\xefve\nend\n"},
+		{"a long line", "first\n" + long + "\nlast\n", 1 << 20, 2, long + "\nlast\n"},
+		{"dropped", many.String(), 4000, 3, "2997\n2998\n2999\n"},
+		{"many lines", many.String(), 1 << 20, 200, many.String()[len(many.String())-len(strings.Join(strings.Split(many.String(), "\n")[2800:], "\n")):]},
+		{"nothing", "", 1 << 20, 200, ""},
+	}
+	for i, tt := range tests {
+		pid := endedWith(t, w, 100+i, tt.logCap, func(l *procstate.Log) { l.Write([]byte(tt.out)) })
+		dir := w.procStore().Dir(strconv.Itoa(100+i) + "-1")
+		all, dropped, err := procstate.ReadLog(dir, "stdout.log")
+		must(t, err)
+		hint := tailHint(CLIFlags, false)
+		want := streamText(all, dropped, tt.tail, defaultExecTok, hint)
+		if want == "" {
+			want = "(no output)"
+		}
+		want += "\n\nExit code: 0"
+		ctx := WithDialect(context.Background(), CLIFlags)
+		res, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, Tail: intp(tt.tail)})
+		must(t, err)
+		if res.Text() != want {
+			t.Errorf("%s: text\n%q\nwant\n%q", tt.name, res.Text(), want)
+		}
+		if string(res.Stdout) != tt.shown {
+			t.Errorf("%s: data %d bytes %q…, want the %d bytes shown", tt.name, len(res.Stdout), string(res.Stdout)[:min(len(res.Stdout), 40)], len(tt.shown))
 		}
 	}
 }
