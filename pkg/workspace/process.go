@@ -418,13 +418,13 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		}
 		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(sig), Signal: int(sig), Killed: true, EndedAt: w.now().UTC()})
 	}
-	e, _, err = w.waitExit(ctx, e, time.Now().Add(procstate.KillGrace+3*time.Second))
+	e, _, err = w.waitExit(ctx, e, time.Now().Add(killWait))
 	if err != nil {
 		return nil, err
 	}
 	// The group is gone once its last members are reaped, and the
 	// supervisor leaves when nothing is left to reap.
-	for deadline := time.Now().Add(procstate.KillGrace + time.Second); (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(procstate.KillGrace + time.Second); e.Exit != nil && (procstate.GroupAlive(rec.PGID) || rec.SupervisorRunning()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	// The last 50 lines of each stream, read from the ends of the logs.
@@ -434,6 +434,12 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	}
 	limit := w.toolTokens(KillProcess)
 	parts := []string{"Process " + req.PID + " has been killed."}
+	if e.Exit == nil {
+		// The wait ran out: the process may be stopping still, or ignore
+		// the signal (a KILL cannot be ignored, but a process stuck in
+		// the kernel takes it late).
+		parts[0] = notExitedText(dialectOf(ctx), req.PID, unix.SignalName(sig))
+	}
 	if text := out.text(0, 50, limit, ""); text != "" {
 		parts = append(parts, "", "--- stdout (last output) ---", text)
 	}
@@ -444,6 +450,20 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	}
 	return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{tokens.StripANSI(strings.Join(parts, "\n"))}}, nil
+}
+
+// killWait bounds kill's wait for the process to end: past the grace
+// period, a little more for the KILL (a variable for tests).
+var killWait = procstate.KillGrace + 3*time.Second
+
+// notExitedText starts the text of a kill whose wait for the exit ran
+// out: the process may still be running.
+func notExitedText(d Dialect, pid, sig string) string {
+	how := "its output, read with wait, shows when it ends"
+	if d == CLIFlags {
+		how = "ws ps shows its state; ws kill " + pid + " --signal KILL stops it at once"
+	}
+	return fmt.Sprintf("Process %s was sent %s and has not exited yet: it may still be running (%s).", pid, sig, how)
 }
 
 // parseSignal reads a signal for kill: a name with or without SIG, in

@@ -147,3 +147,37 @@ func TestOutputReadsTheTail(t *testing.T) {
 		}
 	}
 }
+
+// A kill whose wait for the exit runs out does not claim the process was
+// killed: it says that it may still be running, and how to stop it at
+// once. Before, it said "Process N has been killed." with no exit code.
+func TestKillNotYetExited(t *testing.T) {
+	defer func(g, k time.Duration) { backgroundGrace, killWait = g, k }(backgroundGrace, killWait)
+	backgroundGrace, killWait = time.Minute, 300*time.Millisecond
+	w := newSupervisedWorkspace(t, nil)
+	res := startBackground(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`})
+	defer syscall.Kill(-res.PID, syscall.SIGKILL)
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "up\n")
+	for _, tt := range []struct {
+		d    Dialect
+		want string
+	}{
+		{CLIFlags, "Process " + pid + " was sent SIGTERM and has not exited yet: it may still be running (ws ps shows its state; ws kill " + pid + " --signal KILL stops it at once)."},
+		{JSONParams, "Process " + pid + " was sent SIGTERM and has not exited yet: it may still be running (its output, read with wait, shows when it ends)."},
+	} {
+		r, err := w.Kill(WithDialect(context.Background(), tt.d), KillRequest{PID: pid})
+		must(t, err)
+		if first, _, _ := strings.Cut(r.Text(), "\n"); first != tt.want || r.ExitCode != nil || r.State != "running" {
+			t.Errorf("kill that ran out of time: %q (%s), want first line %q", r.Text(), r.State, tt.want)
+		}
+		if !strings.Contains(r.Text(), "--- stdout (last output) ---\nup\n") {
+			t.Errorf("no last output: %q", r.Text())
+		}
+	}
+	r, err := w.Kill(context.Background(), KillRequest{PID: pid, Signal: "KILL"})
+	must(t, err)
+	if !strings.HasPrefix(r.Text(), "Process "+pid+" has been killed.\n") || r.ExitCode == nil || *r.ExitCode != 137 {
+		t.Errorf("kill --signal KILL: %q", r.Text())
+	}
+}
