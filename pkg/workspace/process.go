@@ -407,16 +407,19 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		_ = syscall.Kill(rec.SupervisorPID, ask)
 	} else {
 		// No supervisor: signal the group ourselves, checking each time
-		// that the pid is still the recorded process.
+		// that the pid is still the recorded process. Its status is not
+		// ours to read: the exit recorded is the last signal sent.
 		procstate.SignalGroup(rec.PGID, sig)
 		deadline := time.Now().Add(procstate.KillGrace)
 		for rec.Running() && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
+		sent := sig
 		if rec.Running() {
 			procstate.SignalGroup(rec.PGID, syscall.SIGKILL)
+			sent = syscall.SIGKILL
 		}
-		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(sig), Signal: int(sig), Killed: true, EndedAt: w.now().UTC()})
+		_ = w.procStore().WriteExit(rec.ID, &procstate.Exit{ExitCode: 128 + int(sent), Signal: int(sent), Killed: true, EndedAt: w.now().UTC()})
 	}
 	e, _, err = w.waitExit(ctx, e, time.Now().Add(killWait))
 	if err != nil {

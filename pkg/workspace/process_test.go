@@ -181,3 +181,38 @@ func TestKillNotYetExited(t *testing.T) {
 		t.Errorf("kill --signal KILL: %q", r.Text())
 	}
 }
+
+// Without its supervisor (killed), kill signals the group itself: a
+// process that ignores TERM gets KILL after the grace period, and the
+// exit recorded is KILL's, 137 (before, always 128+TERM).
+func TestKillWithoutSupervisorRecordsKill(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		command string
+		code    int
+		signal  syscall.Signal
+	}{
+		{`trap '' TERM; echo up; while :; do sleep 0.05; done`, 137, syscall.SIGKILL},
+		{`echo up; exec sleep 30`, 143, syscall.SIGTERM},
+	} {
+		res := startBackground(t, w, ExecRequest{Command: tt.command})
+		defer syscall.Kill(-res.PID, syscall.SIGKILL)
+		pid := strconv.Itoa(res.PID)
+		waitOutput(t, w, pid, "up\n")
+		e, err := w.processOf(pid)
+		must(t, err)
+		must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
+		for e.Record.SupervisorRunning() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		r, err := w.Kill(ctx, KillRequest{PID: pid})
+		must(t, err)
+		if r.ExitCode == nil || *r.ExitCode != tt.code || !strings.HasSuffix(r.Text(), "Exit code: "+strconv.Itoa(tt.code)) {
+			t.Errorf("%s: kill without a supervisor: %q, want exit code %d", tt.command, r.Text(), tt.code)
+		}
+		if e, err = w.processOf(pid); err != nil || e.Exit == nil || e.Exit.Signal != int(tt.signal) {
+			t.Errorf("%s: recorded %+v %v, want signal %d", tt.command, e.Exit, err, tt.signal)
+		}
+	}
+}
