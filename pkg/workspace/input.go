@@ -40,7 +40,10 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 		return nil, err
 	}
 	if e.Exit != nil {
-		return nil, errs.StdinClosed(req.PID, "the process has exited, exit code "+strconv.Itoa(e.Exit.ExitCode))
+		return nil, exitedStdin(e)
+	}
+	if !e.Record.SupervisorRunning() {
+		return nil, w.stdinGone(e)
 	}
 	dir := w.procStore().Dir(e.Record.ID)
 	eof := req.EOF != nil && *req.EOF
@@ -55,6 +58,9 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 		}
 		n, err := procstate.SendInput(ctx, dir, src, stall)
 		res.Bytes = int(n)
+		if errors.Is(err, procstate.ErrStdinClosed) && !e.Record.SupervisorRunning() {
+			return nil, w.stdinGone(e) // it went while the send ran
+		}
 		if err != nil {
 			return nil, w.sendError(ctx, req.PID, n, stall, err)
 		}
@@ -74,6 +80,25 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 		res.text = fmt.Sprintf("Sent %d bytes to process %s.", res.Bytes, req.PID)
 	}
 	return res, nil
+}
+
+// exitedStdin is the error of a send to a process that has exited.
+func exitedStdin(e *procstate.Entry) error {
+	return errs.StdinClosed(strconv.Itoa(e.Record.PID), "the process has exited, exit code "+strconv.Itoa(e.Exit.ExitCode))
+}
+
+// stdinGone is the error of a send to a process whose supervisor, which
+// passes the input on, is gone. Read again, the record tells a
+// supervisor that recorded the exit and left from one that was killed.
+func (w *Workspace) stdinGone(e *procstate.Entry) error {
+	cur, err := w.reload(e)
+	switch {
+	case err != nil:
+		return err
+	case cur.Exit != nil:
+		return exitedStdin(cur)
+	}
+	return errs.StdinClosed(strconv.Itoa(e.Record.PID), "its supervisor is gone: it was killed, so nothing passes input on")
 }
 
 // source is what a send writes: req.Source, else req.Input (nil: nothing).
@@ -141,7 +166,7 @@ func (w *Workspace) closeStdin(ctx context.Context, e *procstate.Entry, dir stri
 		return nil // already closed
 	}
 	if !e.Record.SupervisorRunning() {
-		return errs.StdinClosed(pid, "its supervisor is gone")
+		return w.stdinGone(e)
 	}
 	_ = syscall.Kill(e.Record.SupervisorPID, procstate.SignalCloseStdin)
 	for deadline := time.Now().Add(10 * time.Second); ; {

@@ -216,3 +216,25 @@ func TestKillWithoutSupervisorRecordsKill(t *testing.T) {
 		}
 	}
 }
+
+// A send to a process whose supervisor was killed (nobody relays its
+// input any more) says so; before, it blamed an eof or the process.
+func TestSendSupervisorGone(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	res := startBackground(t, w, ExecRequest{Command: "echo up; exec sleep 30", StdinPipe: boolp(true)})
+	defer syscall.Kill(-res.PID, syscall.SIGKILL)
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "up\n")
+	e, err := w.processOf(pid)
+	must(t, err)
+	must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
+	for e.Record.SupervisorRunning() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, eof := range []bool{false, true} {
+		_, err = w.SendInput(context.Background(), SendInputRequest{PID: pid, Input: "hi", EOF: boolp(eof)})
+		if want := "the stdin of process " + pid + " is closed (its supervisor is gone: it was killed, so nothing passes input on)"; err == nil || err.Error() != want {
+			t.Errorf("send (eof %v) after the supervisor was killed: %v, want %q", eof, err, want)
+		}
+	}
+}
