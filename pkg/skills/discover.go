@@ -103,18 +103,21 @@ func isSkillFile(p string) bool { return p == "SKILL.md" || strings.HasSuffix(p,
 
 // direct loads p when it is a SKILL.md or a directory holding one, and
 // reports whether it was such a direct reference.
+// A path it cannot look at is left to scan, which reports it.
 func (s *Set) direct(p, src string) bool {
 	if isSkillFile(p) {
-		if !s.fs.Exists(p) {
-			return true
+		ok, err := s.fs.Exists(p)
+		if err != nil {
+			return false
 		}
-		dir := parentPath(p)
-		s.load(p, lastSegment(dir), src)
+		if ok {
+			s.load(p, lastSegment(parentPath(p)), src)
+		}
 		return true
 	}
-	if s.fs.Exists(p) {
+	if ok, err := s.fs.Exists(p); ok && err == nil {
 		file := joinPath(p, "SKILL.md")
-		if s.fs.Exists(file) {
+		if ok, err := s.fs.Exists(file); ok && err == nil {
 			s.load(file, lastSegment(p), src)
 			return true
 		}
@@ -122,9 +125,22 @@ func (s *Set) direct(p, src string) bool {
 	return false
 }
 
-// scan loads the immediate subdirectories of p that hold a SKILL.md.
+// scan loads the immediate subdirectories of p that hold a SKILL.md. A
+// configured path it cannot look at (outside the workspace, say), and a
+// SKILL.md it cannot reach, are reported, as Mastra logs them.
 func (s *Set) scan(p, src string) {
-	if !s.fs.Exists(p) {
+	ok, err := s.fs.Exists(p)
+	if err != nil {
+		hint := ""
+		if rel := strings.TrimLeft(p, "/"); rel != p && rel != "" {
+			if ok, err := s.fs.Exists(rel); ok && err == nil {
+				hint = fmt.Sprintf(" (did you mean to use the relative path %q?)", rel)
+			}
+		}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("cannot access skills path %q: %v%s", p, err, hint))
+		return
+	}
+	if !ok {
 		return
 	}
 	entries, err := s.fs.ReadDir(p)
@@ -138,7 +154,10 @@ func (s *Set) scan(p, src string) {
 		}
 		dir := joinPath(p, e.Name)
 		file := joinPath(dir, "SKILL.md")
-		if s.fs.Exists(file) {
+		ok, err := s.fs.Exists(file)
+		if err != nil {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("skipping skill %s: %v", file, err))
+		} else if ok {
 			s.load(file, e.Name, src)
 		}
 	}
@@ -228,7 +247,7 @@ func yamlKind(v any) string {
 // not entered.
 func (s *Set) listFiles(dir string) []string {
 	out := []string{}
-	if !s.fs.Exists(dir) {
+	if ok, _ := s.fs.Exists(dir); !ok {
 		return out
 	}
 	var walk func(d, rel string, depth int)

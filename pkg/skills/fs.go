@@ -9,8 +9,11 @@ type FS interface {
 	ReadDir(path string) ([]Entry, error)
 	// ReadFile returns a regular file's bytes.
 	ReadFile(path string) ([]byte, error)
-	// Exists reports whether path exists (symlinks followed).
-	Exists(path string) bool
+	// Exists reports whether path exists (symlinks followed). The error
+	// is set when the path cannot be looked at: one the workspace refuses
+	// (outside its roots, or a symlink leading out), or a failing stat.
+	// A path that is simply not there is (false, nil).
+	Exists(path string) (bool, error)
 	// RealPath resolves symlinks; skills found at two paths that resolve
 	// to one directory are one skill.
 	RealPath(path string) (string, error)

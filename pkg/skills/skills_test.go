@@ -54,7 +54,17 @@ func (m mapFS) ReadFile(p string) ([]byte, error) {
 	return nil, fs.ErrNotExist
 }
 
-func (m mapFS) Exists(p string) bool { _, ok := m[p]; return ok || m.isDir(p) }
+// refused, as a file's content, makes mapFS refuse to look at that path,
+// as the workspace refuses one outside its roots.
+const refused = "\x00refused"
+
+func (m mapFS) Exists(p string) (bool, error) {
+	if m[p] == refused {
+		return false, errors.New("Permission denied: access on " + p)
+	}
+	_, ok := m[p]
+	return ok || m.isDir(p), nil
+}
 
 func (m mapFS) RealPath(p string) (string, error) { return p, nil }
 
@@ -142,6 +152,31 @@ func TestPrecedence(t *testing.T) {
 	var amb *ErrAmbiguous
 	if !errors.As(err, &amb) || amb.Error() != `[WorkspaceSkills] Cannot resolve skill "x": multiple local skills found at "a/x", "b/x". Rename one or move it to a different source type.` {
 		t.Fatalf("ambiguous: %v", err)
+	}
+}
+
+// TestUnreachableReported checks that a configured path the workspace
+// refuses, and a SKILL.md it cannot reach, are reported as warnings (as
+// Mastra logs them), not skipped in silence.
+func TestUnreachableReported(t *testing.T) {
+	fsys := mapFS{
+		"links/evil/SKILL.md": refused, // a symlink leading out of the workspace
+		"links/ok/SKILL.md":   "---\nname: ok\ndescription: d\n---\nOK\n",
+		"../outside":          refused,
+		"/good":               refused,
+		"good/g/SKILL.md":     "---\nname: g\ndescription: d\n---\nG\n",
+	}
+	set := Discover(fsys, []string{"links", "../outside", "/good", "missing"})
+	want := []string{
+		"skipping skill links/evil/SKILL.md: Permission denied: access on links/evil/SKILL.md",
+		`cannot access skills path "../outside": Permission denied: access on ../outside`,
+		`cannot access skills path "/good": Permission denied: access on /good (did you mean to use the relative path "good"?)`,
+	}
+	if !reflect.DeepEqual(set.Warnings, want) {
+		t.Errorf("warnings:\n%q\nwant\n%q", set.Warnings, want)
+	}
+	if sk, _ := set.Get("ok"); sk == nil {
+		t.Error("the reachable skill beside the refused one was not loaded")
 	}
 }
 

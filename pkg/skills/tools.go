@@ -283,11 +283,11 @@ func (s *Set) Read(sk *Skill, name, p string, start, end *float64) (*ReadOutcome
 	}
 	file := joinPath(sk.Path, strings.Join(segs, "/"))
 	var data []byte
-	var err error
-	if s.fs.Exists(file) {
+	ok, err := s.fs.Exists(file)
+	if ok && err == nil {
 		data, err = s.fs.ReadFile(file)
 	}
-	if !s.fs.Exists(file) || err != nil {
+	if !ok || err != nil {
 		var all []string
 		for _, f := range sk.References {
 			all = append(all, "references/"+f)

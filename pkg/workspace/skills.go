@@ -193,13 +193,19 @@ func (f skillFS) ReadFile(p string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(file, maxSkillFile))
 }
 
-func (f skillFS) Exists(p string) bool {
+func (f skillFS) Exists(p string) (bool, error) {
 	t, err := f.w.fs.Resolve(p)
 	if err != nil {
-		return false
+		return false, err // refused: outside the roots, or a symlink leading out
 	}
 	_, err = f.w.fs.Stat(t.Loc())
-	return err == nil
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR):
+		return false, nil
+	}
+	return false, errs.FromOS("stat", p, err, false)
 }
 
 func (f skillFS) RealPath(p string) (string, error) {
