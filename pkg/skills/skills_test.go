@@ -180,6 +180,28 @@ func TestUnreachableReported(t *testing.T) {
 	}
 }
 
+// TestSubstringSearchSkipsEmptyReferences checks Mastra's fallback: an
+// empty reference file is never a hit, not even for the empty query that
+// every text contains; empty instructions still are.
+func TestSubstringSearchSkipsEmptyReferences(t *testing.T) {
+	fsys := mapFS{
+		"s/x/SKILL.md":            "---\nname: x\ndescription: d\n---\n",
+		"s/x/references/a.md":     "alpha\n",
+		"s/x/references/empty.md": "",
+	}
+	hits, err := Discover(fsys, []string{"s"}).Search("", nil, 5, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.Source)
+	}
+	if want := []string{"SKILL.md", "references/a.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sources %q, want %q", got, want)
+	}
+}
+
 func TestFrontMatter(t *testing.T) {
 	tests := []struct {
 		src, body string

@@ -181,7 +181,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 				continue
 			}
 			content := js.DecodeUTF8(data)
-			if strings.Contains(search.LowerJS(content), q) {
+			if content != "" && strings.Contains(search.LowerJS(content), q) { // Mastra: an empty file is no hit
 				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
 					Content: js.CutUTF16(content, 200), Score: 0.8})
 			}
