@@ -18,24 +18,25 @@ const (
 
 var priority = map[string]int{Local: 0, Managed: 1, External: 2}
 
-// Skill is one loaded skill.
+// Skill is one loaded skill. Its JSON form (MarshalJSON, in json.go) has
+// these fields in this order, under the names the tags of that method give.
 type Skill struct {
-	Name          string         `json:"name"`
-	Description   string         `json:"description"`
-	License       string         `json:"license,omitempty"`
-	Compatibility any            `json:"compatibility,omitempty"`
-	UserInvocable *bool          `json:"user-invocable,omitempty"`
-	Metadata      map[string]any `json:"metadata,omitempty"`
+	Name          string
+	Description   string
+	License       string
+	Compatibility any
+	UserInvocable *bool
+	Metadata      map[string]any
 	// Path is the skill's directory (the parent of its SKILL.md), spelt as
 	// discovery reached it, e.g. "skills/pdf-tools".
-	Path string `json:"path"`
+	Path string
 	// Source is Local, Managed (under .mastra/skills) or External (under
 	// node_modules), from the configured path that found it.
-	Source       string   `json:"source"`
-	Instructions string   `json:"instructions"`
-	References   []string `json:"references"`
-	Scripts      []string `json:"scripts"`
-	Assets       []string `json:"assets"`
+	Source       string
+	Instructions string
+	References   []string
+	Scripts      []string
+	Assets       []string
 }
 
 // Set is the result of discovery: skills by name in discovery order, and

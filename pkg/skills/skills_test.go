@@ -195,7 +195,7 @@ func TestSubstringSearchSkipsEmptyReferences(t *testing.T) {
 	}
 	var got []string
 	for _, h := range hits {
-		got = append(got, h.Source)
+		got = append(got, string(h.Source))
 	}
 	if want := []string{"SKILL.md", "references/a.md"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("sources %q, want %q", got, want)

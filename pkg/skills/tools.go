@@ -48,8 +48,8 @@ func (s *Set) NotFound(id string) string {
 // Hit is one skill_search result.
 type Hit struct {
 	SkillName string            `json:"skill_name"`
-	SkillPath string            `json:"skill_path"`
-	Source    string            `json:"source"` // "SKILL.md" or "references/<file>"
+	SkillPath Name              `json:"skill_path"`
+	Source    Name              `json:"source"` // "SKILL.md" or "references/<file>"
 	Content   string            `json:"content"`
 	Score     float64           `json:"score"`
 	LineRange *search.LineRange `json:"line_range,omitempty"`
@@ -148,7 +148,7 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64, params
 			continue
 		}
 		seen[key] = true
-		out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: ref.source,
+		out = append(out, Hit{SkillName: sk.Name, SkillPath: Name(sk.Path), Source: Name(ref.source),
 			Content: h.Content, Score: h.Score, LineRange: h.Range})
 		if float64(len(out)) >= topK {
 			break
@@ -169,7 +169,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			continue
 		}
 		if strings.Contains(search.LowerJS(sk.Instructions), q) {
-			out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "SKILL.md",
+			out = append(out, Hit{SkillName: sk.Name, SkillPath: Name(sk.Path), Source: "SKILL.md",
 				Content: js.CutUTF16(sk.Instructions, 200), Score: 1})
 		}
 		for _, r := range sk.References {
@@ -182,7 +182,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			}
 			content := js.DecodeUTF8(data)
 			if content != "" && strings.Contains(search.LowerJS(content), q) { // Mastra: an empty file is no hit
-				out = append(out, Hit{SkillName: sk.Name, SkillPath: sk.Path, Source: "references/" + r,
+				out = append(out, Hit{SkillName: sk.Name, SkillPath: Name(sk.Path), Source: Name("references/" + r),
 					Content: js.CutUTF16(content, 200), Score: 0.8})
 			}
 		}

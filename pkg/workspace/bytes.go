@@ -11,3 +11,13 @@ type Bytes []byte
 
 // MarshalJSON writes a string or the base64 object.
 func (b Bytes) MarshalJSON() ([]byte, error) { return jsonenc.Bytes(b) }
+
+// bytesOf converts a list of names for --json data (an empty list stays
+// an empty list, not null).
+func bytesOf(list []string) []Bytes {
+	out := make([]Bytes, len(list))
+	for i, s := range list {
+		out[i] = Bytes(s)
+	}
+	return out
+}

@@ -46,11 +46,12 @@ type RefreshIndexRequest struct{}
 
 // RefreshIndexResult says what a refresh of the autoIndexPaths did.
 type RefreshIndexResult struct {
-	Files     int      `json:"files"`     // files indexed from the autoIndexPaths
-	Added     []string `json:"added"`     // files new to the index
-	Changed   []string `json:"changed"`   // files read again
-	Removed   []string `json:"removed"`   // files dropped
-	Documents int      `json:"documents"` // documents in the index afterwards
+	// The files' names are {"bytes": base64} when not UTF-8.
+	Files     int     `json:"files"`     // files indexed from the autoIndexPaths
+	Added     []Bytes `json:"added"`     // files new to the index
+	Changed   []Bytes `json:"changed"`   // files read again
+	Removed   []Bytes `json:"removed"`   // files dropped
+	Documents int     `json:"documents"` // documents in the index afterwards
 	textOut
 }
 
@@ -135,7 +136,7 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 	if err != nil {
 		return nil, err
 	}
-	res := &RefreshIndexResult{Files: r.Files, Added: r.Added, Changed: r.Changed, Removed: r.Removed, Documents: r.Documents}
+	res := &RefreshIndexResult{Files: r.Files, Added: bytesOf(r.Added), Changed: bytesOf(r.Changed), Removed: bytesOf(r.Removed), Documents: r.Documents}
 	res.text = fmt.Sprintf("Indexed %d %s from autoIndexPaths (%d new, %d changed, %d removed); %d %s in the index",
 		res.Files, wording.Plural(res.Files, "file", "files"), len(res.Added), len(res.Changed), len(res.Removed),
 		res.Documents, wording.Plural(res.Documents, "document", "documents"))

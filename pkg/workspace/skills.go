@@ -31,9 +31,9 @@ type SkillSearchResult struct {
 
 // SkillReadResult is the outcome of skill_read.
 type SkillReadResult struct {
-	Skill      string   `json:"skill"` // the skill's path
-	Path       string   `json:"path"`
-	Kind       string   `json:"kind"` // text, binary, past_end or empty_range
+	Skill      Bytes    `json:"skill"` // the skill's path; {"bytes": base64} when not UTF-8
+	Path       Bytes    `json:"path"`  // {"bytes": base64} when not UTF-8
+	Kind       string   `json:"kind"`  // text, binary, past_end or empty_range
 	Content    *string  `json:"content,omitempty"`
 	Size       int      `json:"size"`
 	StartLine  int      `json:"start_line,omitempty"`
@@ -113,7 +113,7 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 		// Mastra's text names the parameters; the subcommand's, its flags.
 		out.Text = strings.NewReplacer("startLine", "--start-line", "endLine", "--end-line").Replace(out.Text)
 	}
-	res := &SkillReadResult{Skill: sk.Path, Path: req.Path, Kind: out.Kind, Size: out.Size,
+	res := &SkillReadResult{Skill: Bytes(sk.Path), Path: Bytes(req.Path), Kind: out.Kind, Size: out.Size,
 		StartLine: out.StartLine, EndLine: out.EndLine, TotalLines: out.TotalLines, Warnings: set.Warnings, textOut: textOut{out.Text}}
 	if out.Kind == skills.ReadText {
 		c := out.Content
