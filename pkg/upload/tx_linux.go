@@ -43,6 +43,7 @@ type Tx struct {
 	placed  map[string]Placed
 	mode    uint32
 	created []fsroot.Loc // directories this call created, deepest first
+	locked  bool         // holds the directory (see Place)
 }
 
 // Staged is a file's content in a temporary file of the upload directory.
@@ -222,6 +223,9 @@ func (tx *Tx) Place(st *Staged, ext string) (Placed, error) {
 		return p, nil
 	}
 	p := Placed{Rel: tx.rel + "/" + name, Abs: filepath.Join(tx.abs, name)}
+	if err := tx.lock(); err != nil {
+		return p, err
+	}
 	if tx.Fault != nil {
 		if err := tx.Fault("place", name); err != nil {
 			return p, UploadFailed(tx.errText("rename", name, err), nil)
@@ -260,6 +264,27 @@ func (tx *Tx) Place(st *Staged, ext string) (Placed, error) {
 	}
 	tx.placed[name] = p
 	return p, nil
+}
+
+// lock takes the directory for this Tx, from its first placement until it
+// is committed or rolled back (closing the directory lets it go). Another
+// call that finds a file of this one in place relies on it, and a Rollback
+// removes what this Tx placed: so the other call waits until this one has
+// kept or taken back its files, then checks what is there.
+func (tx *Tx) lock() error {
+	if tx.locked {
+		return nil
+	}
+	for {
+		err := unix.Flock(tx.dirfd, unix.LOCK_EX)
+		if err == nil {
+			tx.locked = true
+			return nil
+		}
+		if err != unix.EINTR {
+			return UploadFailed(errs.FromOS("lock", tx.rel, err, true).Error(), nil)
+		}
+	}
 }
 
 // renameNoReplace renames without replacing an existing name.

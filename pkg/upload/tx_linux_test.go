@@ -183,6 +183,58 @@ func TestTxStageEndlessOverLimitCancelled(t *testing.T) {
 	sameTree(t, root)
 }
 
+// Two calls place the same content in one directory at once. The second
+// finds the first's file in place and relies on it, so the first must not
+// take that file back when it fails afterwards: a call that places files
+// holds the directory until it keeps or takes back what it placed, and the
+// other waits.
+func TestTxPlaceWhileAnotherRollsBack(t *testing.T) {
+	fsys, root := txRoot(t)
+	content := []byte("shared content")
+	name := hexSum(content) + ".txt"
+	stage := func(tx *Tx) *Staged {
+		st, err := tx.Stage(context.Background(), bytes.NewReader(content), 100)
+		must(t, err)
+		return st
+	}
+	a, err := Begin(fsys, "uploads/d")
+	must(t, err)
+	b, err := Begin(fsys, "uploads/d")
+	must(t, err)
+	sa, sb := stage(a), stage(b)
+	pa, err := a.Place(sa, "txt")
+	must(t, err)
+	if !pa.Written {
+		t.Fatal("the first call did not write the file")
+	}
+	placed := make(chan Placed, 1)
+	go func() {
+		p, err := b.Place(sb, "txt")
+		if err != nil {
+			t.Error(err)
+		}
+		b.Commit(time.Now())
+		placed <- p
+	}()
+	select {
+	case p := <-placed:
+		t.Fatalf("the second call placed (written %v) while the first could still take its file back", p.Written)
+	case <-time.After(200 * time.Millisecond):
+	}
+	a.Rollback() // the first call fails after placing
+	var pb Placed
+	select {
+	case pb = <-placed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second call still waits after the first rolled back")
+	}
+	got, err := os.ReadFile(filepath.Join(root, "uploads/d", name))
+	if err != nil || !bytes.Equal(got, content) || !pb.Written {
+		t.Errorf("after the first call's rollback: %q, %v; written %v", got, err, pb.Written)
+	}
+	sameTree(t, root, "uploads", "uploads/d", "uploads/d/"+name)
+}
+
 func TestTxPlace(t *testing.T) {
 	content := []byte("%PDF-1.7 content")
 	name := hexSum(content) + ".pdf"
