@@ -14,13 +14,21 @@ import (
 // approver decides calls of tools that require approval: --yes approves
 // them all; otherwise, when there is a controlling terminal, the user is
 // asked y/N on /dev/tty (so stdin and stdout may be pipes); otherwise there
-// is no approver and such calls are refused.
+// is no approver and such calls are refused. A ws serving --remote asks
+// no one.
 func (a *App) approver() func(tool, summary string) (bool, error) {
 	if a.opts.yes {
 		return func(string, string) (bool, error) { return true, nil }
 	}
 	if os.Getenv("WS_FORCE_TTY") == "0" || a.noPrompt {
 		return nil
+	}
+	if a.session != nil {
+		// Serving --remote: a terminal found here is the caller's (a
+		// transport that runs ws on its machine), where ws would stop
+		// reading it from a background process group; over ssh there is
+		// none. The caller approves with --yes.
+		return func(tool, _ string) (bool, error) { return false, errs.NeedsApprovalRemote(tool) }
 	}
 	// The terminal is opened only when a call needs approval.
 	return func(tool, summary string) (bool, error) {

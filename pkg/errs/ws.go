@@ -192,6 +192,10 @@ var BadEnv = textError(InvalidArgument, "env: %q is not NAME=value")
 // NeedsApproval: a tool that requires approval, with nobody to ask.
 var NeedsApproval = textError(ApprovalRefused, "%s requires approval: run ws with --yes to approve it, or from a terminal to be asked")
 
+// NeedsApprovalRemote: a tool that requires approval, called through
+// --remote: the remote ws has no terminal of its own to ask on.
+var NeedsApprovalRemote = textError(ApprovalRefused, "%s requires approval: run ws with --yes to approve it (a remote workspace has no terminal to ask on)")
+
 // CannotAsk: a tool that requires approval, called through an MCP client
 // that cannot ask its user (it did not declare elicitation).
 var CannotAsk = textError(ApprovalRefused, "%s requires approval, and this MCP client cannot ask its user (it did not declare the elicitation capability): start ws mcp with --yes to approve such calls without asking")
