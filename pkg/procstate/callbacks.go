@@ -27,11 +27,11 @@ import (
 // up, blocks or kills the command, and is reported in callbacks.json of
 // the record (ws ps shows it).
 type Callbacks struct {
-	OnStdout []string `json:"on_stdout,omitempty"`
-	OnStderr []string `json:"on_stderr,omitempty"`
-	OnExit   []string `json:"on_exit,omitempty"`
-	Dir      string   `json:"dir"`
-	Env      []string `json:"env"`
+	OnStdout []string           `json:"on_stdout,omitempty"`
+	OnStderr []string           `json:"on_stderr,omitempty"`
+	OnExit   []string           `json:"on_exit,omitempty"`
+	Dir      statefile.String   `json:"dir"` // its bytes kept (see Spec)
+	Env      []statefile.String `json:"env"`
 }
 
 // Callback limits.
@@ -204,7 +204,7 @@ func (d *dispatcher) run(ctx context.Context, st *CallbackStatus, argv []string,
 	data := buf.Bytes()
 	if err == nil {
 		var res *runner.Result
-		res, err = runner.Run(ctx, runner.Cmd{Argv: argv, Dir: d.cb.Dir, Env: d.cb.Env, Stdin: data, Timeout: timeout})
+		res, err = runner.Run(ctx, runner.Cmd{Argv: argv, Dir: string(d.cb.Dir), Env: statefile.Plain(d.cb.Env), Stdin: data, Timeout: timeout})
 		if err != nil && ctx.Err() != nil {
 			err = errors.New("killed: still running " + drainAfterExit.String() + " after the process ended")
 		} else if err != nil && res != nil {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // TestEventSinkNeverBlocks: with nobody reading the pipe (a dispatcher
@@ -77,7 +79,7 @@ func TestCallbacksKilledAtDrainDeadline(t *testing.T) {
 	drainAfterExit = time.Second
 	dir := t.TempDir()
 	marker := fmt.Sprintf("ws-drain-test-%d-%d", os.Getpid(), time.Now().UnixNano())
-	spec := Spec{Callbacks: &Callbacks{OnStdout: []string{"/bin/sh", "-c", "sleep 1000 # " + marker}, Dir: dir, Env: []string{"PATH=/usr/bin:/bin"}}}
+	spec := Spec{Callbacks: &Callbacks{OnStdout: []string{"/bin/sh", "-c", "sleep 1000 # " + marker}, Dir: statefile.String(dir), Env: []statefile.String{"PATH=/usr/bin:/bin"}}}
 	data, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -17,17 +17,18 @@ import (
 
 // Record describes a started background process.
 type Record struct {
-	ID        string    `json:"id"`  // directory name: <pid>-<start time>
-	PID       int       `json:"pid"` // the shell running the command
-	PGID      int       `json:"pgid"`
-	StartTime uint64    `json:"start_time"` // /proc/<pid>/stat starttime, clock ticks after boot
-	BootID    string    `json:"boot_id"`
-	Command   string    `json:"command"`
-	Cwd       string    `json:"cwd"`
-	Root      string    `json:"root"` // the workspace that started it
-	Thread    string    `json:"thread,omitempty"`
-	StartedAt time.Time `json:"started_at"`
-	TimeoutMs float64   `json:"timeout_ms,omitempty"` // fractions kept (older records: whole ms)
+	ID        string `json:"id"`  // directory name: <pid>-<start time>
+	PID       int    `json:"pid"` // the shell running the command
+	PGID      int    `json:"pgid"`
+	StartTime uint64 `json:"start_time"` // /proc/<pid>/stat starttime, clock ticks after boot
+	BootID    string `json:"boot_id"`
+	// The strings keep their bytes in JSON (see Spec).
+	Command   statefile.String `json:"command"`
+	Cwd       statefile.String `json:"cwd"`
+	Root      statefile.String `json:"root"` // the workspace that started it
+	Thread    statefile.String `json:"thread,omitempty"`
+	StartedAt time.Time        `json:"started_at"`
+	TimeoutMs float64          `json:"timeout_ms,omitempty"` // fractions kept (older records: whole ms)
 	// The supervisor (ws __supervise) that waits for the process.
 	SupervisorPID   int    `json:"supervisor_pid"`
 	SupervisorStart uint64 `json:"supervisor_start_time"`
@@ -117,7 +118,7 @@ func (s *Store) List(root string) ([]*Entry, error) {
 	}
 	out := all[:0]
 	for _, e := range all {
-		if e.Record.Root == root {
+		if string(e.Record.Root) == root {
 			out = append(out, e)
 		}
 	}
@@ -133,7 +134,7 @@ func (s *Store) Find(root string, pid int) (*Entry, error) {
 	}
 	var best *Entry
 	for _, e := range found {
-		if e.Record.Root == root && (best == nil || e.Record.StartedAt.After(best.Record.StartedAt)) {
+		if string(e.Record.Root) == root && (best == nil || e.Record.StartedAt.After(best.Record.StartedAt)) {
 			best = e
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 func TestStoreListFind(t *testing.T) {
@@ -17,7 +19,7 @@ func TestStoreListFind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Commit(dir, &Record{PID: pid, StartTime: start, Root: root, StartedAt: t0.Add(at)}); err != nil {
+		if err := s.Commit(dir, &Record{PID: pid, StartTime: start, Root: statefile.String(root), StartedAt: t0.Add(at)}); err != nil {
 			t.Fatal(err)
 		}
 	}

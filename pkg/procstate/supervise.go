@@ -18,18 +18,26 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/js"
+	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
 
 // Spec is what `ws exec --background` hands its supervisor, in
 // spec.json of the new record directory.
+//
+// The strings that come from the user or the host (the command line, its
+// arguments and environment, directories, the thread) are statefile
+// Strings: one that is not UTF-8 keeps its bytes in JSON ({"bytes":
+// base64}), where a plain string would turn them into U+FFFD and the
+// supervisor would run another command, in another directory, than the
+// one asked. Records and callbacks carry theirs the same way.
 type Spec struct {
-	Argv    []string `json:"argv"`
-	Env     []string `json:"env"`
-	Dir     string   `json:"dir"`
-	Command string   `json:"command"`
-	Root    string   `json:"root"`
-	Thread  string   `json:"thread,omitempty"`
+	Argv    []statefile.String `json:"argv"`
+	Env     []statefile.String `json:"env"`
+	Dir     statefile.String   `json:"dir"`
+	Command statefile.String   `json:"command"`
+	Root    statefile.String   `json:"root"`
+	Thread  statefile.String   `json:"thread,omitempty"`
 	// TimeoutMs is the timeout in milliseconds, fractions kept (0.4 is
 	// 400 µs); 0 is none.
 	TimeoutMs float64 `json:"timeout_ms"`
@@ -131,8 +139,9 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	}
 	outR, outW, _ := os.Pipe()
 	errR, errW, _ := os.Pipe()
-	proc, err := os.StartProcess(spec.Argv[0], spec.Argv, &os.ProcAttr{
-		Dir: spec.Dir, Env: spec.Env, Files: []*os.File{stdin, outW, errW},
+	argv := statefile.Plain(spec.Argv)
+	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
+		Dir: string(spec.Dir), Env: statefile.Plain(spec.Env), Files: []*os.File{stdin, outW, errW},
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
 	stdin.Close()
@@ -164,7 +173,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		relay.dir = dir
 		go relay.run()
 	}
-	events.send(event{Type: "record", Dir: dir, PID: pid, Command: spec.Command})
+	events.send(event{Type: "record", Dir: dir, PID: pid, Command: string(spec.Command)})
 	reply("ok %d", pid)
 
 	var copies sync.WaitGroup

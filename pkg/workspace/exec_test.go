@@ -18,6 +18,7 @@ import (
 	"github.com/wstools/ws/pkg/landlock"
 	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/sandbox"
+	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -292,7 +293,7 @@ func TestKillRefusesReusedPID(t *testing.T) {
 	dir, err := store.NewDir()
 	must(t, err)
 	rec := &procstate.Record{PID: victim.Process.Pid, PGID: victim.Process.Pid, StartTime: start + 1, BootID: procstate.BootID(),
-		Command: "sleep 30", Root: w.fs.RealBase(), StartedAt: time.Now()}
+		Command: "sleep 30", Root: statefile.String(w.fs.RealBase()), StartedAt: time.Now()}
 	must(t, store.Commit(dir, rec))
 	_, err = w.Kill(context.Background(), KillRequest{PID: strconv.Itoa(victim.Process.Pid)})
 	if err == nil || errs.CodeOf(err) != errs.ENOENT {

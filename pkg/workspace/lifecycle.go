@@ -338,8 +338,8 @@ func (w *Workspace) stateEntries() ([]string, error) {
 func (w *Workspace) otherRoots() string {
 	all, _ := procstate.Open(w.stateDir).All()
 	for _, e := range all {
-		if e.Record.Root != w.fs.RealBase() {
-			return e.Record.Root
+		if string(e.Record.Root) != w.fs.RealBase() {
+			return string(e.Record.Root)
 		}
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // endedWithOutput records an ended background process of w (pid) whose
@@ -38,7 +39,7 @@ func endedWith(tb testing.TB, w *Workspace, pid int, logCap int64, write func(*p
 		}
 		must(tb, l.Close())
 	}
-	rec := &procstate.Record{PID: pid, StartTime: 1, Command: "build", Root: w.fs.RealBase(), StartedAt: time.Now().UTC()}
+	rec := &procstate.Record{PID: pid, StartTime: 1, Command: "build", Root: statefile.String(w.fs.RealBase()), StartedAt: time.Now().UTC()}
 	must(tb, store.Commit(dir, rec))
 	must(tb, store.WriteExit(rec.ID, &procstate.Exit{EndedAt: time.Now().UTC()}))
 	return strconv.Itoa(pid)

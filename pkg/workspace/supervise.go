@@ -34,8 +34,8 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 		return nil, stateError(err)
 	}
 	spec := procstate.Spec{
-		Argv: argv, Env: sb.Env(req.Env), Dir: cwd, Command: req.Command, Root: w.fs.RealBase(),
-		Thread: w.thread, TimeoutMs: procstate.Ms(w.backgroundTimeout(req.Timeout)),
+		Argv: statefile.Strings(argv), Env: statefile.Strings(sb.Env(req.Env)), Dir: statefile.String(cwd),
+		Command: statefile.String(req.Command), Root: statefile.String(w.fs.RealBase()), Thread: statefile.String(w.thread), TimeoutMs: procstate.Ms(w.backgroundTimeout(req.Timeout)),
 		LogCap: procstate.DefaultLogCap, GraceMs: backgroundGrace.Milliseconds(),
 		Stdin: req.StdinPipe != nil && *req.StdinPipe,
 	}
@@ -45,7 +45,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 	var dispatcher []string
 	if cb := w.cfg.Sandbox.BackgroundProcesses; cb.OnStdout != nil || cb.OnStderr != nil || cb.OnExit != nil {
 		spec.Callbacks = &procstate.Callbacks{OnStdout: cb.OnStdout, OnStderr: cb.OnStderr, OnExit: cb.OnExit,
-			Dir: w.base, Env: sb.Env(nil)}
+			Dir: statefile.String(w.base), Env: statefile.Strings(sb.Env(nil))}
 		dispatcher = append(append([]string{}, w.superv[:len(w.superv)-1]...), "__callbacks")
 	}
 	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
