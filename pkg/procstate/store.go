@@ -106,15 +106,24 @@ func (s *Store) Load(id string) (*Entry, error) {
 // to, oldest first. Corrupt records and directories still being made are
 // skipped.
 func (s *Store) All() ([]*Entry, error) {
-	return s.load(func(name string) bool { return !strings.HasPrefix(name, ".") })
+	all, _, err := s.load(func(name string) bool { return !strings.HasPrefix(name, ".") })
+	return all, err
 }
 
 // List returns every record that belongs to root, oldest first. Records of
 // other workspaces (a shared state directory) and corrupt ones are skipped.
 func (s *Store) List(root string) ([]*Entry, error) {
-	all, err := s.All()
+	out, _, err := s.ListSkipped(root)
+	return out, err
+}
+
+// ListSkipped is List, and how many records of the store it skipped
+// because they cannot be read (damaged, or unreadable; whose they are is
+// not known). A directory removed meanwhile is not counted.
+func (s *Store) ListSkipped(root string) ([]*Entry, int, error) {
+	all, skipped, err := s.load(func(name string) bool { return !strings.HasPrefix(name, ".") })
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := all[:0]
 	for _, e := range all {
@@ -122,13 +131,13 @@ func (s *Store) List(root string) ([]*Entry, error) {
 			out = append(out, e)
 		}
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // Find returns the newest record of pid in root's records, or nil.
 func (s *Store) Find(root string, pid int) (*Entry, error) {
 	prefix := strconv.Itoa(pid) + "-"
-	found, err := s.load(func(name string) bool { return strings.HasPrefix(name, prefix) })
+	found, _, err := s.load(func(name string) bool { return strings.HasPrefix(name, prefix) })
 	if err != nil {
 		return nil, err
 	}
@@ -142,23 +151,27 @@ func (s *Store) Find(root string, pid int) (*Entry, error) {
 }
 
 // load reads the records whose directory name passes keep, oldest first;
-// corrupt ones are skipped.
-func (s *Store) load(keep func(name string) bool) ([]*Entry, error) {
+// corrupt ones are skipped, and counted (not one removed meanwhile).
+func (s *Store) load(keep func(name string) bool) ([]*Entry, int, error) {
 	names, err := statefile.List(s.dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []*Entry
+	skipped := 0
 	for _, d := range names {
 		if !d.IsDir() || !keep(d.Name()) {
 			continue
 		}
-		if e, err := s.Load(d.Name()); err == nil {
+		switch e, err := s.Load(d.Name()); {
+		case err == nil:
 			out = append(out, e)
+		case !errors.Is(err, fs.ErrNotExist):
+			skipped++
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Record.StartedAt.Before(out[j].Record.StartedAt) })
-	return out, nil
+	return out, skipped, nil
 }
 
 // WriteExit records how the process ended. The first exit written wins.

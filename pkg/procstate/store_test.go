@@ -61,6 +61,11 @@ func TestStoreListFind(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	// The corrupt record is counted (whatever root it had), the directory
+	// still being made is not.
+	if es, skipped, err := s.ListSkipped("/a"); err != nil || len(es) != 3 || skipped != 1 {
+		t.Errorf("ListSkipped: %d records, %d skipped, %v; want 3 and 1", len(es), skipped, err)
+	}
 	for _, tc := range []struct {
 		root string
 		pid  int

@@ -520,7 +520,10 @@ type PSResult struct {
 	Pruned    []int     `json:"pruned,omitempty"`
 	// PrunedLocks counts the unused write-lock files removed.
 	PrunedLocks int `json:"pruned_locks,omitempty"`
-	now         time.Time
+	// Skipped counts the process records that cannot be read (damaged):
+	// they are not listed, and a warning says so.
+	Skipped int `json:"skipped,omitempty"`
+	now     time.Time
 }
 
 // Text is a table: PID, STATE, EXIT, AGE, COMMAND, tab-separated.
@@ -572,11 +575,15 @@ func age(d time.Duration) string {
 // PS lists this workspace's background processes; with prune it removes
 // the records of those that have ended.
 func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
-	entries, err := w.procStore().List(w.fs.RealBase())
+	entries, skipped, err := w.procStore().ListSkipped(w.fs.RealBase())
 	if err != nil {
 		return nil, stateError(err)
 	}
-	res := &PSResult{Processes: []Process{}, now: w.now()}
+	res := &PSResult{Processes: []Process{}, Skipped: skipped, now: w.now()}
+	if skipped > 0 {
+		w.warn(fmt.Sprintf("skipped %d process %s in the state directory that cannot be read (damaged)",
+			skipped, wording.Plural(skipped, "record", "records")))
+	}
 	if req.Prune != nil && *req.Prune {
 		res.PrunedLocks = w.pruneLocks()
 	}
