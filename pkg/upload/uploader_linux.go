@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -443,7 +444,7 @@ func openSource(src Source) (*sourceFile, error) {
 	it := &sourceFile{src: src, f: File{Name: src.Name, MIMEType: src.MIMEType}, size: -1}
 	rc, err := src.Open()
 	if err != nil {
-		return nil, errs.FromOS("open", src.Label, err, false)
+		return nil, sourceError("open", src.Label, err)
 	}
 	regular := false
 	if f, ok := rc.(*os.File); ok {
@@ -451,7 +452,7 @@ func openSource(src Source) (*sourceFile, error) {
 		switch {
 		case err != nil:
 			rc.Close()
-			return nil, errs.FromOS("open", src.Label, err, false)
+			return nil, sourceError("open", src.Label, err)
 		case fi.IsDir():
 			rc.Close()
 			return nil, errs.IsDir(src.Label, nil)
@@ -470,7 +471,7 @@ func openSource(src Source) (*sourceFile, error) {
 	head, err := br.Peek(sniffLen)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		rc.Close()
-		return nil, errs.FromOS("read", src.Label, err, false)
+		return nil, sourceError("read", src.Label, err)
 	}
 	if it.f.MIMEType == "" {
 		it.f.MIMEType = media.Sniff(head)
@@ -483,6 +484,17 @@ func openSource(src Source) (*sourceFile, error) {
 	return it, nil
 }
 
+// sourceError is a source's failure to open or be read, with Mastra's
+// message where there is one. A source is the caller's own file, not a
+// workspace path: a symlink loop is just that, not an escape from the
+// workspace.
+func sourceError(op, label string, err error) error {
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV) {
+		return errs.IOFailed(op, label, err)
+	}
+	return errs.FromOS(op, label, err, false)
+}
+
 // reader gives the bytes of a source from the start.
 func (c *call) reader(it *sourceFile) (io.Reader, error) {
 	if it.stream != nil {
@@ -490,7 +502,7 @@ func (c *call) reader(it *sourceFile) (io.Reader, error) {
 	}
 	rc, err := it.src.Open()
 	if err != nil {
-		return nil, errs.FromOS("open", it.src.Label, err, false)
+		return nil, sourceError("open", it.src.Label, err)
 	}
 	return rc, nil
 }

@@ -702,3 +702,42 @@ func TestUploaderInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestUploaderSourceErrors: a source that cannot be opened or read is
+// named as typed, with the reason. The caller's own files are not
+// workspace paths: a symlink loop among them is not an escape from the
+// workspace (before: "Permission denied: access on loop", code
+// OUTSIDE_WORKSPACE).
+func TestUploaderSourceErrors(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.Symlink("loop-b", filepath.Join(dir, "loop-a")))
+	must(t, os.Symlink("loop-a", filepath.Join(dir, "loop-b")))
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644))
+	src := func(name string) Source {
+		s := fileSource(filepath.Join(dir, name))
+		s.Label = name
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		code errs.Code
+		msg  string
+	}{
+		{"missing.txt", errs.ENOENT, "File not found: missing.txt"},
+		{"sub", errs.EISDIR, "Path is a directory: sub"},
+		{"f.txt/x", errs.ENOTDIR, "Path is not a directory: f.txt/x"},
+		{"loop-a", errs.EIO, "open failed on loop-a: too many levels of symbolic links"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, root := newUploader(t)
+			_, err := u.Upload(context.Background(), Request{Files: []Source{src(tc.name)}})
+			if errs.CodeOf(err) != tc.code || err == nil || err.Error() != tc.msg {
+				t.Errorf("error %v (%s), want %q (%s)", err, errs.CodeOf(err), tc.msg, tc.code)
+			}
+			if got := listUploads(t, root); len(got) != 0 {
+				t.Errorf("written: %v", got)
+			}
+		})
+	}
+}
