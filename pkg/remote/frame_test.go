@@ -119,3 +119,43 @@ func TestReplyWords(t *testing.T) {
 		}
 	}
 }
+
+// TestServeSignalBeforeStart: a signal the local ws passes on while the
+// input files still cross (a large or endless file: ws upload /dev/zero)
+// ends the session as the signal asks, before the command runs; it is
+// not a malformed stream (before: "ws: remote session: remote: malformed
+// frame: 'S' in a file", exit 1).
+func TestServeSignalBeforeStart(t *testing.T) {
+	head, _ := json.Marshal(Header{Version: "v", Args: []string{"upload", "big"}, Inputs: []string{"big"}})
+	for _, tc := range []struct {
+		name   string
+		frames func(fw *frameWriter)
+		status int
+	}{
+		{"in a file", func(fw *frameWriter) {
+			fw.frame(kindHeader, head)
+			fw.data(kindFileData, bytes.Repeat([]byte("x"), 3*maxFrame))
+			fw.frame(kindSignal, []byte{15})
+			fw.data(kindFileData, []byte("more"))
+		}, 143},
+		{"before the header", func(fw *frameWriter) {
+			fw.frame(kindSignal, []byte{2})
+			fw.frame(kindHeader, head)
+		}, 130},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var in bytes.Buffer
+			tc.frames(&frameWriter{w: &in})
+			var out bytes.Buffer
+			ran := false
+			status := Serve(&in, &out, "v", func(*Session) int { ran = true; return 0 })
+			r := &reply{stderr: io.Discard}
+			var stderr bytes.Buffer
+			r.stderr = &stderr
+			r.read(bufio.NewReader(&out), &frameWriter{w: io.Discard}, nil)
+			if status != tc.status || r.exit != tc.status || ran || stderr.Len() != 0 {
+				t.Errorf("status %d (sent %d), ran %v, stderr %q; want %d, not run, nothing said", status, r.exit, ran, stderr.String(), tc.status)
+			}
+		})
+	}
+}

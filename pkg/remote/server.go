@@ -134,6 +134,12 @@ func Serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 	defer s.close()
 	br := bufio.NewReaderSize(in, maxFrame+5)
 	if err := s.readHeader(br); err != nil {
+		var sig *signalledError
+		if errors.As(err, &sig) {
+			// The command never ran: the session ends as the signal
+			// would have ended it, with nothing to say.
+			return fw.exit(128 + int(sig.sig))
+		}
 		if errors.Is(err, io.EOF) {
 			err = errors.New("no session came on stdin: the transport must pass stdin on (docker, podman and kubectl exec need -i)")
 		}
@@ -168,6 +174,9 @@ func (s *Session) readHeader(br *bufio.Reader) error {
 	kind, payload, err := readFrame(br)
 	if err != nil {
 		return err
+	}
+	if sig := signalFrame(kind, payload); sig != nil {
+		return sig
 	}
 	if kind != kindHeader {
 		return fmt.Errorf("%w: expected the header", errBadFrame)
@@ -219,10 +228,29 @@ func readInput(br *bufio.Reader, path string) (*input, error) {
 				in.f, _ = os.Open(os.DevNull)
 			}
 			return in, nil
+		case kindSignal:
+			if sig := signalFrame(kind, payload); sig != nil {
+				return nil, sig
+			}
+			return nil, fmt.Errorf("%w: a signal of %d bytes", errBadFrame, len(payload))
 		default:
 			return nil, fmt.Errorf("%w: %q in a file", errBadFrame, kind)
 		}
 	}
+}
+
+// signalledError is a signal the client passed on before the command
+// started (the local ws got it while the input files still crossed).
+type signalledError struct{ sig syscall.Signal }
+
+func (e *signalledError) Error() string { return "interrupted by signal " + strconv.Itoa(int(e.sig)) }
+
+// signalFrame is the signal a frame passes on, or nil.
+func signalFrame(kind byte, payload []byte) *signalledError {
+	if kind != kindSignal || len(payload) != 1 {
+		return nil
+	}
+	return &signalledError{syscall.Signal(payload[0])}
 }
 
 // pump reads the client's frames for the rest of the session: stdin into
