@@ -160,11 +160,12 @@ func TestPrecedence(t *testing.T) {
 // Mastra logs them), not skipped in silence.
 func TestUnreachableReported(t *testing.T) {
 	fsys := mapFS{
-		"links/evil/SKILL.md": refused, // a symlink leading out of the workspace
-		"links/ok/SKILL.md":   "---\nname: ok\ndescription: d\n---\nOK\n",
-		"../outside":          refused,
-		"/good":               refused,
-		"good/g/SKILL.md":     "---\nname: g\ndescription: d\n---\nG\n",
+		"links/evil/SKILL.md":  refused, // a symlink leading out of the workspace
+		"links/ok/SKILL.md":    "---\nname: ok\ndescription: d\n---\nOK\n",
+		"links/ok/scripts/out": refused, // a file beyond a symlink that leads out
+		"../outside":           refused,
+		"/good":                refused,
+		"good/g/SKILL.md":      "---\nname: g\ndescription: d\n---\nG\n",
 	}
 	set := Discover(fsys, []string{"links", "../outside", "/good", "missing"})
 	want := []string{
@@ -175,8 +176,12 @@ func TestUnreachableReported(t *testing.T) {
 	if !reflect.DeepEqual(set.Warnings, want) {
 		t.Errorf("warnings:\n%q\nwant\n%q", set.Warnings, want)
 	}
-	if sk, _ := set.Get("ok"); sk == nil {
-		t.Error("the reachable skill beside the refused one was not loaded")
+	sk, _ := set.Get("ok")
+	if sk == nil {
+		t.Fatal("the reachable skill beside the refused one was not loaded")
+	}
+	if _, err := set.Read(sk, "ok", "scripts/out", nil, nil); err == nil || err.Error() != "Permission denied: access on links/ok/scripts/out" {
+		t.Errorf("a read the workspace refuses: %v, want its refusal (not \"not found\")", err)
 	}
 }
 

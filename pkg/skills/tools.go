@@ -284,7 +284,10 @@ func (s *Set) Read(sk *Skill, name, p string, start, end *float64) (*ReadOutcome
 	file := joinPath(sk.Path, strings.Join(segs, "/"))
 	var data []byte
 	ok, err := s.fs.Exists(file)
-	if ok && err == nil {
+	if err != nil {
+		return nil, err // the workspace will not look there (a symlink leading out), as Mastra refuses it
+	}
+	if ok {
 		data, err = s.fs.ReadFile(file)
 	}
 	if !ok || err != nil {

@@ -236,8 +236,8 @@ func TestSkillsThroughTheChokepoint(t *testing.T) {
 	if !strings.HasPrefix(res.Text(), "X body\n\n## References\n- references/leak.md\n- references/r.md") {
 		t.Fatalf("skill: %q", res.Text())
 	}
-	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "references/leak.md"}); errs.CodeOf(err) != errs.ENOENT {
-		t.Fatalf("a link out of the workspace was read: %v", err)
+	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "references/leak.md"}); errs.CodeOf(err) != errs.OutsideWorkspace {
+		t.Fatalf("a link out of the workspace was read, or not refused as such: %v", err)
 	}
 	if _, err := w.SkillRead(ctx, SkillReadRequest{SkillName: "x", Path: "../../etc/passwd"}); errs.CodeOf(err) != errs.OutsideWorkspace {
 		t.Fatalf("traversal: %v", err)

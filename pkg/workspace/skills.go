@@ -101,7 +101,10 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 	out, err := set.Read(sk, req.SkillName, req.Path, req.StartLine, req.EndLine)
 	var inv *skills.ErrInvalidPath
 	var nf *skills.NotFoundInSkill
+	var we *errs.Error
 	switch {
+	case errors.As(err, &we):
+		return nil, err // the workspace's refusal, with its code
 	case errors.As(err, &inv):
 		return nil, errs.At(errs.Coded(errs.OutsideWorkspace, err), req.Path)
 	case errors.As(err, &nf):
