@@ -108,6 +108,9 @@ type InfoIndex struct {
 	Name       string `json:"name"` // the vector index's name (searchIndexName)
 	Model      string `json:"model,omitempty"`
 	Dimensions int    `json:"dimensions,omitempty"`
+	// Problem says why the index file could not be read: damaged, or
+	// written by a newer ws (its documents are not counted then).
+	Problem string `json:"problem,omitempty"`
 }
 
 // Info describes the workspace without changing anything.
@@ -160,6 +163,7 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 		}
 		st := w.searchEngine().Stats()
 		res.Index.Documents, res.Index.Vectors, res.Index.Model, res.Index.Dimensions = st.Documents, st.Vectors, st.Model, st.Dimensions
+		res.Index.Problem = st.Problem
 	}
 	return res, nil
 }
@@ -216,6 +220,9 @@ func (r *InfoResult) Text() string {
 	}
 	line("processes", strings.Join(procs, ", "))
 	idx := fmt.Sprintf("%d %s", r.Index.Documents, wording.Plural(r.Index.Documents, "document", "documents"))
+	if r.Index.Problem != "" {
+		idx = r.Index.Problem
+	}
 	if r.Index.Model != "" {
 		idx += fmt.Sprintf(", %d %s in %s (model %s, %d dimensions)", r.Index.Vectors, wording.Plural(r.Index.Vectors, "vector", "vectors"),
 			r.Index.Name, r.Index.Model, r.Index.Dimensions)

@@ -169,13 +169,25 @@ type Stats struct {
 	Vectors    int
 	Model      string
 	Dimensions int
+	// Problem says why the index file could not be read ("" when it
+	// could, or when there is none): damaged, or written by a newer ws.
+	Problem string
 }
 
 // Stats reads what the state directory holds, changing nothing: what
-// cannot be read counts as empty.
+// cannot be read counts as empty, and the index's problem is told.
 func (e *Engine) Stats() Stats {
 	var st Stats
-	if m, err := e.store().Load(); err == nil && m != nil {
+	m, err := e.store().Load()
+	switch {
+	case errors.Is(err, search.ErrCorrupt):
+		st.Problem = "damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
+			"); the next search or index call sets it aside and builds it again"
+	case errors.Is(err, search.ErrVersion):
+		st.Problem = "written by a newer version of ws"
+	case err != nil:
+		st.Problem = "cannot be read (" + err.Error() + ")"
+	case m != nil:
 		st.Documents = m.NumDocs()
 		m.Close()
 	}
