@@ -331,13 +331,24 @@ func (w *Workspace) stateEntries() ([]string, error) {
 		}
 		names = append(names, n)
 	}
-	if data, err := os.ReadFile(filepath.Join(w.stateDir, metaFile)); err == nil {
-		var m workspaceMeta
-		if json.Unmarshal(data, &m) == nil && m.Root != "" && string(m.Root) != w.fs.RealBase() {
-			return nil, errs.DestroyShared(w.stateDir, string(m.Root))
-		}
+	if root := w.stateRoot(); root != "" && root != w.fs.RealBase() {
+		return nil, errs.DestroyShared(w.stateDir, root)
 	}
 	return names, nil
+}
+
+// stateRoot is the root that the state directory's workspace.json names:
+// the workspace that first used it ("" when there is none yet, or no
+// state directory).
+func (w *Workspace) stateRoot() string {
+	if w.stateDir == "" {
+		return ""
+	}
+	var m workspaceMeta
+	if data, err := os.ReadFile(filepath.Join(w.stateDir, metaFile)); err == nil && json.Unmarshal(data, &m) == nil {
+		return string(m.Root)
+	}
+	return ""
 }
 
 // otherRoots names a workspace root other than this one that has process

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/wording"
@@ -67,9 +68,22 @@ func (w *Workspace) warn(msg string) {
 // searchEngine is the search index engine over the workspace's files,
 // state directory and config as they are now.
 func (w *Workspace) searchEngine() *engine.Engine {
-	return engine.New(engine.Options{Files: w.fs, StateDir: w.stateDir, Params: w.cfg.BM25Params,
+	return engine.New(engine.Options{Files: w.fs, StateDir: w.stateDir, IndexDir: w.indexDir(), Params: w.cfg.BM25Params,
 		AutoPaths: w.cfg.AutoIndexPaths, VectorName: w.IndexName(), Embedder: w.cfg.Embedder,
 		NewEmbedder: engine.ConfiguredEmbedder(w.cfg.Embedder, w.base, w.hostEnv), Warn: w.warn})
+}
+
+// indexDir is where, below the state directory, this workspace's search
+// index lives: "" (search/) when the state directory is its own, else,
+// when its workspace.json names another root (one state directory given
+// to several workspaces), search/roots/<16 hex of the SHA-256 of the real
+// root>. So one workspace's search never drops another's documents as
+// gone, nor shows them.
+func (w *Workspace) indexDir() string {
+	if owner := w.stateRoot(); owner == "" || owner == w.fs.RealBase() {
+		return ""
+	}
+	return filepath.Join("search", "roots", hashHex(w.fs.RealBase(), 16))
 }
 
 // Search ranks the indexed documents: by keywords (BM25), by meaning

@@ -33,7 +33,11 @@ type Options struct {
 	Files Files
 	// StateDir holds the index (search/ in it); "" is no state: each query
 	// indexes the autoIndexPaths in memory, and vectors are refused.
-	StateDir  string
+	StateDir string
+	// IndexDir, when set, is the directory below StateDir that holds the
+	// index and its vectors instead of search/ (a workspace whose state
+	// directory another workspace owns keeps its index apart).
+	IndexDir  string
 	Params    search.Params // the bm25 settings
 	AutoPaths []string      // the autoIndexPaths
 	// VectorName is the vector index's name (searchIndexName), which names
@@ -73,7 +77,18 @@ func (e *Engine) warn(msg string) {
 }
 
 func (e *Engine) store() search.Store {
-	return search.Store{Dir: filepath.Join(e.o.StateDir, "search")}
+	return search.Store{Dir: e.indexDir()}
+}
+
+// indexDir is the directory of the index and its vectors.
+func (e *Engine) indexDir() string { return filepath.Join(e.o.StateDir, e.indexRel()) }
+
+// indexRel is indexDir relative to the state directory.
+func (e *Engine) indexRel() string {
+	if e.o.IndexDir != "" {
+		return e.o.IndexDir
+	}
+	return "search"
 }
 
 // vectors reports whether the index is kept with vectors (an embedder is
@@ -326,7 +341,7 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 				return nil, indexError(serr)
 			}
 			e.warn("the search index was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
-				"); it was set aside as search/index.corrupt in the state directory and built again: documents added with the index tool must be indexed again")
+				"); it was set aside as " + filepath.Join(e.indexRel(), "index.corrupt") + " in the state directory and built again: documents added with the index tool must be indexed again")
 			x = search.NewIndexWith(params)
 		case err != nil:
 			return nil, indexError(err)

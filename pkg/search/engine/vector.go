@@ -65,7 +65,7 @@ func (e *Engine) embedder() (embed.Embedder, error) {
 
 // vectorFile is the embedded vector store, next to the keyword index.
 func (e *Engine) vectorFile() string {
-	return filepath.Join(e.o.StateDir, "search", e.o.VectorName+".vectors")
+	return filepath.Join(e.indexDir(), e.o.VectorName+".vectors")
 }
 
 // embedderModel is the model the configured embedder's vectors are
