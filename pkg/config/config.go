@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/upload"
 )
@@ -217,7 +219,7 @@ func (e *Error) Error() string {
 func Load(path string, tools []ToolKey) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "open "+path+": ")}
+		return nil, &Error{File: path, Msg: "cannot read: " + errs.Errno(err)}
 	}
 	c, err := Parse(data, tools)
 	if e, ok := err.(*Error); ok {
@@ -232,7 +234,9 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
-	if err := dec.Decode(&raw); err != nil {
+	if err := dec.Decode(&raw); err == io.EOF {
+		return nil, &Error{Msg: "empty (a config is a JSON object, at least {})"}
+	} else if err != nil {
 		return nil, &Error{Msg: "invalid JSON: " + err.Error()}
 	}
 	if dec.More() {
