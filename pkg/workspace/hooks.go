@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/runner"
 )
 
@@ -67,17 +69,12 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		if err != nil {
 			return nil, err
 		}
-		var answer struct {
-			Proceed *bool           `json:"proceed"`
-			Output  json.RawMessage `json:"output"`
+		stop, output, err := hookAnswer(out)
+		if err != nil {
+			return nil, err
 		}
-		if len(bytes.TrimSpace(out)) > 0 {
-			if err := json.Unmarshal(out, &answer); err != nil {
-				return nil, errs.HookBadJSON(err)
-			}
-		}
-		if answer.Proceed != nil && !*answer.Proceed {
-			return skippedResult(answer.Output), nil
+		if stop {
+			return skippedResult(output), nil
 		}
 	}
 	res, err := w.runLimited(ctx, spec, name, req)
@@ -101,6 +98,51 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	return res, err
+}
+
+// hookAnswer reads what a before hook printed: nothing (the call
+// proceeds), or an object whose proceed:false stops the call and whose
+// output answers instead of the tool.
+func hookAnswer(out []byte) (stop bool, output json.RawMessage, err error) {
+	if len(bytes.TrimSpace(out)) == 0 {
+		return false, nil, nil
+	}
+	var answer map[string]json.RawMessage
+	if err := json.Unmarshal(out, &answer); err != nil {
+		if !json.Valid(out) {
+			return false, nil, errs.HookBadJSON(err)
+		}
+		return false, nil, errs.HookBadJSON(fmt.Errorf(`expected an object such as {"proceed":false,"output":"…"}, got %s`, jsonKind(out)))
+	}
+	switch p := string(bytes.TrimSpace(answer["proceed"])); p {
+	case "", "null", "true":
+	case "false":
+		stop = true
+	default:
+		return false, nil, errs.HookBadJSON(fmt.Errorf("proceed: expected true or false, got %s", jsonKind(answer["proceed"])))
+	}
+	return stop, answer["output"], nil
+}
+
+// jsonKind names the kind of a JSON value, for a message.
+func jsonKind(v []byte) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func skippedResult(raw json.RawMessage) *hookResult {
@@ -145,8 +187,11 @@ func stderrLine(res *runner.Result) string {
 	if res == nil {
 		return ""
 	}
-	return firstLine(strings.TrimSpace(string(res.Stderr)))
+	return wording.Excerpt(firstLine(strings.TrimSpace(string(res.Stderr))), maxQuoted)
 }
+
+// maxQuoted bounds what an error message quotes of a command's stderr.
+const maxQuoted = 300
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -1,6 +1,10 @@
 package wording
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Plural is one when n is 1, else many: "1 file", "2 files", "0 files".
 func Plural(n int, one, many string) string {
@@ -19,4 +23,23 @@ func ShellWord(s string) string {
 		}
 	}
 	return s
+}
+
+// Excerpt is s as an error message quotes it: valid UTF-8, without control
+// characters (tabs kept), and at most max bytes, ending in "…" when cut.
+func Excerpt(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\t' {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
