@@ -3,6 +3,7 @@ package procstate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -20,7 +21,9 @@ const DefaultLogCap = 64 << 20
 // It keeps the newest output: when the current file reaches half the cap it
 // becomes <name>.1 (replacing the previous one) and a new file starts, so at
 // most cap bytes are kept. The bytes dropped so far are counted in
-// <name>.dropped for readers.
+// <name>.dropped for readers, and <name>.lines counts the newlines of each
+// part (see logIndex), so that a reader showing the last lines need not
+// read the rest to count them.
 type Log struct {
 	mu        sync.Mutex
 	dir, name string
@@ -28,7 +31,16 @@ type Log struct {
 	f         *os.File
 	size      int64
 	dropped   int64
+	// The newlines in the dropped bytes, in <name>.1 (of oldSize bytes)
+	// and in the current file; unmarked: bytes written since the index
+	// was last written.
+	droppedLines, oldLines, lines int64
+	oldSize, unmarked             int64
 }
+
+// indexEvery is how much output may be written before the line index is
+// written again: a reader counts the newlines of at most that much.
+const indexEvery = 1 << 20
 
 // CreateLog opens a new, empty log.
 func CreateLog(dir, name string, cap int64) (*Log, error) {
@@ -62,12 +74,28 @@ func (l *Log) Write(p []byte) (int, error) {
 		}
 		w, err := l.f.Write(chunk)
 		l.size += int64(w)
+		l.lines += int64(bytes.Count(chunk[:w], []byte{'\n'}))
+		l.unmarked += int64(w)
 		p = p[w:]
 		if err != nil {
 			return n - len(p), err
 		}
 	}
+	if l.unmarked >= indexEvery {
+		l.writeIndex()
+	}
 	return n, nil
+}
+
+// writeIndex writes the line index (atomically; a failure only makes
+// readers count).
+func (l *Log) writeIndex() {
+	path := filepath.Join(l.dir, l.name) + ".lines"
+	data := fmt.Appendf(nil, "%d %d %d %d %d %d\n", l.dropped, l.droppedLines, l.oldSize, l.oldLines, l.size, l.lines)
+	if err := os.WriteFile(path+".tmp", data, 0o600); err == nil {
+		os.Rename(path+".tmp", path)
+	}
+	l.unmarked = 0
 }
 
 func (l *Log) rotate() error {
@@ -75,6 +103,7 @@ func (l *Log) rotate() error {
 	old := cur + ".1"
 	if fi, err := os.Stat(old); err == nil {
 		l.dropped += fi.Size()
+		l.droppedLines += l.oldLines
 		if err := os.WriteFile(cur+".dropped.tmp", []byte(strconv.FormatInt(l.dropped, 10)), 0o600); err == nil {
 			os.Rename(cur+".dropped.tmp", cur+".dropped")
 		}
@@ -87,7 +116,9 @@ func (l *Log) rotate() error {
 		return err
 	}
 	l.f.Close()
-	l.f, l.size = f, 0
+	l.oldSize, l.oldLines = l.size, l.lines
+	l.f, l.size, l.lines = f, 0, 0
+	l.writeIndex()
 	return nil
 }
 
@@ -98,8 +129,13 @@ func (l *Log) MoveTo(dir string) {
 	l.mu.Unlock()
 }
 
-// Close closes the file.
-func (l *Log) Close() error { return l.f.Close() }
+// Close writes the line index a last time and closes the file.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writeIndex()
+	return l.f.Close()
+}
 
 // ReadLog returns the kept output of a stream and how many older bytes were
 // dropped.
@@ -223,9 +259,11 @@ type LogTail struct {
 func (t *LogTail) Cut() bool { return t.Start > t.From }
 
 // ReadLogTail reads the last n lines (n > 0) of a stream's kept output
-// from the absolute offset from to its end. Only those lines are read
-// into memory: the rest of the range is scanned for its line count, in
-// pieces, and never kept.
+// from the absolute offset from to its end. Only those lines are read:
+// the line count of the rest comes from the log's line index, with the
+// bytes between its points and the range's ends counted (at most about
+// indexEvery at the end, of a log still written). A log without an index
+// (or a stale one) is counted in pieces, never kept whole.
 func ReadLogTail(dir, name string, from int64, n int) (*LogTail, error) {
 	s, err := openLog(dir, name)
 	if err != nil {
@@ -242,7 +280,7 @@ func ReadLogTail(dir, name string, from int64, n int) (*LogTail, error) {
 		t.Lines++
 	}
 	if t.Cut() {
-		before, err := s.count(t.From, t.Start)
+		before, err := s.linesBetween(t.From, t.Start)
 		if err != nil {
 			return nil, err
 		}
@@ -315,6 +353,75 @@ type logSnapshot struct {
 	dropped          int64 // bytes dropped before the older part
 	old, cur         *os.File
 	oldSize, curSize int64
+	index            *logIndex // nil: none that fits these files
+}
+
+// logIndex is a Log's <name>.lines: the bytes dropped and the newlines in
+// them, then the size and newlines of <name>.1 and of the current file,
+// as they were when it was written.
+type logIndex struct {
+	dropped, droppedLines, oldSize, oldLines, size, lines int64
+}
+
+// readIndex reads a log's line index; nil when there is none (a log of an
+// older ws), it cannot be read, or it is not about the parts s holds (a
+// rotation came between).
+func (s *logSnapshot) readIndex(path string) *logIndex {
+	data, err := os.ReadFile(path + ".lines")
+	if err != nil {
+		return nil
+	}
+	var x logIndex
+	if _, err := fmt.Sscanf(string(data), "%d %d %d %d %d %d", &x.dropped, &x.droppedLines, &x.oldSize, &x.oldLines, &x.size, &x.lines); err != nil {
+		return nil
+	}
+	if x.dropped != s.dropped || x.oldSize != s.oldSize || x.size > s.curSize || x.lines > x.size || x.oldLines > x.oldSize {
+		return nil
+	}
+	return &x
+}
+
+// linesBetween returns the newlines in [from, to). With a line index only
+// the bytes between each end and the nearest point the index knows are
+// read; without one, all of them.
+func (s *logSnapshot) linesBetween(from, to int64) (int, error) {
+	if s.index == nil {
+		return s.count(from, to)
+	}
+	a, err := s.linesBefore(from)
+	if err != nil {
+		return 0, err
+	}
+	b, err := s.linesBefore(to)
+	return b - a, err
+}
+
+// linesBefore is the number of newlines in the kept bytes before the
+// absolute offset x, from the index point nearest to x.
+func (s *logSnapshot) linesBefore(x int64) (int, error) {
+	x = min(max(x, s.dropped), s.end())
+	ix := s.index
+	best, at := int64(0), s.dropped
+	for _, p := range []struct{ off, lines int64 }{
+		{s.dropped + ix.oldSize, ix.oldLines}, {s.dropped + ix.oldSize + ix.size, ix.oldLines + ix.lines},
+	} {
+		if abs(p.off-x) < abs(at-x) {
+			best, at = p.lines, p.off
+		}
+	}
+	if at <= x {
+		n, err := s.count(at, x)
+		return int(best) + n, err
+	}
+	n, err := s.count(x, at)
+	return int(best) - n, err
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // openLog opens a stream's parts, the older first (as ReadLog does).
@@ -345,6 +452,7 @@ func openLog(dir, name string) (*logSnapshot, error) {
 		}
 		*p.size = fi.Size()
 	}
+	s.index = s.readIndex(path)
 	return s, nil
 }
 
@@ -396,6 +504,6 @@ func (s *logSnapshot) read(from, to int64) ([]byte, error) {
 // count returns the newlines in [from, to), read a piece at a time.
 func (s *logSnapshot) count(from, to int64) (int, error) {
 	n := 0
-	err := s.each(from, to, make([]byte, 1<<20), func(b []byte) { n += bytes.Count(b, []byte{'\n'}) })
+	err := s.each(from, to, make([]byte, max(min(to-from, 1<<20), 1)), func(b []byte) { n += bytes.Count(b, []byte{'\n'}) })
 	return n, err
 }

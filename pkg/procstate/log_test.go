@@ -3,6 +3,8 @@ package procstate
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -86,4 +88,63 @@ func TestReadLogFrom(t *testing.T) {
 			t.Errorf("from %d: start %d %q, want %d %q", from, start, got, wantStart, want)
 		}
 	}
+}
+
+// ReadLogTail counts the lines it does not read from the log's line index
+// (<name>.lines, kept by the writer): the counts are those of the whole
+// kept stream, through rotations, while the log is written (the index
+// lags) and once it is closed, and without an index (a log of an older
+// ws, or a damaged index) they are counted by reading.
+func TestReadLogTailLines(t *testing.T) {
+	dir := t.TempDir()
+	l, err := CreateLog(dir, "out.log", 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(stage string) {
+		t.Helper()
+		all, dropped, err := ReadLog(dir, "out.log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, from := range []int64{0, dropped + 1, dropped + 700, dropped + int64(len(all)) - 5} {
+			for _, n := range []int{1, 3, 40, 10000} {
+				tail, err := ReadLogTail(dir, "out.log", from, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rng := all[min(max(from-dropped, 0), int64(len(all))):]
+				want := bytes.Count(rng, []byte("\n"))
+				if len(rng) > 0 && rng[len(rng)-1] != '\n' {
+					want++
+				}
+				if tail.Lines != want || !bytes.HasSuffix(rng, tail.Data) {
+					t.Fatalf("%s: from %d, %d lines: got %d lines (%q…), want %d", stage, from, n, tail.Lines, tail.Data[:min(len(tail.Data), 20)], want)
+				}
+			}
+		}
+	}
+	for i := range 2000 {
+		fmt.Fprintf(l, "line %d %s\n", i, bytes.Repeat([]byte("y"), i%13))
+		if i%97 == 0 {
+			check(fmt.Sprintf("writing, line %d", i))
+		}
+	}
+	l.Write([]byte("no newline at the end"))
+	check("written, index behind")
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.log.lines")); err != nil {
+		t.Fatalf("no line index: %v", err)
+	}
+	check("closed")
+	if err := os.WriteFile(filepath.Join(dir, "out.log.lines"), []byte("1 2 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged index")
+	if err := os.Remove(filepath.Join(dir, "out.log.lines")); err != nil {
+		t.Fatal(err)
+	}
+	check("no index")
 }
