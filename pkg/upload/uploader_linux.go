@@ -172,10 +172,15 @@ func (u *Uploader) Upload(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		res, err = c.files(req.Files)
 	}
-	if err != nil && ctx.Err() != nil {
+	stopped := err != nil && ctx.Err() != nil
+	if stopped {
+		err = context.Cause(ctx)
+	}
+	if stopped || signalOf(err) != nil {
 		// Stopped from outside (a signal to ws): not a tripwire of the
 		// turn, and the caller must see why (ws exits as the signal asks).
-		return nil, context.Cause(ctx)
+		// Coded as every wait ws cuts short when asked to stop.
+		return nil, errs.Coded(errs.Timeout, err)
 	}
 	return res, err
 }
