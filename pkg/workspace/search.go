@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/wording"
@@ -122,7 +124,7 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResul
 		res.Results[i] = SearchHit{ID: Bytes(h.ID), Content: Bytes(h.Content), Score: h.Score, LineRange: h.Range,
 			SourceFile: Bytes(h.SourceFile), ScoreDetails: h.Details}
 		if len(h.Meta) > 0 {
-			res.Results[i].Metadata = h.Meta
+			res.Results[i].Metadata = validUTF8(h.Meta)
 		}
 	}
 	res.text = search.FormatResults(plain, mode)
@@ -136,11 +138,22 @@ func (w *Workspace) Index(ctx context.Context, req IndexRequest) (Result, error)
 	if req.Auto {
 		return w.RefreshIndex(ctx, RefreshIndexRequest{})
 	}
-	n, err := w.searchEngine().Add(ctx, search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: req.Metadata})
+	n, err := w.searchEngine().Add(ctx, search.Doc{ID: req.Path, Content: req.Content, Source: -1, Meta: validUTF8(req.Metadata)})
 	if err != nil {
 		return nil, err
 	}
 	return &IndexResult{Path: Bytes(req.Path), Documents: n, textOut: textOut{"Indexed " + req.Path}}, nil
+}
+
+// validUTF8 is metadata (a JSON object) with every byte sequence that is
+// not UTF-8 replaced by U+FFFD, as Mastra's JSON.parse reads it: the bytes
+// can only be inside its strings, so the JSON stays valid, and --json
+// output stays UTF-8 (an index written before this kept the bytes).
+func validUTF8(meta []byte) []byte {
+	if utf8.Valid(meta) {
+		return meta
+	}
+	return []byte(strings.ToValidUTF8(string(meta), "\uFFFD"))
 }
 
 // RefreshIndex walks the autoIndexPaths again: new files are indexed,
