@@ -33,6 +33,7 @@ func TestCatalogue(t *testing.T) {
 		{StatNotFound("nope", nil), ENOENT, "nope: not found"},
 		{Validation("t", []string{"- a: b"}, "{}"), InvalidArgument, "Tool input validation failed for t. Please fix the following errors and try again:\n- a: b\n\nProvided arguments: {}"},
 		{ToolNotAvailable("x"), NotAvailable, "tool not available: x"},
+		{ToolNotOffered("glob", "the filesystem is read-only"), NotAvailable, "tool not available: glob (the filesystem is read-only)"},
 		{CommandError("hook afterToolCall", []string{"sh", "-c", "x"}, errors.New("exit status 1"), "oops"), EIO, "hook afterToolCall (sh -c x) failed: exit status 1: oops"},
 		{UploadStopped("FILE_TOO_LARGE", "big", nil), UploadFileTooLarge, "big"},
 	}

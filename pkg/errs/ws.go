@@ -60,6 +60,13 @@ func NoSkills() *Error {
 // ToolNotAvailable: a tool that is not offered under that name.
 var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 
+// ToolNotOffered: a tool ws has that this workspace does not offer under
+// that name; why says what makes it so (the config, a read-only
+// filesystem), in the words of the caller's dialect.
+func ToolNotOffered(name, why string) *Error {
+	return newf(NotAvailable, "tool not available: %s (%s)", name, why)
+}
+
 // NeedsEmbedder: a vector or hybrid search without an embedder.
 func NeedsEmbedder(mode string) *Error { return NeedsEmbedderAs(mode, "mode") }
 

@@ -257,7 +257,7 @@ func ConfigKeys() []config.ToolKey {
 func (w *Workspace) Unavailable(s *ToolSpec) error {
 	switch {
 	case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
-		return errs.ToolNotAvailable(s.ID)
+		return errs.ToolNotOffered(s.ID, w.switchedOff(s.ID))
 	case s.Writes && w.readOnly:
 		return errs.ReadOnlyMode(s.Op)
 	}
@@ -315,7 +315,45 @@ func (w *Workspace) Lookup(name string) (*ToolSpec, error) {
 			return o.Spec, nil
 		}
 	}
-	return nil, errs.ToolNotAvailable(name)
+	return nil, w.notOffered(name)
+}
+
+// notOffered says why no offered tool has this name: the config renamed
+// or switched it off, the filesystem is read-only, it is one of ws's own
+// tools and wsTools is off, or the workspace lacks what it needs. A name
+// ws has no tool for is only not available.
+func (w *Workspace) notOffered(name string) error {
+	for _, s := range Tools() {
+		exposed := w.exposedName(s.ID)
+		if exposed != name && s.ID != name {
+			continue
+		}
+		var why string
+		switch {
+		case exposed != name:
+			why = "the config names it " + exposed
+		case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
+			why = w.switchedOff(s.ID)
+		case s.Writes && w.readOnly:
+			why = "the filesystem is read-only"
+		case s.WSOnly && !w.cfg.Tools.WSTools:
+			why = "one of ws's own tools: the config's tools.wsTools: true offers it"
+		case w.lacks(s.Needs) != nil:
+			why = w.lacks(s.Needs).Error()
+		default:
+			continue
+		}
+		return errs.ToolNotOffered(name, why)
+	}
+	return errs.ToolNotAvailable(name)
+}
+
+// switchedOff names the config key that switches a tool off.
+func (w *Workspace) switchedOff(id string) string {
+	if t := w.cfg.Tools.PerTool[id]; t.Enabled != nil {
+		return "the config sets tools." + id + ".enabled: false"
+	}
+	return "the config sets tools.enabled: false"
 }
 
 // OfferedNames lists the exposed names, sorted, for messages.
