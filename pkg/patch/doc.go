@@ -83,7 +83,10 @@
 // # Bytes kept
 //
 // Plan keeps what the patch does not change: each file's line endings
-// (lines added to a CRLF file end in CRLF even when the patch has LF), its
+// (lines added to a CRLF file end in CRLF even when the patch has LF, unless
+// the patch gives its lines endings of their own: a unified diff with a "\r"
+// on some lines, as git makes of a CRLF file or of a change to line endings,
+// is followed line by line), its
 // byte-order mark, and whether it ends with a newline. Context lines are
 // copied from the file, not from the patch, so that what a leniency level
 // ignored stays as it was. Only the patch can change the final newline: "\

@@ -89,8 +89,8 @@ type Line struct {
 	Kind LineKind
 	// Text is the line without its prefix and without its "\n". A "\r" at the
 	// end is kept only when a unified diff has it on some lines and not on
-	// all of them (a diff of a CRLF file); Plan ignores it when it matches
-	// and writes the file's own line ending instead.
+	// all of them (a diff of a CRLF file, or of a change to line endings);
+	// Plan ignores it when it matches, and follows it on the lines it adds.
 	Text string
 }
 

@@ -317,6 +317,7 @@ func notFound(f *fileText, h *Hunk, e *elem, from int, atEnd bool) *HunkError {
 // Lines that the hunks keep are taken from the file, not from the patch, so
 // that what the leniency levels ignored stays as it was.
 func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []HunkResult) {
+	type line struct{ text, term string }
 	eol := f.eol()
 	if eol == "" {
 		eol = "\n"
@@ -328,8 +329,27 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 			}
 		}
 	}
+	// A "\r" left on a line after parsing is the line's own (the transport's
+	// were dropped): a unified diff made of a file with CRLF lines, or of a
+	// change to line endings. Such a patch says what each added line ends
+	// with, and is followed; a patch without (every Codex patch, and what a
+	// model writes) gets the file's usual ending on the lines it adds.
+	ownEndings := false
+	for _, h := range fp.Hunks {
+		for _, l := range h.Lines {
+			ownEndings = ownEndings || strings.HasSuffix(l.Text, "\r")
+		}
+	}
+	addedEnding := func(text string) line {
+		switch {
+		case !ownEndings:
+			return line{text, eol}
+		case strings.HasSuffix(text, "\r"):
+			return line{strings.TrimSuffix(text, "\r"), "\r\n"}
+		}
+		return line{text, "\n"}
+	}
 	finalNewline := len(old) == 0 || old[len(old)-1] == '\n'
-	type line struct{ text, term string }
 	out := make([]line, 0, len(f.text))
 	var results []HunkResult
 	prev := 0
@@ -347,7 +367,7 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 			case Remove:
 				i++
 			case Insert:
-				out = append(out, line{strings.TrimSuffix(l.Text, "\r"), eol})
+				out = append(out, addedEnding(l.Text))
 			}
 		}
 		r.OldCount, r.NewCount = i-d.pos, len(out)+1-r.NewStart

@@ -199,6 +199,34 @@ func TestPlanBytesKept(t *testing.T) {
 		patch: codexPatch("*** Update File: w", "@@", " b", "+new"),
 		want:  tree("w", "a\r\nb\nnew\r\nc\r\nd\r\n"),
 	}, {
+		// A unified diff whose lines carry their own endings (a "\r" on some
+		// lines, not on all: a diff made by git of a change to line
+		// endings) is applied as written.
+		name:  "a diff that turns LF lines into CRLF ones",
+		files: tree("w", "one\ntwo\n"),
+		patch: "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n-one\n-two\n+one\r\n+two\r\n",
+		want:  tree("w", "one\r\ntwo\r\n"),
+	}, {
+		name:  "a diff that turns CRLF lines into LF ones",
+		files: tree("w", "one\r\ntwo\r\n"),
+		patch: "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n-one\r\n-two\r\n+one\n+two\n",
+		want:  tree("w", "one\ntwo\n"),
+	}, {
+		name:  "a diff that adds CRLF lines to an LF file",
+		files: tree("w", "a\nb\n"),
+		patch: "--- a/w\n+++ b/w\n@@ -1,2 +1,3 @@\n a\n+x\r\n b\n",
+		want:  tree("w", "a\nx\r\nb\n"),
+	}, {
+		name:  "a diff of a CRLF file, every line with its CR, stays CRLF",
+		files: tree("w", "a\r\nb\r\n"),
+		patch: "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+B\r\n",
+		want:  tree("w", "a\r\nB\r\n"),
+	}, {
+		name:  "a diff sent with CRLF throughout is read as LF: added lines take the file's endings",
+		files: tree("w", "a\nb\n"),
+		patch: "--- a/w\r\n+++ b/w\r\n@@ -1,2 +1,2 @@\r\n a\r\n-b\r\n+B\r\n",
+		want:  tree("w", "a\nB\n"),
+	}, {
 		name:  "byte-order mark kept when the first line is replaced",
 		files: tree("b", "\uFEFFfirst\nsecond\n"),
 		patch: codexPatch("*** Update File: b", "@@", "-first", "+First"),
