@@ -75,6 +75,17 @@
 // header's line number (shifted by where the previous hunks landed) is one
 // of them: that one is taken.
 //
+// An anchor is a whole line of the file; one that is none (at every
+// level) also matches, at the loosest level, the lines it begins up to a
+// word's end ("@@ def parse" for "def parse(self, text):"). A hunk whose
+// leading anchors repeat those of the hunk before it (a second change in
+// the same function) is also looked for under the previous hunk's anchor
+// line, up to the end of the block that line opens: there its lines must
+// fit one place after the previous hunk, and when the search after the
+// previous hunk finds another place (under a later line like the anchor),
+// the hunk is ambiguous. Codex finds neither: it compares whole lines, and
+// looks for a repeated anchor only after the previous hunk.
+//
 // A hunk without old lines adds its lines after its last anchor, or where
 // its unified header says, or else at the end of the file (as Codex does).
 // A hunk that is not found is retried without the blank context lines at its

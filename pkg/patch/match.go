@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Level is how loosely a hunk's lines had to be compared with the file's
@@ -139,6 +140,15 @@ func (f *fileText) eol() string {
 	return "\n"
 }
 
+// head is the first n lines of f, as a file of their own.
+func (f *fileText) head(n int) *fileText {
+	h := &fileText{text: f.text[:n], term: f.term[:n]}
+	for lv := range nLevels {
+		h.norm[lv] = f.lines(lv)[:n]
+	}
+	return h
+}
+
 func (f *fileText) lines(lv int) []string {
 	if f.norm[lv] == nil {
 		n := make([]string, len(f.text))
@@ -171,6 +181,8 @@ func newElem(raw []string, anchor bool) *elem {
 }
 
 // matchStarts returns every 0-based line of f where e matches at level lv.
+// At the loosest level, an anchor that is no whole line of the file matches
+// the lines it begins, up to a word's end (see anchorPrefixStarts).
 func (f *fileText) matchStarts(e *elem, lv int) []int {
 	if e.done[lv] {
 		return e.starts[lv]
@@ -189,9 +201,37 @@ func (f *fileText) matchStarts(e *elem, lv int) []int {
 			out = append(out, p)
 		}
 	}
+	if out == nil && e.anchor && lv == nLevels-1 {
+		out = anchorPrefixStarts(lines, pat[0])
+	}
 	e.starts[lv], e.done[lv] = out, true
 	return out
 }
+
+// anchorPrefixStarts returns the lines that begin with the anchor a where
+// a word ends: "@@ def parse" finds "def parse(self, text):" and "@@ func
+// (p *Parser) Next" finds "func (p *Parser) Next() (Token, error) {", but not
+// "def parser():". Models often write an anchor so; Codex, which compares
+// whole lines, does not find it. An anchor without a letter or digit is
+// only ever a whole line. Both sides are as the loosest level has them.
+func anchorPrefixStarts(lines []string, a string) []int {
+	if strings.IndexFunc(a, isWordRune) < 0 {
+		return nil
+	}
+	var out []int
+	for p, l := range lines {
+		if len(l) > len(a) && strings.HasPrefix(l, a) {
+			next, _ := utf8.DecodeRuneInString(l[len(a):])
+			last, _ := utf8.DecodeLastRuneInString(a)
+			if !isWordRune(next) || !isWordRune(last) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // occurrences returns where e matches at or after line from, at the
 // strictest level where it matches there at all. With atEnd, only a match

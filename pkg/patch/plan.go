@@ -3,6 +3,7 @@ package patch
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -142,10 +143,15 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 	var errs []error
 	var done []placed
 	cursor, offset := 0, 0
+	prev := firstAnchor{at: -1} // the first @@ line of the hunk placed last, and where
 	for k := range fp.Hunks {
 		h := &fp.Hunks[k]
 		hint := rangeStart(h) + offset // meaningful only when h.HasRange
 		pos, lv, err := locate(f, h, cursor, hint)
+		enclosing := enclosingAnchor(f, h, prev, cursor)
+		if enclosing >= 0 {
+			pos, lv, err = underEnclosingAnchor(f, h, enclosing, cursor, hint, pos, lv, err)
+		}
 		if err != nil && err.Kind == KindNotFound && err.Anchor == "" {
 			if t := trimTrailingBlank(h); t != nil {
 				switch p, l, err2 := locate(f, t, cursor, hint); {
@@ -162,6 +168,7 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 			continue
 		}
 		done = append(done, placed{h: h, pos: pos, level: lv})
+		prev = placedAnchor(f, h, enclosing, pos)
 		cursor = pos + len(h.Old())
 		if h.HasRange {
 			offset = pos - rangeStart(h)
@@ -172,6 +179,147 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 	}
 	out, results := assemble(f, fp, done, old)
 	return out, results, nil
+}
+
+// firstAnchor is the first @@ line of a placed hunk and the 0-based line of
+// the file where it is (-1: the hunk had none).
+type firstAnchor struct {
+	text string
+	at   int
+}
+
+// enclosingAnchor returns the line of the file where h's first @@ line
+// stands before the cursor and encloses it, or -1. That is where the hunk
+// placed before had it (a model writes "@@ func f" again for a second
+// change in f), or else its last place before the cursor when that line
+// opens an indented block that the cursor is still in (a diff names the
+// function around each hunk).
+func enclosingAnchor(f *fileText, h *Hunk, prev firstAnchor, cursor int) int {
+	switch {
+	case len(h.Anchors) == 0 || len(h.Old()) == 0 || h.EndOfFile:
+		return -1
+	case prev.at >= 0 && prev.text == h.Anchors[0]:
+		return prev.at
+	}
+	q := lastMatchBefore(f, newElem(h.Anchors[:1], true), cursor)
+	if q < 0 {
+		return -1
+	}
+	if end, opened := blockEnd(f, q, len(f.text)); !opened || end < cursor {
+		return -1
+	}
+	return q
+}
+
+// placedAnchor is h's first @@ line, h being placed at pos: at the line
+// enclosingAnchor gave, or else at its last match before the next @@ line
+// (or the hunk).
+func placedAnchor(f *fileText, h *Hunk, enclosing, pos int) firstAnchor {
+	if len(h.Anchors) == 0 {
+		return firstAnchor{at: -1}
+	}
+	if enclosing >= 0 {
+		return firstAnchor{h.Anchors[0], enclosing}
+	}
+	at := pos
+	for i := len(h.Anchors) - 1; i >= 0 && at >= 0; i-- {
+		at = lastMatchBefore(f, newElem(h.Anchors[i:i+1], true), at)
+	}
+	return firstAnchor{h.Anchors[0], at}
+}
+
+// lastMatchBefore returns the last line before limit where e matches at any
+// level, or -1.
+func lastMatchBefore(f *fileText, e *elem, limit int) int {
+	best := -1
+	for lv := range nLevels {
+		s := f.matchStarts(e, lv)
+		if k := sort.SearchInts(s, limit) - 1; k >= 0 && s[k] > best {
+			best = s[k]
+		}
+	}
+	return best
+}
+
+// underEnclosingAnchor places h, whose first @@ line encloses the cursor
+// from line anchor (see enclosingAnchor), given where locate placed it
+// (pos, lv, err) searching after the previous hunk. Codex looks for the @@
+// line after the previous hunk only, and so misses a second change in the
+// same function. Here the hunk's other @@ lines and its old lines are also
+// looked for under the anchor line: from there to the end of the block it
+// opens (see blockEnd), or else to the next place where the same line
+// stands, or the file's end. They must fit one place there, after the
+// previous hunk; when they do, and locate found none, or the same, that is
+// the place. When locate found another (under a later line like the @@
+// one: an overload, a method of the same name in another class), the hunk
+// is ambiguous and refused.
+func underEnclosingAnchor(f *fileText, h *Hunk, anchor, cursor, hint, pos, lv int, err *HunkError) (int, int, *HunkError) {
+	if err != nil && err.Kind != KindNotFound {
+		return pos, lv, err
+	}
+	end := len(f.text)
+	if again, _, ok := f.nearest(newElem(h.Anchors[:1], true), cursor, false); ok {
+		end = again
+	}
+	if b, opened := blockEnd(f, anchor, end); opened && b >= cursor {
+		end = b
+	}
+	rest := *h
+	rest.Anchors = h.Anchors[1:]
+	p, l, err2 := locate(f.head(end), &rest, anchor+1, hint)
+	switch {
+	case err2 != nil:
+		if err != nil && err2.Kind == KindAmbiguous {
+			return 0, 0, err2
+		}
+		return pos, lv, err
+	case p < cursor:
+		return pos, lv, err // in or before the previous hunk: out of order
+	case err == nil && pos != p:
+		return 0, 0, &HunkError{Kind: KindAmbiguous, Want: h.Old(), From: cursor + 1, Level: levels[max(lv, l)],
+			Places: 2, Matches: []int{min(p, pos) + 1, max(p, pos) + 1}}
+	}
+	return p, l, nil
+}
+
+// blockEnd returns the line that ends the block the line at anchor opens,
+// or limit when that comes first, and whether it opens one: whether the
+// next line that is not blank is indented more than it (a heading opens
+// none). The block ends at the first line that is not blank, is indented
+// no more than the anchor line, and is not only closing brackets (or
+// "end"): the "}" of a Go function is in it, the next "func" is not; in
+// Python, the next "def" at the same depth.
+func blockEnd(f *fileText, anchor, limit int) (int, bool) {
+	depth := indent(f.text[anchor])
+	opened := false
+	for i := anchor + 1; i < limit; i++ {
+		t := f.text[i]
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if !opened {
+			if indent(t) <= depth {
+				return limit, false
+			}
+			opened = true
+			continue
+		}
+		if indent(t) <= depth && !closesBlock(t) {
+			return i, true
+		}
+	}
+	return limit, opened
+}
+
+// indent is the number of spaces and tabs a line starts with.
+func indent(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// closesBlock: the line is only closing brackets and punctuation, or "end".
+func closesBlock(s string) bool {
+	t := strings.TrimSpace(s)
+	return t == "end" || strings.Trim(t, "})];,") == ""
 }
 
 // rangeStart is the 0-based line where a unified hunk's header puts it.
