@@ -105,6 +105,14 @@ func Begin(fsys *fsroot.FS, dir string) (*Tx, error) {
 func (tx *Tx) Stage(ctx context.Context, r io.Reader, limit int64) (*Staged, error) {
 	tmp := fsroot.NewTempName()
 	fd, err := unix.Openat(tx.dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	if err == unix.ENOENT && tx.untouched() {
+		// Another call's rollback removed the directory (still empty, as
+		// it had created it) after this Tx opened it: make it again.
+		if err := tx.reopen(); err != nil {
+			return nil, err
+		}
+		fd, err = unix.Openat(tx.dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	}
 	if err != nil {
 		return nil, UploadFailed(tx.errText("create", tmp, err), nil)
 	}
@@ -124,6 +132,23 @@ func (tx *Tx) Stage(ctx context.Context, r io.Reader, limit int64) (*Staged, err
 		return nil, UploadFailed(tx.errText("chmod", tmp, err), nil)
 	}
 	return &Staged{tmp: tmp, Size: size, Hash: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// untouched reports whether the Tx has nothing in its directory yet.
+func (tx *Tx) untouched() bool {
+	return len(tx.temps) == 0 && len(tx.placed) == 0 && len(tx.written) == 0 && !tx.locked
+}
+
+// reopen makes the upload directory again and opens it in place of the
+// one that was removed; the directories it makes are this Tx's own.
+func (tx *Tx) reopen() error {
+	nt, err := Begin(tx.fs, tx.rel)
+	if err != nil {
+		return err
+	}
+	unix.Close(tx.dirfd)
+	tx.dirfd, tx.created = nt.dirfd, nt.created
+	return nil
 }
 
 // copyBufSize is the chunk size of uploads.

@@ -235,6 +235,34 @@ func TestTxPlaceWhileAnotherRollsBack(t *testing.T) {
 	sameTree(t, root, "uploads", "uploads/d", "uploads/d/"+name)
 }
 
+// Another call's rollback may remove an upload directory it created, still
+// empty, after this call opened it and before this call staged anything
+// there: the call makes the directory again instead of failing (before:
+// UPLOAD_FAILED, "create uploads/d/.ws-tmp-…: no such file or directory").
+func TestTxStageAfterDirectoryRemoved(t *testing.T) {
+	fsys, root := txRoot(t)
+	tx, err := Begin(fsys, "uploads/d")
+	must(t, err)
+	must(t, os.Remove(filepath.Join(root, "uploads/d")))
+	must(t, os.Remove(filepath.Join(root, "uploads")))
+	st, err := tx.Stage(context.Background(), strings.NewReader("x"), 10)
+	must(t, err)
+	p, err := tx.Place(st, "txt")
+	must(t, err)
+	tx.Commit(time.Now())
+	if got, err := os.ReadFile(filepath.Join(root, p.Rel)); err != nil || string(got) != "x" || !p.Written {
+		t.Errorf("%s: %q, %v (written %v)", p.Rel, got, err, p.Written)
+	}
+	// The directories it made again are its own: a rollback takes them back.
+	tx, err = Begin(fsys, "uploads/e")
+	must(t, err)
+	must(t, os.Remove(filepath.Join(root, "uploads/e")))
+	_, err = tx.Stage(context.Background(), strings.NewReader("y"), 10)
+	must(t, err)
+	tx.Rollback()
+	sameTree(t, root, "uploads", "uploads/d", "uploads/d/"+hexSum([]byte("x"))+".txt")
+}
+
 func TestTxPlace(t *testing.T) {
 	content := []byte("%PDF-1.7 content")
 	name := hexSum(content) + ".pdf"
