@@ -53,8 +53,6 @@ func (a *App) remoteAsked(args []string) bool {
 		switch {
 		case arg == "--":
 			return os.Getenv("WS_REMOTE") != ""
-		case arg == "-h" || arg == "--help":
-			return false
 		case arg == "--remote" || strings.HasPrefix(arg, "--remote="):
 			return true
 		}
@@ -69,9 +67,17 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		return nil, nil, false
 	}
 	c, rest, err := root.Find(args)
-	if err != nil || c.ParseFlags(rest) != nil || a.opts.remote == "" {
+	if err != nil {
+		return nil, nil, false
+	}
+	// Help is asked by the flag, not by a word: --content -h is data.
+	c.InitDefaultHelpFlag()
+	if c.ParseFlags(rest) != nil || a.opts.remote == "" {
 		// Not a command line this ws can read: the remote would only say so
 		// too, and the local run says it in the same words.
+		return nil, nil, false
+	}
+	if help, _ := c.Flags().GetBool("help"); help {
 		return nil, nil, false
 	}
 	t, err := remote.Parse(a.opts.remote)
