@@ -487,9 +487,7 @@ func TestProcessOutputLost(t *testing.T) {
 	res := startBackground(t, w, ExecRequest{Command: "echo hi; exec sleep 0.3"})
 	pid := strconv.Itoa(res.PID)
 	waitOutput(t, w, pid, "hi\n")
-	e, err := w.processOf(pid)
-	must(t, err)
-	must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
+	killSupervisor(t, w, pid)
 	want := "hi\n\n\n" + "[the process is gone without an exit code: its supervisor was killed]"
 	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Wait: boolp(true)})
 	must(t, err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,6 +74,18 @@ func withSupervisor(t *testing.T, w *Workspace) {
 			}
 		}
 	})
+}
+
+// killSupervisor SIGKILLs the supervisor of background process pid and
+// waits until it is gone, leaving the command running on its own.
+func killSupervisor(t *testing.T, w *Workspace, pid string) {
+	t.Helper()
+	e, err := w.processOf(pid)
+	must(t, err)
+	must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
+	for e.Record.SupervisorRunning() {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // newSupervisedWorkspace is newTestWorkspace (cfg may be nil, no files) for

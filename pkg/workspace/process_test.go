@@ -200,18 +200,13 @@ func TestKillWithoutSupervisorRecordsKill(t *testing.T) {
 		defer syscall.Kill(-res.PID, syscall.SIGKILL)
 		pid := strconv.Itoa(res.PID)
 		waitOutput(t, w, pid, "up\n")
-		e, err := w.processOf(pid)
-		must(t, err)
-		must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
-		for e.Record.SupervisorRunning() {
-			time.Sleep(10 * time.Millisecond)
-		}
+		killSupervisor(t, w, pid)
 		r, err := w.Kill(ctx, KillRequest{PID: pid})
 		must(t, err)
 		if r.ExitCode == nil || *r.ExitCode != tt.code || !strings.HasSuffix(r.Text(), "Exit code: "+strconv.Itoa(tt.code)) {
 			t.Errorf("%s: kill without a supervisor: %q, want exit code %d", tt.command, r.Text(), tt.code)
 		}
-		if e, err = w.processOf(pid); err != nil || e.Exit == nil || e.Exit.Signal != int(tt.signal) {
+		if e, err := w.processOf(pid); err != nil || e.Exit == nil || e.Exit.Signal != int(tt.signal) {
 			t.Errorf("%s: recorded %+v %v, want signal %d", tt.command, e.Exit, err, tt.signal)
 		}
 	}
@@ -225,14 +220,9 @@ func TestSendSupervisorGone(t *testing.T) {
 	defer syscall.Kill(-res.PID, syscall.SIGKILL)
 	pid := strconv.Itoa(res.PID)
 	waitOutput(t, w, pid, "up\n")
-	e, err := w.processOf(pid)
-	must(t, err)
-	must(t, syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL))
-	for e.Record.SupervisorRunning() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	killSupervisor(t, w, pid)
 	for _, eof := range []bool{false, true} {
-		_, err = w.SendInput(context.Background(), SendInputRequest{PID: pid, Input: "hi", EOF: boolp(eof)})
+		_, err := w.SendInput(context.Background(), SendInputRequest{PID: pid, Input: "hi", EOF: boolp(eof)})
 		if want := "the stdin of process " + pid + " is closed (its supervisor is gone: it was killed, so nothing passes input on)"; err == nil || err.Error() != want {
 			t.Errorf("send (eof %v) after the supervisor was killed: %v, want %q", eof, err, want)
 		}
