@@ -352,12 +352,20 @@ func (w *Workspace) stateRoot() string {
 }
 
 // otherRoots names a workspace root other than this one that has process
-// records in the state directory ("" when there is none).
+// records in the state directory, or another one's search index kept
+// below search/roots/ (see indexDir); "" when there is none.
 func (w *Workspace) otherRoots() string {
 	all, _ := procstate.Open(w.stateDir).All()
 	for _, e := range all {
 		if string(e.Record.Root) != w.fs.RealBase() {
 			return string(e.Record.Root)
+		}
+	}
+	roots := filepath.Join("search", "roots")
+	ents, _ := os.ReadDir(filepath.Join(w.stateDir, roots))
+	for _, e := range ents {
+		if e.Name() != hashHex(w.fs.RealBase(), 16) {
+			return "with the search index " + filepath.Join(roots, e.Name())
 		}
 	}
 	return ""
