@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -96,7 +97,8 @@ func (a *App) run(ctx context.Context, args []string) int {
 	// The first SIGINT/SIGTERM/SIGHUP cancels the running tool (exec stops its
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends
-	// ws at once even if a tool is stuck.
+	// ws at once even if a tool is stuck. The same signal again within
+	// runner.RepeatWindow is not a second one (timeout(1) sends it twice).
 	// The context's cause names the signal (a *runner.SignalError), so
 	// exec passes that very signal on to its command.
 	if interruptible(root, args) {
@@ -120,8 +122,8 @@ func (a *App) run(ctx context.Context, args []string) int {
 		go func() {
 			select {
 			case s := <-sigc:
-				signal.Stop(sigc)
 				cancel(&runner.SignalError{Signal: s.(syscall.Signal)})
+				passRepeats(sigc, s.(syscall.Signal))
 			case <-done:
 			}
 		}()
@@ -139,6 +141,30 @@ func (a *App) run(ctx context.Context, args []string) int {
 	root.SetErr(a.IO.Err)
 	cmd, err = root.ExecuteContextC(ctx)
 	return a.exitStatus(root, cmd, args, err)
+}
+
+// passRepeats takes the signals that come on sigc within
+// runner.RepeatWindow of first and lets those that repeat it pass; then it
+// gives the signals their default action back, so that the next one ends
+// ws. Another signal in the window ends ws at once, as it would have.
+func passRepeats(sigc chan os.Signal, first syscall.Signal) {
+	at := time.Now()
+	window := time.NewTimer(runner.RepeatWindow)
+	defer window.Stop()
+	for {
+		select {
+		case s := <-sigc:
+			if runner.Repeats(s.(syscall.Signal), first, at, time.Now()) {
+				continue
+			}
+			signal.Stop(sigc)
+			syscall.Kill(os.Getpid(), s.(syscall.Signal))
+			return
+		case <-window.C:
+			signal.Stop(sigc)
+			return
+		}
+	}
 }
 
 // exitStatus reports err, what running cmd of the line args ended with,

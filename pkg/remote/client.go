@@ -13,9 +13,11 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/runner"
 )
 
 // Call is one command to run on a target.
@@ -30,7 +32,8 @@ type Call struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	// Signals are the signals to pass on: the first of each run goes to
-	// the remote command, a second one ends the transport.
+	// the remote command, a second one ends the transport (the same signal
+	// again within runner.RepeatWindow is not a second one).
 	Signals <-chan os.Signal
 }
 
@@ -63,6 +66,7 @@ func Run(ctx context.Context, c Call) (int, error) {
 		sync.Mutex
 		got syscall.Signal
 	}
+	var firstAt time.Time
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -73,9 +77,16 @@ func Run(ctx context.Context, c Call) (int, error) {
 			case s := <-c.Signals:
 				n, _ := s.(syscall.Signal)
 				sig.Lock()
-				first := sig.got == 0
-				sig.got = n
+				first, repeat := sig.got == 0, runner.Repeats(n, sig.got, firstAt, time.Now())
+				if first {
+					sig.got, firstAt = n, time.Now()
+				} else if !repeat {
+					sig.got = n
+				}
 				sig.Unlock()
+				if repeat {
+					continue
+				}
 				if first {
 					fw.frame(kindSignal, []byte{byte(n)})
 				} else {

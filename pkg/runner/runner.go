@@ -59,6 +59,18 @@ type SignalError struct{ Signal syscall.Signal }
 
 func (e *SignalError) Error() string { return "interrupted by " + unix.SignalName(e.Signal) }
 
+// RepeatWindow is how long after a signal the same signal again is the
+// same request, not a second one ("stop now"): timeout(1) sends its signal
+// to ws and then to ws's process group, and service managers signal every
+// process of a group or cgroup, so ws gets it twice within microseconds.
+const RepeatWindow = 250 * time.Millisecond
+
+// Repeats tells whether signal s, got at now, only repeats first, got at
+// firstAt.
+func Repeats(s, first syscall.Signal, firstAt, now time.Time) bool {
+	return s == first && now.Sub(firstAt) < RepeatWindow
+}
+
 // Run runs c and waits for it to exit. Its output is returned even when it
 // fails. When ctx ends or c.Timeout passes, the command's whole process
 // group is killed and Run returns ctx's error or a *TimeoutError. A command

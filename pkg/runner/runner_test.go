@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -85,6 +86,25 @@ func TestRunKeepsLastOutput(t *testing.T) {
 		}
 		if len(res.Stdout) != 200000 {
 			t.Fatalf("run %d: got %d bytes, want 200000", i, len(res.Stdout))
+		}
+	}
+}
+
+func TestRepeats(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	for _, tt := range []struct {
+		s, first syscall.Signal
+		after    time.Duration
+		want     bool
+	}{
+		{syscall.SIGTERM, syscall.SIGTERM, 0, true},
+		{syscall.SIGTERM, syscall.SIGTERM, RepeatWindow - time.Millisecond, true},
+		{syscall.SIGTERM, syscall.SIGTERM, RepeatWindow, false},
+		{syscall.SIGINT, syscall.SIGTERM, time.Millisecond, false},
+		{syscall.SIGTERM, 0, 0, false},
+	} {
+		if got := Repeats(tt.s, tt.first, t0, t0.Add(tt.after)); got != tt.want {
+			t.Errorf("Repeats(%v, %v, +%v) = %v, want %v", tt.s, tt.first, tt.after, got, tt.want)
 		}
 	}
 }
