@@ -585,7 +585,11 @@ func TestHTTPKeepAlive(t *testing.T) {
 // the write for writeStall at most, then the server drops the stream, so
 // a drain is not held up for ever by a client that does not read.
 func TestHTTPStalledReader(t *testing.T) {
-	defer func(d time.Duration) { writeStall = d }(writeStall)
+	// Put writeStall back once the server has stopped (cleanups run last
+	// first, and startHTTP's stops it): a deferred restore raced with its
+	// goroutines when the test failed and left them running.
+	old := writeStall
+	t.Cleanup(func() { writeStall = old })
 	writeStall = 300 * time.Millisecond
 	ws, root := newTestWorkspace(t)
 	img := make([]byte, 9<<20)
