@@ -705,7 +705,12 @@ func (p *parser) tool(key string, tk ToolKey, v any) Tool {
 			}
 		}
 	}
-	p.object(key, p.obj(key, v), fields)
+	m := p.obj(key, v)
+	if _, ok := m["background"]; ok {
+		// A Mastra config may carry it; "unknown key" would not say why.
+		p.fail(join(key, "background"), "this key is for Mastra's agent background tasks (the agent loop runs a tool call later); ws has no agent loop, so remove it (a command runs in the background with execute_command's background parameter, ws exec --background)")
+	}
+	p.object(key, m, fields)
 	return t
 }
 

@@ -59,6 +59,7 @@ func TestParseErrors(t *testing.T) {
 		{`{"tools": {"mastra_workspace_read_file": {"mediaTypes": ["not a type"]}}}`, "config: tools.mastra_workspace_read_file.mediaTypes: Invalid `mediaTypes` pattern: \"not a type\". Expected `*`, `*/*`, `type/*`, or a full mime type like `application/pdf`."},
 		{`{"tools": {"writeLockTimeoutMs": -1}}`, "config: tools.writeLockTimeoutMs: expected a non-negative integer, got -1"},
 		{`{"tools": {"nope_tool": {}}}`, "config: tools.nope_tool: unknown key"},
+		{`{"tools": {"mastra_workspace_execute_command": {"background": {"enabled": true}}}}`, "config: tools.mastra_workspace_execute_command.background: this key is for Mastra's agent background tasks"},
 		{`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "x"`},
 		{`{"tools": {"mastra_workspace_grep": {"name": "mastra_workspace_read_file"}}}`, `config: tools.mastra_workspace_grep.name: Duplicate workspace tool name "mastra_workspace_read_file"`},
 		{`{"tools": {"mastra_workspace_grep": {"name": "has space"}}}`, `config: tools.mastra_workspace_grep.name: a tool name must be`},
