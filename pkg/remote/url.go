@@ -71,6 +71,9 @@ func Parse(raw string) (Target, error) {
 // PATH, or from ~/.local/bin where `ws remote install` puts it.
 const sshServe = `PATH="$PATH:$HOME/.local/bin" exec ws __remote`
 
+// connectTimeout is ssh's ConnectTimeout, in seconds.
+const connectTimeout = "15"
+
 // Command is the argv that runs script (a POSIX shell script) on the
 // target, or, for script "", the ws server. ssh is the ssh command to use
 // (nil: "ssh").
@@ -85,7 +88,10 @@ func (t Target) Command(ssh []string, script string, args ...string) []string {
 		ssh = []string{"ssh"}
 	}
 	argv := append([]string{}, ssh...)
-	argv = append(argv, "-T", "-e", "none", "-o", "BatchMode=yes")
+	// ConnectTimeout: a host that drops packets would hold the call for
+	// the system's TCP timeout (about two minutes). ssh takes the first
+	// value of an option, so one in WS_SSH_COMMAND wins.
+	argv = append(argv, "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout="+connectTimeout)
 	if t.Port != "" {
 		argv = append(argv, "-p", t.Port)
 	}

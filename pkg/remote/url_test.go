@@ -52,9 +52,9 @@ func TestCommand(t *testing.T) {
 		args   []string
 		want   []string
 	}{
-		{t: ssh, want: []string{"ssh", "-T", "-e", "none", "-o", "BatchMode=yes", "-p", "2222", "--", "dev@box", sshServe}},
+		{t: ssh, want: []string{"ssh", "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "--", "dev@box", sshServe}},
 		{t: ssh, sshCmd: []string{"ssh", "-F", "cfg"}, script: "echo \"$1\"", args: []string{"it's"},
-			want: []string{"ssh", "-F", "cfg", "-T", "-e", "none", "-o", "BatchMode=yes", "-p", "2222", "--", "dev@box", `sh -c 'echo "$1"' sh 'it'\''s'`}},
+			want: []string{"ssh", "-F", "cfg", "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "--", "dev@box", `sh -c 'echo "$1"' sh 'it'\''s'`}},
 		{t: ex, want: []string{"docker", "exec", "-i", "sb", "ws", "__remote"}},
 		{t: ex, script: "echo \"$1\"", args: []string{"a b"}, want: []string{"docker", "exec", "-i", "sb", "sh", "-c", "echo \"$1\"", "sh", "a b"}},
 	} {
