@@ -167,5 +167,8 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 	res.text = fmt.Sprintf("Indexed %d %s from autoIndexPaths (%d new, %d changed, %d removed); %d %s in the index",
 		res.Files, wording.Plural(res.Files, "file", "files"), len(res.Added), len(res.Changed), len(res.Removed),
 		res.Documents, wording.Plural(res.Documents, "document", "documents"))
+	if len(w.cfg.AutoIndexPaths) == 0 {
+		res.text += ` (the config sets no autoIndexPaths, so there was nothing to walk: "autoIndexPaths": ["docs"] indexes a tree)`
+	}
 	return res, nil
 }
