@@ -246,6 +246,11 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 	if !ok {
 		return nil, &Error{Msg: "expected a JSON object at the top level, got " + kind(raw)}
 	}
+	if k := duplicateKey(data); k != "" {
+		// JSON lets the last one win without a word: a pasted block
+		// would undo an earlier setting unseen.
+		return nil, &Error{Key: k, Msg: "given twice in its object (keep one)"}
+	}
 	c := Default()
 	p := parser{toolKeys: tools}
 	p.object("", top, map[string]func(string, any){
@@ -313,6 +318,48 @@ func checkNames(c *Config, tools []ToolKey) error {
 type parser struct {
 	toolKeys []ToolKey
 	err      error
+}
+
+// duplicateKey returns the path of the first key that an object of the
+// JSON document data (valid JSON) holds twice, as the errors name keys, or
+// "" when there is none.
+func duplicateKey(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var value func(path string) string
+	value = func(path string) string {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		switch t {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				t, err := dec.Token()
+				k, ok := t.(string)
+				if err != nil || !ok {
+					return ""
+				}
+				if seen[k] {
+					return join(path, k)
+				}
+				seen[k] = true
+				if d := value(join(path, k)); d != "" {
+					return d
+				}
+			}
+			dec.Token()
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if d := value(fmt.Sprintf("%s[%d]", path, i)); d != "" {
+					return d
+				}
+			}
+			dec.Token()
+		}
+		return ""
+	}
+	return value("")
 }
 
 func (p *parser) fail(key, format string, args ...any) {

@@ -65,6 +65,9 @@ func TestParseErrors(t *testing.T) {
 		{`{"tools": {"mastra_workspace_grep": {"name": "has space"}}}`, `config: tools.mastra_workspace_grep.name: a tool name must be`},
 		{`{"sandbox": {"isolation": "docker"}}`, `config: sandbox.isolation: expected "none", "bwrap" or "landlock", got "docker"`},
 		{`[]`, "config: expected a JSON object at the top level, got array"},
+		{`{"filesystem": {"readOnly": true, "readOnly": false}}`, "config: filesystem.readOnly: given twice in its object (keep one)"},
+		{`{"bm25": true, "tools": {}, "bm25": false}`, "config: bm25: given twice in its object (keep one)"},
+		{`{"upload": {"rules": [{"a": 1}, {"b": 1, "b": 2}]}}`, "config: upload.rules[1].b: given twice in its object (keep one)"},
 		{`{`, "config: invalid JSON"},
 		{`{} {}`, "config: invalid JSON: trailing data"},
 		{`{"skills": "skills"}`, "config: skills: expected an array of strings, got string"},
@@ -91,3 +94,15 @@ const (
 
 var testKeys = []ToolKey{{ID: ReadFile, Media: true}, {ID: WriteFile}, {ID: EditFile}, {ID: "mastra_workspace_grep"},
 	{ID: "mastra_workspace_list_files"}, {ID: "mastra_workspace_execute_command"}}
+
+// The same key in two objects is no duplicate.
+func TestDuplicateKeyPerObject(t *testing.T) {
+	for _, in := range []string{
+		`{"tools": {"mastra_workspace_read_file": {"enabled": true}, "mastra_workspace_grep": {"enabled": true}}}`,
+		`{"filesystem": {"readOnly": true}, "sandbox": {"env": {"readOnly": "x"}}}`,
+	} {
+		if k := duplicateKey([]byte(in)); k != "" {
+			t.Errorf("duplicateKey(%s) = %q, want none", in, k)
+		}
+	}
+}
