@@ -140,30 +140,16 @@ func (l *Log) Close() error {
 // ReadLog returns the kept output of a stream and how many older bytes were
 // dropped.
 func ReadLog(dir, name string) ([]byte, int64, error) {
-	cur := filepath.Join(dir, name)
-	// Open the older part first: a rotation in between then loses a chunk
-	// rather than showing one twice.
-	old, err := os.ReadFile(cur + ".1")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, err
-	}
-	f, err := os.Open(cur)
-	if errors.Is(err, fs.ErrNotExist) {
-		return old, 0, nil
-	}
+	s, err := openLog(dir, name)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	now, err := io.ReadAll(f)
+	defer s.close()
+	out, err := s.read(s.dropped, s.end())
 	if err != nil {
 		return nil, 0, err
 	}
-	var dropped int64
-	if b, err := os.ReadFile(cur + ".dropped"); err == nil {
-		dropped, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	}
-	return append(old, now...), dropped, nil
+	return out, s.dropped, nil
 }
 
 // ReadLogFrom returns the kept output of a stream from the absolute
@@ -172,72 +158,28 @@ func ReadLog(dir, name string) ([]byte, int64, error) {
 // start: from itself, or later when the bytes at from were dropped. Only
 // the part asked for is read, so following a large log costs what is new.
 func ReadLogFrom(dir, name string, from int64) ([]byte, int64, error) {
-	cur := filepath.Join(dir, name)
-	var dropped int64
-	if b, err := os.ReadFile(cur + ".dropped"); err == nil {
-		dropped, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	}
-	// The older part first, as ReadLog does.
-	var oldSize int64
-	var out []byte
-	start := max(from, dropped)
-	if f, err := os.Open(cur + ".1"); err == nil {
-		fi, err := f.Stat()
-		if err == nil {
-			oldSize = fi.Size()
-			if start < dropped+oldSize {
-				out, err = readAt(f, start-dropped)
-			}
-		}
-		f.Close()
-		if err != nil {
-			return nil, 0, err
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, err
-	}
-	f, err := os.Open(cur)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, start, nil
-	}
+	s, err := openLog(dir, name)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	rest, err := readAt(f, max(start-dropped-oldSize, 0))
+	defer s.close()
+	start := max(from, s.dropped)
+	out, err := s.read(start, s.end())
 	if err != nil {
 		return nil, 0, err
 	}
-	return append(out, rest...), start, nil
+	return out, start, nil
 }
 
 // LogEnd is the absolute offset of the end of a stream's output: every
 // byte written so far, dropped ones included. Nothing is read but sizes.
 func LogEnd(dir, name string) (int64, error) {
-	cur := filepath.Join(dir, name)
-	var end int64
-	if b, err := os.ReadFile(cur + ".dropped"); err == nil {
-		end, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	s, err := openLog(dir, name)
+	if err != nil {
+		return 0, err
 	}
-	for _, p := range []string{cur + ".1", cur} {
-		fi, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		end += fi.Size()
-	}
-	return end, nil
-}
-
-// readAt reads f from off to its end.
-func readAt(f *os.File, off int64) ([]byte, error) {
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(f)
+	defer s.close()
+	return s.end(), nil
 }
 
 // LogTail is the end of a stream's kept output, as a read that shows only
@@ -353,7 +295,9 @@ type logSnapshot struct {
 	dropped          int64 // bytes dropped before the older part
 	old, cur         *os.File
 	oldSize, curSize int64
-	index            *logIndex // nil: none that fits these files
+	path             string    // the current part's path
+	index            *logIndex // read by linesBetween; nil: none that fits these files
+	indexRead        bool
 }
 
 // logIndex is a Log's <name>.lines: the bytes dropped and the newlines in
@@ -385,6 +329,9 @@ func (s *logSnapshot) readIndex(path string) *logIndex {
 // the bytes between each end and the nearest point the index knows are
 // read; without one, all of them.
 func (s *logSnapshot) linesBetween(from, to int64) (int, error) {
+	if !s.indexRead {
+		s.index, s.indexRead = s.readIndex(s.path), true
+	}
 	if s.index == nil {
 		return s.count(from, to)
 	}
@@ -452,7 +399,7 @@ func openLog(dir, name string) (*logSnapshot, error) {
 		}
 		*p.size = fi.Size()
 	}
-	s.index = s.readIndex(path)
+	s.path = path
 	return s, nil
 }
 
