@@ -34,7 +34,9 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		return nil, errs.Permission("delete", req.Path, nil)
 	}
 	l := t.Loc()
-	real := w.fs.RealPath(l)
+	// The path itself, not where a final symlink leads: a delete removes
+	// the link, so the link is what its history entry and lock are about.
+	real := w.fs.OwnRealPath(l)
 	lock, err := w.lockPath(real, req.Path)
 	if err != nil {
 		return nil, err

@@ -109,13 +109,19 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		}
 		return group, nil
 	}
-	key, err := w.historyKey(path)
+	keys, err := w.historyKeys(path)
 	if err != nil {
 		return nil, err
 	}
-	e, err := h.Last(key)
-	if err != nil {
-		return nil, errs.State(err)
+	var e *history.Entry
+	for _, key := range keys { // the newest change of either
+		last, err := h.Last(key)
+		if err != nil {
+			return nil, errs.State(err)
+		}
+		if last != nil && (e == nil || last.ID > e.ID) {
+			e = last
+		}
 	}
 	if e == nil {
 		return nil, errs.NothingToUndo(path)
@@ -127,18 +133,24 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	return group, nil
 }
 
-// historyKey is the key the history keeps a path's changes under: its
-// real path, a final symlink followed (as writes follow it).
-func (w *Workspace) historyKey(path string) (string, error) {
+// historyKeys are the keys the history keeps a path's changes under: its
+// real path, a final symlink followed (as writes follow it), and, when the
+// path is a symlink, the link's own real path too (a delete removes the
+// link, and an undo of that delete puts it back).
+func (w *Workspace) historyKeys(path string) ([]string, error) {
 	t, err := w.fs.Resolve(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	l := t.Loc()
+	keys := []string{w.fs.OwnRealPath(l)}
 	if dest, err := w.fs.FollowFinalLink(l); err == nil {
 		l = dest
 	}
-	return w.fs.RealPath(l), nil
+	if real := w.fs.RealPath(l); real != keys[0] {
+		keys = append(keys, real)
+	}
+	return keys, nil
 }
 
 // holdGroup takes the write lock of every file of the group (in key
@@ -341,14 +353,19 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	if err != nil {
 		return nil, err
 	}
-	key, err := w.historyKey(req.Path)
+	keys, err := w.historyKeys(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	list, err := h.List(key)
-	if err != nil {
-		return nil, errs.State(err)
+	var list []*history.Entry
+	for _, key := range keys {
+		l, err := h.List(key)
+		if err != nil {
+			return nil, errs.State(err)
+		}
+		list = append(list, l...)
 	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].ID > list[j].ID })
 	res := &HistoryResult{Path: Bytes(req.Path), Versions: list}
 	if len(list) == 0 {
 		res.text = "No changes of " + req.Path + " are kept."

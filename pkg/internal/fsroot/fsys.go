@@ -300,6 +300,16 @@ func (fsys *FS) RealPath(l Loc) string {
 	return RealpathPartial(l.abs)
 }
 
+// OwnRealPath is the real path of l itself: its directory's real path
+// and its name, a final symlink not followed (what a delete removes).
+func (fsys *FS) OwnRealPath(l Loc) string {
+	p, name := l.Parent()
+	if p.abs == l.abs || name == "." || name == "/" {
+		return fsys.RealPath(l)
+	}
+	return filepath.Join(fsys.RealPath(p), name)
+}
+
 // MkdirAll creates l and its missing parents, each with mkdirat below an
 // already opened parent, so no step can be redirected outside the root.
 func (fsys *FS) MkdirAll(l Loc) error {
