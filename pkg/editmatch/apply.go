@@ -211,7 +211,20 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 		if at == 0 && f.base > 0 && strings.HasPrefix(old, bom) && !strings.HasPrefix(repl, bom) {
 			repl = bom + repl // the file keeps its byte-order mark
 		}
-		from, r := keepFinalNewline(f, prev, at, at+len(ob), []byte(repl), eol)
+		place := at
+		if ob[0] == '\n' && at-1 >= max(prev, f.base) && c[at-1] == '\r' {
+			// old starts with the LF of a CRLF: the place takes its CR
+			// too, so that the line ending is replaced whole (new's
+			// line endings are written as CRLF).
+			place = at - 1
+		}
+		from, r := keepFinalNewline(f, prev, place, at+len(ob), []byte(repl), eol)
+		if bytes.Equal(r, c[from:at+len(ob)]) && new != old {
+			// Keeping the file's line endings, final newline and
+			// byte-order mark would undo the edit: it changes only
+			// those, so new is written as given.
+			from, r = at, []byte(new)
+		}
 		m.add(c[prev:from])
 		ns := m.size
 		m.add(r)

@@ -55,6 +55,25 @@ var applyTests = []applyTest{
 		want: "b\n"},
 	{name: "exact: the whole file deleted", content: "a\n", old: "a\n", new: "",
 		want: ""},
+	// A place that starts with the LF of a CRLF keeps the file's CR before
+	// it: new's first line ending must not bring a second CR.
+	{name: "bug: exact old_string starting with the LF of a CRLF", content: "import os\r\n\r\ndef f():\r\n",
+		old: "\ndef f():", new: "\n\ndef f():", want: "import os\r\n\r\n\r\ndef f():\r\n"},
+	{name: "bug: exact LF of CRLFs replaced by itself changes nothing", content: "a\r\nb\r\n", old: "\n", new: "\n", all: true,
+		want: "a\r\nb\r\n"},
+	{name: "bug: exact old_string starting with the LF of a CRLF, at the end", content: "a\r\nb", old: "\nb", new: "\nc", want: "a\r\nc"},
+	{name: "bug: exact line deleted from its LF on a CRLF file", content: "a\r\nb\r\nc\r\n", old: "\nb", new: "", want: "a\r\nc\r\n"},
+	{name: "bug: exact lines joined from an LF on a CRLF file", content: "a\r\nb\r\n", old: "\nb", new: "b", want: "ab\r\n"},
+	{name: "bug: new_string ending in a lone CR gets no second CR", content: "a\r\n", old: "a\r\n", new: "b\r", want: "b\r\n"},
+	// Keeping the file's conventions must not undo an edit that changes
+	// only them: new_string is then written as given.
+	{name: "bug: exact edit that removes the final newline", content: "a\nb\n", old: "b\n", new: "b", want: "a\nb"},
+	{name: "bug: exact edit that adds a final newline", content: "a\nb", old: "b", new: "b\n", want: "a\nb\n"},
+	{name: "bug: exact edit that adds a final CRLF", content: "a\r\nb", old: "b", new: "b\r\n", want: "a\r\nb\r\n"},
+	{name: "bug: exact edit of CRLF to LF", content: "a\r\nb\r\n", old: "\r\n", new: "\n", all: true, want: "a\nb\n"},
+	{name: "bug: exact edit of LF to CRLF", content: "a\nb\n", old: "\n", new: "\r\n", all: true, want: "a\r\nb\r\n"},
+	{name: "bug: exact edit that removes the byte-order mark", content: "\uFEFFa\n", old: "\uFEFFa", new: "a", want: "a\n"},
+	{name: "exact no-op edit stays a no-op", content: "a\nb\n", old: "a", new: "a", want: "a\nb\n"},
 	{name: "empty old_string is not found", content: "abc", old: "", new: "x",
 		refuse: refNotFound, text: notFoundText},
 

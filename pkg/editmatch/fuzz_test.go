@@ -49,6 +49,9 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 			// The region is old, or (to keep a missing final newline
 			// missing) a line ending and old.
 			atEOF := e.OldEnd == len(content)
+			if strings.HasPrefix(old, "\n") && strings.HasPrefix(region, "\r\n") {
+				region = region[1:] // the CR of the CRLF the place starts in
+			}
 			if region != old && !(atEOF && (region == "\n"+old || region == "\r\n"+old)) {
 				t.Fatalf("exact match replaced %q, not old %q", region, old)
 			}
@@ -75,6 +78,17 @@ func checkMatch(t *testing.T, content []byte, old, new string, all bool, m *Matc
 	}
 	if !bytes.Equal(content[prevOld:], m.Content()[prevNew:]) {
 		t.Fatalf("bytes after the last edit changed")
+	}
+	if m.Fallback == "" {
+		// Keeping the file's line endings never makes a CR of its own.
+		n := 1
+		if all {
+			n = -1
+		}
+		crcrlf := func(s string) int { return strings.Count(s, "\r\r\n") }
+		if lit := strings.Replace(string(content), old, new, n); crcrlf(string(m.Content())) > max(crcrlf(string(content)), crcrlf(lit)) {
+			t.Fatalf("exact match doubled a CR: %q", m.Content())
+		}
 	}
 	if m.Fallback != "" && bytes.Contains(content, []byte(old)) {
 		t.Fatalf("fallback %s used although old occurs exactly", m.Fallback)

@@ -318,8 +318,8 @@ func keepFinalNewline(f *file, lo, start, end int, repl []byte, eol string) (int
 		len(repl) == 0 && start > 0 && c[start-1] == '\n'
 	switch {
 	case had && !has && (len(repl) > 0 || start > f.base):
-		if eol == "" {
-			eol = "\n"
+		if eol == "" || bytes.HasSuffix(repl, []byte("\r")) {
+			eol = "\n" // (a CR that ends repl makes it a CRLF)
 		}
 		repl = append(repl, eol...)
 	case !had && has:
