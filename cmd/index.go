@@ -17,7 +17,8 @@ func newIndexCmd(app *App, runF func(context.Context, *workspace.IndexRequest) e
 		Long: `Index content under PATH (the document's id in search results), from
 --content or stdin; a document with the same id is replaced. With --auto,
 walk the config's autoIndexPaths again: new files are indexed, changed ones
-read again, and files that are gone dropped.`,
+read again, files that are gone dropped, and what was passed over (binary or
+unreadable files, symlinks leading out, patterns that match nothing) listed.`,
 		Example: `  ws index docs/faq.md --content 'Password reset: go to settings.'
   curl -s https://example.com/page | ws index pages/example --metadata '{"source":"web"}'
   ws index --auto`,

@@ -24,9 +24,10 @@ type GrepMatch struct {
 	Context []ContextLine `json:"context,omitempty"`
 }
 
-// SkippedPath is a path grep could not search, and why.
+// SkippedPath is a path a tool passed over (one grep could not search,
+// one of the autoIndexPaths not indexed), and why.
 type SkippedPath struct {
-	Path   Bytes  `json:"path"`
+	Path   Bytes  `json:"path"` // {"bytes": base64} when not UTF-8
 	Reason string `json:"reason"`
 }
 

@@ -50,13 +50,20 @@ type RefreshIndexRequest struct{}
 // RefreshIndexResult says what a refresh of the autoIndexPaths did.
 type RefreshIndexResult struct {
 	// The files' names are {"bytes": base64} when not UTF-8.
-	Files     int     `json:"files"`     // files indexed from the autoIndexPaths
-	Added     []Bytes `json:"added"`     // files new to the index
-	Changed   []Bytes `json:"changed"`   // files read again
-	Removed   []Bytes `json:"removed"`   // files dropped
-	Documents int     `json:"documents"` // documents in the index afterwards
+	Files   int     `json:"files"`   // files indexed from the autoIndexPaths
+	Added   []Bytes `json:"added"`   // files new to the index
+	Changed []Bytes `json:"changed"` // files read again
+	Removed []Bytes `json:"removed"` // files dropped
+	// Files and patterns of the autoIndexPaths not indexed (or indexed
+	// only in part), and why: binary, unreadable, matching nothing.
+	Skipped   []SkippedPath `json:"skipped"`
+	Documents int           `json:"documents"` // documents in the index afterwards
 	textOut
 }
+
+// maxSkipsShown is how many skipped paths the text lists; --json data
+// has them all.
+const maxSkipsShown = 20
 
 // Warnings that do not fail a call (a skill skipped, a damaged index
 // rebuilt) go to a sink that cmd sets; tools never print.
@@ -169,6 +176,20 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 		res.Documents, wording.Plural(res.Documents, "document", "documents"))
 	if len(w.cfg.AutoIndexPaths) == 0 {
 		res.text += ` (the config sets no autoIndexPaths, so there was nothing to walk: "autoIndexPaths": ["docs"] indexes a tree)`
+	}
+	res.Skipped = make([]SkippedPath, len(r.Skipped))
+	var b strings.Builder
+	for i, sk := range r.Skipped {
+		res.Skipped[i] = SkippedPath{Path: Bytes(sk.Path), Reason: sk.Reason}
+		if i < maxSkipsShown {
+			fmt.Fprintf(&b, "\n  %s: %s", sk.Path, sk.Reason)
+		}
+	}
+	if n := len(r.Skipped); n > 0 {
+		res.text += fmt.Sprintf("\nSkipped %d:%s", n, b.String())
+		if n > maxSkipsShown {
+			res.text += fmt.Sprintf("\n  and %d more", n-maxSkipsShown)
+		}
 	}
 	return res, nil
 }

@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/wstools/ws/pkg/glob"
@@ -28,7 +31,11 @@ type autoFile struct {
 // Mastra, a file of more than 4000 characters becomes line-based chunks.
 // With res, what changed is recorded there.
 func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
-	files := e.resolveAutoPaths(ctx)
+	skip := func(string, string) {}
+	if res != nil {
+		skip = func(p, why string) { res.Skipped = append(res.Skipped, Skip{Path: p, Reason: why}) }
+	}
+	files := e.resolveAutoPaths(ctx, skip)
 	want := map[string]bool{}
 	for _, f := range files {
 		want[f.id] = true
@@ -58,6 +65,7 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 		}
 		st, err := e.o.Files.Stat(f.loc)
 		if err != nil {
+			skip(f.id, reason(err))
 			continue
 		}
 		old, had := known[f.id]
@@ -65,7 +73,10 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 			indexed++
 			continue
 		}
-		if e.indexFile(x, f) {
+		if why, ok := e.indexFile(x, f); ok {
+			if why != "" {
+				skip(f.id, why)
+			}
 			indexed++
 			if res != nil {
 				if had && live[f.id] {
@@ -74,6 +85,8 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 					res.Added = append(res.Added, f.id)
 				}
 			}
+		} else {
+			skip(f.id, why)
 		}
 	}
 	if res != nil {
@@ -82,50 +95,87 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 	x.AutoPaths = append([]string{}, e.o.AutoPaths...)
 }
 
+// maxIndexedFile is how much of one file the autoIndexPaths index (a
+// variable for tests).
+var maxIndexedFile int64 = 256 << 20
+
 // indexFile reads one file and indexes it (as chunks when long), replacing
-// what was indexed from it before. Binary files are left out. It reports
-// whether the file was indexed.
-func (e *Engine) indexFile(x *search.Index, f autoFile) bool {
+// what was indexed from it before. Binary files are left out, told from
+// their first bytes before the rest is read. It reports whether the file
+// was indexed, and why not (or what was left out of it: a file over
+// maxIndexedFile is indexed up to there).
+func (e *Engine) indexFile(x *search.Index, f autoFile) (why string, ok bool) {
 	fd, err := e.o.Files.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		x.RemoveSource(f.id)
-		return false
+		return reason(err), false
 	}
 	file := os.NewFile(uintptr(fd), f.id)
 	defer file.Close()
 	st, err := fsroot.Fstat(fd)
-	if err != nil || !st.Mode.IsRegular() {
+	switch {
+	case err != nil:
 		x.RemoveSource(f.id)
-		return false
+		return reason(err), false
+	case !st.Mode.IsRegular():
+		x.RemoveSource(f.id)
+		return "not a regular file", false
 	}
-	data, err := io.ReadAll(io.LimitReader(file, 256<<20))
-	if err != nil {
+	head := make([]byte, media.SniffLen)
+	n, err := io.ReadFull(file, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		x.RemoveSource(f.id)
-		return false
+		return reason(err), false
 	}
 	x.RemoveSource(f.id)
-	if grep.IsBinary(path.Base(f.id), data[:min(len(data), media.SniffLen)]) {
-		return false
+	if grep.IsBinary(path.Base(f.id), head[:n]) {
+		return "binary", false
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(st.Size, maxIndexedFile)) + 1)
+	buf.Write(head[:n])
+	if n == len(head) {
+		if _, err := io.Copy(&buf, io.LimitReader(file, maxIndexedFile+1-int64(n))); err != nil {
+			return reason(err), false
+		}
+	}
+	data := buf.Bytes()
+	if int64(len(data)) > maxIndexedFile {
+		data = data[:maxIndexedFile]
+		why = fmt.Sprintf("larger than %[1]d MiB: only its first %[1]d MiB are indexed", maxIndexedFile>>20)
 	}
 	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})
 	content := string(data) // as it is: the text shown decodes it, --json data keeps the bytes
 	chunks := search.SplitIntoChunks(content)
 	if len(chunks) == 1 {
 		x.Add(search.Doc{ID: f.id, Content: content, Source: src})
-		return true
+		return why, true
 	}
 	for i, c := range chunks {
 		x.Add(search.Doc{ID: fmt.Sprintf("%s#chunk-%d", f.id, i), Content: c.Content, Source: src, StartLine: c.StartLine})
 	}
-	return true
+	return why, true
+}
+
+// reason says in a few words why a file could not be indexed, as grep
+// says why it could not search one.
+func reason(err error) string {
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		if errno == unix.ENOENT || errno == unix.ENOTDIR {
+			return "gone while indexing"
+		}
+		err = errno
+	}
+	return grep.Reason(err)
 }
 
 // resolveAutoPaths lists the files the autoIndexPaths name, in Mastra's
 // order: for each pattern, the files it matches directly, then the files
 // below the directories it matches (ten levels deep, symlinked directories
 // not entered); a file named twice is listed once. Patterns that name
-// nothing, or what the workspace refuses, are skipped.
-func (e *Engine) resolveAutoPaths(ctx context.Context) []autoFile {
+// nothing, or what the workspace refuses, are skipped, and told to skip.
+func (e *Engine) resolveAutoPaths(ctx context.Context, skip func(p, why string)) []autoFile {
 	fs := e.o.Files
 	var out []autoFile
 	seen := map[string]bool{}
@@ -133,6 +183,14 @@ func (e *Engine) resolveAutoPaths(ctx context.Context) []autoFile {
 		if !seen[f.id] {
 			seen[f.id] = true
 			out = append(out, f)
+		}
+	}
+	unreadable := func(p string, n int) {
+		switch {
+		case n == 1:
+			skip(p, "1 directory below it cannot be read")
+		case n > 1:
+			skip(p, strconv.Itoa(n)+" directories below it cannot be read")
 		}
 	}
 	for _, p := range e.o.AutoPaths {
@@ -145,13 +203,17 @@ func (e *Engine) resolveAutoPaths(ctx context.Context) []autoFile {
 		if !glob.Has(p) {
 			t, err := fs.Resolve(p)
 			if err != nil {
+				skip(p, "refused ("+err.Error()+")")
 				continue
 			}
 			st, err := fs.Stat(t.Loc())
 			switch {
+			case errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR):
+				skip(p, "no such file or directory")
 			case err != nil:
+				skip(p, reason(err))
 			case st.IsDir():
-				allFiles(ctx, fs, t.Loc(), p, add)
+				unreadable(p, allFiles(ctx, fs, t.Loc(), p, add))
 			default:
 				add(autoFile{id: p, loc: t.Loc()})
 			}
@@ -160,10 +222,13 @@ func (e *Engine) resolveAutoPaths(ctx context.Context) []autoFile {
 		base := glob.Base(p)
 		t, err := fs.Resolve(base)
 		if err != nil {
+			skip(p, "refused ("+err.Error()+")")
 			continue
 		}
 		var dirs []autoFile
-		walkMatches(ctx, fs, t.Loc(), base, p, func(f autoFile, isDir bool) {
+		matched := false
+		n := walkMatches(ctx, fs, t.Loc(), base, p, func(f autoFile, isDir bool) {
+			matched = true
 			if !isDir {
 				add(f)
 				return
@@ -175,8 +240,12 @@ func (e *Engine) resolveAutoPaths(ctx context.Context) []autoFile {
 			}
 			dirs = append(dirs, f)
 		})
+		unreadable(p, n)
 		for _, d := range dirs {
-			allFiles(ctx, fs, d.loc, d.id, add)
+			unreadable(d.id, allFiles(ctx, fs, d.loc, d.id, add))
+		}
+		if !matched && ctx.Err() == nil {
+			skip(p, "matches nothing")
 		}
 	}
 	return out
@@ -196,22 +265,25 @@ func CountFiles(ctx context.Context, fs Files) int {
 }
 
 // allFiles is Mastra's getAllFiles: every file below dir, depth first,
-// down to autoIndexDepth levels (symlinked directories not entered).
-func allFiles(ctx context.Context, fs Files, l fsroot.Loc, id string, add func(autoFile)) {
+// down to autoIndexDepth levels (symlinked directories not entered). It
+// returns how many directories could not be read.
+func allFiles(ctx context.Context, fs Files, l fsroot.Loc, id string, add func(autoFile)) int {
 	opts := fsroot.WalkOptions{Hidden: true, Links: true, MaxDepth: autoIndexDepth}
-	_, _ = fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+	n, err := fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 		if !e.IsDir {
 			add(autoFile{id: e.Rel(), loc: e.Loc()})
 		}
 		return true, nil
 	})
+	return n + unreadableStart(err)
 }
 
 // walkMatches is Mastra's walkAll with the glob filter: every entry below
 // dir whose path matches the pattern (dot files only when it names them).
-func walkMatches(ctx context.Context, fs Files, l fsroot.Loc, id, pattern string, found func(autoFile, bool)) {
+// It returns how many directories could not be read.
+func walkMatches(ctx context.Context, fs Files, l fsroot.Loc, id, pattern string, found func(autoFile, bool)) int {
 	opts := fsroot.WalkOptions{Hidden: true, Links: true, MaxDepth: autoIndexDepth}
-	_, _ = fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
+	n, err := fs.Walk(ctx, l, id, opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 		if e.IsDir && e.IsLink {
 			return false, nil
 		}
@@ -220,4 +292,14 @@ func walkMatches(ctx context.Context, fs Files, l fsroot.Loc, id, pattern string
 		}
 		return true, nil
 	})
+	return n + unreadableStart(err)
+}
+
+// unreadableStart counts a walk's first directory when it could not be
+// opened for a reason other than not being there.
+func unreadableStart(err error) int {
+	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return 0
+	}
+	return 1
 }

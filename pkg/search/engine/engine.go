@@ -161,13 +161,21 @@ type Refresh struct {
 	Added     []string // files new to the index
 	Changed   []string // files read again
 	Removed   []string // files dropped
+	Skipped   []Skip   // files and patterns not indexed, or cut, and why
 	Documents int      // documents in the index afterwards
+}
+
+// Skip is a file or pattern of the autoIndexPaths that a walk did not
+// index (or indexed only in part), and why.
+type Skip struct {
+	Path   string // as the pattern spells it
+	Reason string
 }
 
 // Refresh walks the autoIndexPaths again: new files are indexed, changed
 // ones read again, files that are gone or no longer match dropped.
 func (e *Engine) Refresh(ctx context.Context) (*Refresh, error) {
-	res := &Refresh{Added: []string{}, Changed: []string{}, Removed: []string{}}
+	res := &Refresh{Added: []string{}, Changed: []string{}, Removed: []string{}, Skipped: []Skip{}}
 	_, err := e.change(ctx, true, e.vectors(), func(x *search.Index) {
 		e.autoIndex(ctx, x, res)
 		res.Documents = x.Len()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/search"
+	"golang.org/x/sys/unix"
 )
 
 func must(t *testing.T, err error) {
@@ -96,28 +97,79 @@ func TestRefresh(t *testing.T) {
 	steps := []struct {
 		name   string
 		change func()
-		want   string // files added changed removed documents
+		want   string // files added changed removed skipped documents
 	}{
-		{"first walk", func() {}, "2 [a.md b.md] [] [] 2"},
-		{"nothing changed", func() {}, "2 [] [] [] 2"},
+		{"first walk", func() {}, "2 [a.md b.md] [] [] [] 2"},
+		{"nothing changed", func() {}, "2 [] [] [] [] 2"},
 		{"a file changed", func() {
 			must(t, os.WriteFile(at("b.md"), []byte("longer content now\n"), 0o644))
-		}, "2 [] [b.md] [] 2"},
+		}, "2 [] [b.md] [] [] 2"},
 		{"a file removed, one added", func() {
 			must(t, os.Remove(at("a.md")))
 			must(t, os.WriteFile(at("d.md"), []byte("d\n"), 0o644))
-		}, "2 [d.md] [] [a.md] 2"},
-		{"a binary file is left out", func() {
+		}, "2 [d.md] [] [a.md] [] 2"},
+		{"a binary file is left out, and said to be", func() {
 			must(t, os.WriteFile(at("e.md"), []byte("\x00\x01\x02"), 0o644))
-		}, "2 [] [] [] 2"},
+		}, "2 [] [] [] [{e.md binary}] 2"},
 	}
 	for _, s := range steps {
 		s.change()
 		r, err := e.Refresh(context.Background())
 		must(t, err)
-		if got := fmt.Sprint(r.Files, r.Added, r.Changed, r.Removed, r.Documents); got != s.want {
+		if got := fmt.Sprint(r.Files, r.Added, r.Changed, r.Removed, r.Skipped, r.Documents); got != s.want {
 			t.Errorf("%s: %s, want %s", s.name, got, s.want)
 		}
+	}
+}
+
+// TestRefreshSkips checks that a walk of the autoIndexPaths names every
+// file and pattern it did not index, and why (before, each was passed
+// over without a word).
+func TestRefreshSkips(t *testing.T) {
+	root, fs := testRoot(t, "docs/a.md")
+	at := func(p string) string { return filepath.Join(root, p) }
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	must(t, os.WriteFile(outside, []byte("secret\n"), 0o644))
+	must(t, os.Symlink(outside, at("docs/leak.md")))
+	must(t, unix.Mkfifo(at("docs/pipe"), 0o644))
+	must(t, os.WriteFile(at("docs/big.bin"), []byte("\x00head"), 0o644))
+	e := testEngine(t, fs, "docs", "missing", "src/*.go", "../out")
+	r, err := e.Refresh(context.Background())
+	must(t, err)
+	want := "[{missing no such file or directory} {src/*.go matches nothing} " +
+		"{../out refused (Permission denied: access on ../out)} " +
+		"{docs/big.bin binary} {docs/leak.md symlink outside the workspace} {docs/pipe not a regular file}]"
+	if got := fmt.Sprint(r.Skipped); got != want {
+		t.Errorf("skipped %s\nwant    %s", got, want)
+	}
+	if r.Files != 1 {
+		t.Errorf("files %d, want 1", r.Files)
+	}
+}
+
+// TestLongFileCut checks that a file over maxIndexedFile is indexed up to
+// there, and that the walk says so.
+func TestLongFileCut(t *testing.T) {
+	defer func(n int64) { maxIndexedFile = n }(maxIndexedFile)
+	maxIndexedFile = 1 << 20
+	root, fs := testRoot(t)
+	var text []byte
+	for i := 0; len(text) < 1100<<10; i++ {
+		text = fmt.Appendf(text, "line %d of a long file\n", i)
+	}
+	text = append(text, "needle past the cut\n"...)
+	must(t, os.WriteFile(filepath.Join(root, "long.txt"), text, 0o644))
+	e := testEngine(t, fs, "long.txt")
+	r, err := e.Refresh(context.Background())
+	must(t, err)
+	if got, want := fmt.Sprint(r.Files, r.Skipped), "1 [{long.txt larger than 1 MiB: only its first 1 MiB are indexed}]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := ids(t, e, "needle"); got != "[]" {
+		t.Errorf("needle past the cut found in %s", got)
+	}
+	if got := ids(t, e, "line"); got == "[]" {
+		t.Errorf("the first part is not indexed")
 	}
 }
 
