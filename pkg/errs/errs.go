@@ -56,7 +56,7 @@ const (
 	UploadInvalidMaxFileSize Code = "INVALID_MAX_FILE_SIZE"
 	UploadInvalidFilter      Code = "INVALID_FILTER"
 	UploadInvalidFileData    Code = "INVALID_FILE_DATA"
-	UploadFileTooLarge       Code = "FILE_TOO_LARGE"
+	FileTooLarge             Code = "FILE_TOO_LARGE" // an upload over its limit, a skill file too large to read
 	UploadFailed             Code = "UPLOAD_FAILED"
 )
 

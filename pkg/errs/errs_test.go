@@ -35,7 +35,7 @@ func TestCatalogue(t *testing.T) {
 		{ToolNotAvailable("x"), NotAvailable, "tool not available: x"},
 		{ToolNotOffered("glob", "the filesystem is read-only"), NotAvailable, "tool not available: glob (the filesystem is read-only)"},
 		{CommandError("hook afterToolCall", []string{"sh", "-c", "x"}, errors.New("exit status 1"), "oops"), EIO, "hook afterToolCall (sh -c x) failed: exit status 1: oops"},
-		{UploadStopped("FILE_TOO_LARGE", "big", nil), UploadFileTooLarge, "big"},
+		{UploadStopped("FILE_TOO_LARGE", "big", nil), FileTooLarge, "big"},
 	}
 	for _, tt := range tests {
 		if tt.err.Code != tt.code || tt.err.Error() != tt.text {

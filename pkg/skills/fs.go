@@ -1,5 +1,7 @@
 package skills
 
+import "fmt"
+
 // FS is what skills need from a filesystem. Paths are slash-separated and
 // spelt as the config and discovery spell them: relative to the workspace
 // root, or absolute inside it.
@@ -7,7 +9,8 @@ type FS interface {
 	// ReadDir lists a directory, sorted by name; a symlink reports its
 	// target's type in IsDir.
 	ReadDir(path string) ([]Entry, error)
-	// ReadFile returns a regular file's bytes.
+	// ReadFile returns a regular file's bytes; a file too large to take
+	// into memory is a *TooLargeError.
 	ReadFile(path string) ([]byte, error)
 	// Exists reports whether path exists (symlinks followed). The error
 	// is set when the path cannot be looked at: one the workspace refuses
@@ -24,4 +27,14 @@ type Entry struct {
 	Name   string
 	IsDir  bool
 	IsLink bool
+}
+
+// TooLargeError is a skill file larger than what ReadFile takes.
+type TooLargeError struct {
+	Path  string
+	Limit int64 // bytes
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d MiB, more than a skill file may hold", e.Path, e.Limit>>20)
 }

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -109,7 +110,7 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64, params
 		x.Add(search.Doc{ID: id, Content: sk.Instructions, Source: -1})
 		refs[id] = docRef{sk, "SKILL.md"}
 		for _, r := range sk.References {
-			data, err := s.fs.ReadFile(joinPath(sk.Path, "references", r))
+			data, err := s.readReference(sk, r)
 			if err != nil {
 				continue
 			}
@@ -157,6 +158,21 @@ func (s *Set) searchBM25(query string, skillNames []string, topK float64, params
 	return out, nil
 }
 
+// readReference reads a reference file of sk for a search; one that cannot
+// be read is not searched, and a warning says so.
+func (s *Set) readReference(sk *Skill, r string) ([]byte, error) {
+	data, err := s.fs.ReadFile(joinPath(sk.Path, "references", r))
+	if err != nil {
+		why := err.Error()
+		var big *TooLargeError
+		if errors.As(err, &big) {
+			why = fmt.Sprintf("larger than %d MiB", big.Limit>>20)
+		}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("skill %s: references/%s not searched: %s", sk.Name, r, why))
+	}
+	return data, err
+}
+
 func (s *Set) searchSubstring(query string, skillNames []string, topK float64) ([]Hit, error) {
 	q := search.LowerJS(query)
 	out := []Hit{}
@@ -176,7 +192,7 @@ func (s *Set) searchSubstring(query string, skillNames []string, topK float64) (
 			if float64(len(out)) >= topK {
 				break
 			}
-			data, err := s.fs.ReadFile(joinPath(sk.Path, "references", r))
+			data, err := s.readReference(sk, r)
 			if err != nil {
 				continue
 			}
@@ -289,6 +305,10 @@ func (s *Set) Read(sk *Skill, name, p string, start, end *float64) (*ReadOutcome
 	}
 	if ok {
 		data, err = s.fs.ReadFile(file)
+	}
+	var big *TooLargeError
+	if errors.As(err, &big) {
+		return nil, err
 	}
 	if !ok || err != nil {
 		var all []string

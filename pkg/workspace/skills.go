@@ -101,10 +101,13 @@ func (w *Workspace) SkillRead(ctx context.Context, req SkillReadRequest) (*Skill
 	out, err := set.Read(sk, req.SkillName, req.Path, req.StartLine, req.EndLine)
 	var inv *skills.ErrInvalidPath
 	var nf *skills.NotFoundInSkill
+	var big *skills.TooLargeError
 	var we *errs.Error
 	switch {
 	case errors.As(err, &we):
 		return nil, err // the workspace's refusal, with its code
+	case errors.As(err, &big):
+		return nil, errs.At(errs.Coded(errs.FileTooLarge, err), req.Path)
 	case errors.As(err, &inv):
 		return nil, errs.At(errs.Coded(errs.OutsideWorkspace, err), req.Path)
 	case errors.As(err, &nf):
@@ -193,7 +196,11 @@ func (f skillFS) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer file.Close()
-	return io.ReadAll(io.LimitReader(file, maxSkillFile))
+	data, err := io.ReadAll(io.LimitReader(file, maxSkillFile+1))
+	if err == nil && len(data) > maxSkillFile {
+		return nil, &skills.TooLargeError{Path: p, Limit: maxSkillFile}
+	}
+	return data, err
 }
 
 func (f skillFS) Exists(p string) (bool, error) {
