@@ -117,7 +117,10 @@ func (s *Store) Options() Options { return s.opts }
 // hands it back.
 type State struct {
 	Kind Kind
-	Mode fs.FileMode // permission bits (only Perm is kept)
+	Mode fs.FileMode // permission bits, setuid, setgid and sticky (KeptMode)
+	// Owner is the owning user and group (nil: not known, as in records
+	// made before owners were kept).
+	Owner *Owner
 	// Size is the file's size. It may be left 0 when Data is given; with
 	// Data nil, a Size over MaxEntryBytes records the file as too large.
 	Size    int64
@@ -131,9 +134,22 @@ type State struct {
 type Node struct {
 	Path   string      // slash-separated, relative to the directory
 	Kind   Kind        // KindFile, KindSymlink or KindDir
-	Mode   fs.FileMode // permission bits (only Perm is kept)
+	Mode   fs.FileMode // permission bits, setuid, setgid and sticky (KeptMode)
+	Owner  *Owner      // nil: not known
 	Data   []byte      // KindFile
 	Target string      // KindSymlink
+}
+
+// Owner is a file's owning user and group, by number.
+type Owner struct {
+	UID uint32 `json:"uid"`
+	GID uint32 `json:"gid"`
+}
+
+// KeptMode is the part of a mode the history keeps and an undo puts
+// back: the permission bits, setuid, setgid and sticky.
+func KeptMode(m fs.FileMode) fs.FileMode {
+	return m & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
 
 // AbsentState is the state of a path with nothing at it.
@@ -229,7 +245,8 @@ func (f Fingerprint) Same(g Fingerprint) bool {
 // Kept is what an entry remembers of the previous state, without bytes.
 type Kept struct {
 	Kind    Kind        `json:"kind"`
-	Mode    fs.FileMode `json:"mode"` // permission bits
+	Mode    fs.FileMode `json:"mode"` // KeptMode
+	Owner   *Owner      `json:"owner,omitempty"`
 	Size    int64       `json:"size"` // a directory: all its files and link targets
 	MtimeNS int64       `json:"mtime_ns,omitempty"`
 	SHA256  string      `json:"sha256,omitempty"` // as in Fingerprint
@@ -336,13 +353,14 @@ type storedNode struct {
 	Path   statefile.String `json:"path"` // bytes kept: a name need not be UTF-8
 	Kind   Kind             `json:"kind"`
 	Mode   fs.FileMode      `json:"mode"`
+	Owner  *Owner           `json:"owner,omitempty"`
 	Size   int64            `json:"size,omitempty"`
 	SHA256 string           `json:"sha256,omitempty"` // a file's blob
 	Target statefile.String `json:"target,omitempty"`
 }
 
 func storeNode(n Node) storedNode {
-	sn := storedNode{Path: statefile.String(n.Path), Kind: n.Kind, Mode: n.Mode.Perm()}
+	sn := storedNode{Path: statefile.String(n.Path), Kind: n.Kind, Mode: KeptMode(n.Mode), Owner: n.Owner}
 	switch n.Kind {
 	case KindFile:
 		sn.Size = int64(len(n.Data))

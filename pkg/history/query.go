@@ -102,7 +102,7 @@ func (s *Store) Group(id string) ([]*Entry, error) {
 // since e was read, ErrCorrupt when they do not match their hash.
 func (s *Store) Content(e *Entry) (State, error) {
 	k := e.Before
-	st := State{Kind: k.Kind, Mode: k.Mode, Size: k.Size, MtimeNS: k.MtimeNS}
+	st := State{Kind: k.Kind, Mode: k.Mode, Owner: k.Owner, Size: k.Size, MtimeNS: k.MtimeNS}
 	if k.TooLarge {
 		return State{}, fmt.Errorf("%s (%d bytes) was %w", e.Path, k.Size, ErrTooLarge)
 	}
@@ -126,7 +126,7 @@ func (s *Store) Content(e *Entry) (State, error) {
 		}
 		st.Tree = make([]Node, len(nodes))
 		for i, n := range nodes {
-			st.Tree[i] = Node{Path: string(n.Path), Kind: n.Kind, Mode: n.Mode, Target: string(n.Target)}
+			st.Tree[i] = Node{Path: string(n.Path), Kind: n.Kind, Mode: n.Mode, Owner: n.Owner, Target: string(n.Target)}
 			if n.Kind == KindFile {
 				data, err := s.readBlob(n.SHA256)
 				if err != nil {

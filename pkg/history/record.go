@@ -116,7 +116,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRecord, error) {
 	st := c.Before
 	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes}
-	k := Kept{Kind: st.Kind, Mode: st.Mode.Perm(), MtimeNS: st.MtimeNS}
+	k := Kept{Kind: st.Kind, Mode: KeptMode(st.Mode), Owner: st.Owner, MtimeNS: st.MtimeNS}
 	fits := func(n int64) bool {
 		if n > s.opts.MaxEntryBytes || *kept+n > s.opts.MaxTotalBytes {
 			return false

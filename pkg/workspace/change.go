@@ -35,16 +35,33 @@ func (w *Workspace) stateAt(l fsroot.Loc, max int64) (history.State, error) {
 		return history.State{}, err
 	case st.Mode&fs.ModeSymlink != 0:
 		target, err := w.fs.Readlink(l)
-		return history.SymlinkState(target), err
+		s := history.SymlinkState(target)
+		s.Owner = ownerOf(st)
+		return s, err
 	case st.IsDir():
-		return w.treeState(l, st, max)
+		s, err := w.treeState(l, st, max)
+		s.Owner = ownerOf(st)
+		return s, err
 	case !st.Mode.IsRegular():
 		return history.State{}, fsroot.ErrNotRegular
 	case st.Size > max:
-		return history.State{Kind: history.KindFile, Mode: st.Mode, Size: st.Size, MtimeNS: st.MtimeNS}, nil
+		return history.State{Kind: history.KindFile, Mode: st.Mode, Owner: ownerOf(st), Size: st.Size, MtimeNS: st.MtimeNS}, nil
 	}
 	data, err := w.readLoc(l)
 	return w.keptState(data, st), err
+}
+
+// ownerOf is the owner of a file as the history keeps it.
+func ownerOf(st fsroot.FileStat) *history.Owner {
+	return &history.Owner{UID: st.Uid, GID: st.Gid}
+}
+
+// ownerArg is a kept owner as fsroot takes it (nil: leave it).
+func ownerArg(o *history.Owner) *[2]uint32 {
+	if o == nil {
+		return nil
+	}
+	return &[2]uint32{o.UID, o.GID}
 }
 
 // readLoc reads the regular file at l, not following a final symlink.
@@ -100,6 +117,9 @@ func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (hist
 		}
 		n := history.Node{Path: e.Rel()}
 		est, err := w.fs.Lstat(e.Loc())
+		if err == nil {
+			n.Owner = ownerOf(est)
+		}
 		switch {
 		case err != nil:
 			failed = err
@@ -169,9 +189,11 @@ func (r *recording) done(err error, after ...history.Fingerprint) {
 // big file costs no more than its write).
 func (w *Workspace) keptState(data []byte, st fsroot.FileStat) history.State {
 	if int64(len(data)) > w.keepLimit() {
-		return history.State{Kind: history.KindFile, Mode: st.Mode, Size: int64(len(data)), MtimeNS: st.MtimeNS}
+		return history.State{Kind: history.KindFile, Mode: st.Mode, Owner: ownerOf(st), Size: int64(len(data)), MtimeNS: st.MtimeNS}
 	}
-	return history.FileState(data, st.Mode, st.MtimeNS)
+	s := history.FileState(data, st.Mode, st.MtimeNS)
+	s.Owner = ownerOf(st)
+	return s
 }
 
 // writtenPrint is the fingerprint of bytes just written: their hash

@@ -254,36 +254,57 @@ func (w *Workspace) restore(g *writeGuard, st history.State) error {
 	case history.KindAbsent:
 		return nil
 	case history.KindSymlink:
-		return w.fs.Symlink(l, st.Target)
+		if err := w.fs.Symlink(l, st.Target); err != nil {
+			return err
+		}
+		w.fs.Lchown(l, ownerArg(st.Owner))
+		return nil
 	case history.KindFile:
 		return w.restoreFile(g, l, st.Data, st)
 	case history.KindDir:
-		if err := w.fs.MkdirAll(l); err != nil {
+		return w.restoreTree(l, st)
+	}
+	return nil
+}
+
+// restoreTree makes a directory with everything it held at l, where
+// nothing is. The directories get their modes and owners last, deepest
+// first, so that one that was read-only is filled before it is closed.
+func (w *Workspace) restoreTree(l fsroot.Loc, st history.State) error {
+	if err := w.fs.MkdirAll(l); err != nil {
+		return err
+	}
+	for _, n := range st.Tree { // sorted: a directory before what it holds
+		c := l.Child(n.Path)
+		var err error
+		switch n.Kind {
+		case history.KindDir:
+			err = w.fs.MkdirAll(c)
+		case history.KindSymlink:
+			if err = w.fs.Symlink(c, n.Target); err == nil {
+				w.fs.Lchown(c, ownerArg(n.Owner))
+			}
+		case history.KindFile:
+			_, err = w.fs.WriteAtomic(c, bytes.NewReader(n.Data), fsroot.WriteOptions{Mode: n.Mode, Owner: ownerArg(n.Owner)})
+		}
+		if err != nil {
 			return err
 		}
-		for _, n := range st.Tree { // sorted: a directory before what it holds
-			c := l.Child(n.Path)
-			var err error
-			switch n.Kind {
-			case history.KindDir:
-				err = w.fs.MkdirAll(c)
-			case history.KindSymlink:
-				err = w.fs.Symlink(c, n.Target)
-			case history.KindFile:
-				_, err = w.fs.WriteAtomic(c, bytes.NewReader(n.Data), fsroot.WriteOptions{Mode: n.Mode})
-			}
-			if err != nil {
+	}
+	for i := len(st.Tree) - 1; i >= 0; i-- {
+		if n := st.Tree[i]; n.Kind == history.KindDir {
+			if err := w.fs.SetDirAttrs(l.Child(n.Path), n.Mode, ownerArg(n.Owner)); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return w.fs.SetDirAttrs(l, st.Mode, ownerArg(st.Owner))
 }
 
 // restoreFile writes a file's old bytes back and updates this thread's read
 // record if it has one, so a thread that read the file may go on editing it.
 func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st history.State) error {
-	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode})
+	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode, Owner: ownerArg(st.Owner)})
 	if err != nil {
 		return err
 	}

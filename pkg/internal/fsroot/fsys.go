@@ -433,7 +433,10 @@ func tempWriterGone(name string) (gone, ok bool) {
 // WriteOptions say how writeAtomic treats an existing file.
 type WriteOptions struct {
 	NoReplace bool        // fail with EEXIST when the file exists (write --overwrite=false)
-	Mode      fs.FileMode // permissions of a new file (0: 0666 less the umask); an existing file keeps its own
+	Mode      fs.FileMode // permissions (setuid, setgid, sticky too) of a new file (0: 0666 less the umask); an existing file keeps its own
+	// Owner, when set, is the owner (uid, gid) of a new file, given where
+	// permitted (only root may give files away); an existing file keeps its own.
+	Owner *[2]uint32
 	// Commit, when set, runs the step that makes the write visible (the
 	// rename, or the rewrite of a file written in place). It may refuse
 	// to run it by returning an error: the write then fails and the old
@@ -476,8 +479,9 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 
 	mode := uint32(0o666) &^ Umask()
 	if opts.Mode != 0 {
-		mode = uint32(opts.Mode.Perm())
+		mode = UnixMode(opts.Mode)
 	}
+	owner := opts.Owner
 	var old *FileStat
 	var st unix.Stat_t
 	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
@@ -492,6 +496,7 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		}
 		old = &s
 		mode = st.Mode & 0o7777
+		owner = &[2]uint32{old.Uid, old.Gid}
 		// Renaming needs only the directory's permission; the file's own
 		// must allow the write, as an in-place write would require.
 		if err := unix.Faccessat(pfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
@@ -521,9 +526,8 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	if _, err := r.WriteTo(f); err != nil {
 		return fail(err)
 	}
-	if old != nil && (int(old.Uid) != os.Geteuid() || int(old.Gid) != os.Getegid()) {
-		_ = unix.Fchown(fd, int(old.Uid), int(old.Gid)) // best effort: only root may give files away
-	}
+	// The owner before the mode: chown(2) clears setuid and setgid.
+	chownFD(fd, owner)
 	if err := unix.Fchmod(fd, mode); err != nil {
 		return fail(err)
 	}
@@ -556,6 +560,66 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 }
 
 var ErrNotRegular = errors.New("not a regular file")
+
+// UnixMode is m as mode bits of chmod(2): permissions, setuid, setgid, sticky.
+func UnixMode(m fs.FileMode) uint32 {
+	mode := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		mode |= unix.S_ISUID
+	}
+	if m&fs.ModeSetgid != 0 {
+		mode |= unix.S_ISGID
+	}
+	if m&fs.ModeSticky != 0 {
+		mode |= unix.S_ISVTX
+	}
+	return mode
+}
+
+// chownFD gives the open file fd the owner (uid, gid) when it has another
+// one; best effort, as only root may give files away.
+func chownFD(fd int, owner *[2]uint32) {
+	if owner == nil {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) == nil && st.Uid == owner[0] && st.Gid == owner[1] {
+		return
+	}
+	_ = unix.Fchown(fd, int(owner[0]), int(owner[1]))
+}
+
+// SetDirAttrs gives the directory at l (not followed if a symlink) the
+// owner, where permitted, and then the mode (permissions, setuid, setgid,
+// sticky), as an undo puts a directory back.
+func (fsys *FS) SetDirAttrs(l Loc, mode fs.FileMode, owner *[2]uint32) error {
+	fd, err := fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	chownFD(fd, owner)
+	return unix.Fchmod(fd, UnixMode(mode))
+}
+
+// Access checks whether this process may use what is at l as mode says
+// (unix.W_OK, unix.X_OK …), with its effective ids, as access(2) does.
+func (fsys *FS) Access(l Loc, mode uint32) error {
+	return fsys.inParent(l, func(dirfd int, name string) error {
+		return unix.Faccessat(dirfd, name, mode, unix.AT_EACCESS)
+	})
+}
+
+// Lchown gives the symlink at l the owner (uid, gid), where permitted;
+// best effort.
+func (fsys *FS) Lchown(l Loc, owner *[2]uint32) {
+	if owner == nil {
+		return
+	}
+	_ = fsys.inParent(l, func(dirfd int, name string) error {
+		return unix.Fchownat(dirfd, name, int(owner[0]), int(owner[1]), unix.AT_SYMLINK_NOFOLLOW)
+	})
+}
 
 // writeInPlace truncates and rewrites an existing file (kept for files of
 // another user, whose owner an atomic replacement could not keep). The new
