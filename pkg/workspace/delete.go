@@ -58,6 +58,11 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	if req.DryRun {
 		return w.dryDelete(l, req.Path, typ, recursive)
 	}
+	if recursive && typ == "directory" {
+		if err := w.removable(l, req.Path); err != nil {
+			return nil, err
+		}
+	}
 	before, serr := w.stateAt(l, w.keepLimit())
 	var rec *recording
 	if serr == nil {
@@ -66,7 +71,16 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		rec = w.record(history.OpDelete) // a FIFO or a device: nothing to keep
 	}
 	err = commit(ctx, func() error { return w.fs.Remove(l, recursive) }) // not after the deadline
-	rec.done(err, history.AbsentFingerprint())
+	switch now, nerr := w.stateAt(l, w.keepLimit()); {
+	case err == nil:
+		rec.done(nil, history.AbsentFingerprint())
+	case serr == nil && nerr == nil && !now.Fingerprint().Same(before.Fingerprint()):
+		// Part of a tree went before the failure (a mount point, an
+		// immutable file): what was there is kept, so undo can bring it back.
+		rec.done(nil, now.Fingerprint())
+	default:
+		rec.done(err)
+	}
 	if err != nil {
 		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 			return nil, errs.NotEmpty(req.Path, err)
@@ -74,6 +88,35 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	return &DeleteResult{Path: Bytes(req.Path), Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
+}
+
+// removable refuses a recursive delete of the directory l (typed as
+// path) that could not remove everything: a directory inside that this
+// process may not list or change. Removing what it could and failing there would
+// leave half a tree, so nothing is removed.
+func (w *Workspace) removable(l fsroot.Loc, path string) error {
+	if err := w.fs.Access(l, unix.R_OK|unix.W_OK|unix.X_OK); err != nil {
+		return errs.FromOS("delete", path, err, false)
+	}
+	var blocked string
+	var cause error
+	_, err := w.fs.Walk(context.Background(), l, path, fsroot.WalkOptions{Hidden: true}, nil, func(e *fsroot.WalkEntry) (bool, any) {
+		if blocked != "" || !e.IsDir || e.IsLink {
+			return false, nil
+		}
+		if err := w.fs.Access(e.Loc(), unix.R_OK|unix.W_OK|unix.X_OK); err != nil {
+			blocked, cause = e.Rel(), err
+			return false, nil
+		}
+		return true, nil
+	})
+	switch {
+	case blocked != "":
+		return errs.FromOS("delete", blocked, cause, false)
+	case err != nil:
+		return errs.FromOS("delete", path, err, true)
+	}
+	return nil
 }
 
 // dryDelete says what a delete would remove, removing nothing.
