@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -111,6 +112,9 @@ func (v *jsValue) toGo() any {
 	case "boolean":
 		return v.b
 	case "number":
+		if math.IsInf(v.num, 0) {
+			return nil // Infinity: JSON.stringify writes null
+		}
 		return json.Number(js.FormatNumber(v.num))
 	case "string":
 		return v.str

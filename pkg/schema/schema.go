@@ -481,8 +481,16 @@ func checkField(f field, v *jsValue) (any, string, bool) {
 		} else if v.kind != "number" {
 			return nil, "Invalid input: expected number, " + received(v), false
 		}
+		// A literal beyond a double's range (1e400) is Infinity once
+		// JavaScript has parsed it, and zod's number refuses it.
+		if math.IsInf(n, 1) {
+			return nil, "Invalid input: expected number, received Infinity", false
+		}
+		if math.IsInf(n, -1) {
+			return nil, "Invalid input: expected number, received -Infinity", false
+		}
 		if f.kind == kindInt {
-			if math.IsInf(n, 0) || n != math.Trunc(n) {
+			if n != math.Trunc(n) {
 				return nil, "Invalid input: expected int, received number", false
 			}
 			if n > maxSafeInt {
