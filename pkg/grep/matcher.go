@@ -35,6 +35,9 @@ type Matcher struct {
 	finder sync.Pool
 }
 
+// errNeedsES says RE2 cannot run a pattern as JavaScript reads it.
+var errNeedsES = errors.New("needs the ECMAScript engine")
+
 // errTimeout is the ECMAScript engine giving up on a line.
 var errTimeout = errors.New("regex match timed out")
 
@@ -65,12 +68,19 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	if !o.CaseSensitive {
 		flags = "i"
 	}
-	src, group := pattern, 0
+	// RE2 runs the pattern with `\s`, `\S` and `.` spelled as JavaScript
+	// reads them; when they cannot be spelled so, the ECMAScript engine
+	// runs it.
+	js, ok := jsClasses(pattern)
+	src, group := js, 0
 	if o.Word {
 		// The match is the group; what stands around it is not.
-		src, group = `(?:^|\W)(`+pattern+`)(?:\W|$)`, 1
+		src, group = `(?:^|\W)(`+js+`)(?:\W|$)`, 1
 	}
 	re1, err := regexp.Compile(prefixFlags(flags, src))
+	if !ok {
+		re1, err = nil, errNeedsES
+	}
 	if err == nil {
 		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", src)), re1: re1, group: group}
 		if tree, perr := syntax.Parse(prefixFlags(flags, src), syntax.Perl); perr == nil {
@@ -96,6 +106,11 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	}
 	re2, err2 := regexp2.Compile(pattern, opts)
 	if err2 != nil {
+		// Go's message, on the pattern as it was given.
+		_, err = regexp.Compile(prefixFlags(flags, pattern))
+		if err == nil {
+			err = err2
+		}
 		return nil, errs.InvalidRegex(err.Error())
 	}
 	re2.MatchTimeout = esTimeout

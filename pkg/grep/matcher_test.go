@@ -55,3 +55,62 @@ func TestLinesAndBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestJSClasses checks that `\s`, `\S` and `.` mean what they mean in a
+// JavaScript RegExp (the tool's flavour), whichever engine runs the
+// pattern: `\s` is Unicode's spaces and line ends (no-break space,
+// vertical tab, U+2028, the ideographic space, the BOM …), `.` is any
+// character but a line end (\n, \r, U+2028, U+2029). Each want is the
+// byte column node gives (-1: no match).
+func TestJSClasses(t *testing.T) {
+	tests := []struct {
+		pattern, line string
+		want          int
+	}{
+		{`foo\sbar`, "foo bar", 0},
+		{`foo\sbar`, "foo\u00a0bar", 0},
+		{`foo\sbar`, "foo\vbar", 0},
+		{`foo\sbar`, "foo\u2028bar", 0},
+		{`foo\sbar`, "foo\u3000bar", 0},
+		{`foo\sbar`, "foo\ufeffbar", 0},
+		{`foo\sbar`, "foo\u0085bar", -1}, // NEL is not a JavaScript space
+		{`foo\Sbar`, "foo\u00a0bar", -1},
+		{`foo\Sbar`, "foo.bar", 0},
+		{`foo[\s]bar`, "foo\u2000bar", 0},
+		{`foo[^\s]bar`, "foo\u202fbar", -1},
+		{`foo[x\S]bar`, "foo\u00a0bar", -1}, // \S inside a class: the ECMAScript engine
+		{`foo[x\S]bar`, "foo-bar", 0},
+		{`^\s*$`, "\u00a0\t ", 0},
+		{`c.$`, "abc\r", -1}, // a CRLF line: '.' is not the '\r'
+		{`c\r$`, "abc\r", 2},
+		{`x.y`, "x\u2029y", -1},
+		{`x.y`, "x\u00a0y", 0},
+		{`x[.]y`, "x.y", 0},   // '.' in a class is a dot
+		{`x\.y`, "x\ry", -1},  // an escaped dot is a dot
+		{`\Q.\E`, "\r.", 1},   // RE2's quoting keeps its dot
+		{`\\.`, "\\\r", -1},   // an escaped backslash, then any character
+		{`[\]]\s`, "]\u00a0", 0},
+		{`[[:alpha:]].`, "a\r", -1},
+		{`\u00a0\s`, "\u00a0\u00a0", 0}, // ECMAScript engine (\u escape)
+		{`(?<=a).b`, "a\rb", -1},
+	}
+	for _, tt := range tests {
+		for _, cs := range []bool{true, false} {
+			m, err := Compile(tt.pattern, cs)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.pattern, err)
+			}
+			if got, _ := m.FirstInLine([]byte(tt.line)); got != tt.want {
+				t.Errorf("FirstInLine(%q, %q, caseSensitive=%v) = %d, want %d", tt.pattern, tt.line, cs, got, tt.want)
+			}
+			hits, _ := m.Scan([]byte(tt.line+"\n"+tt.line), 0)
+			want := 2
+			if tt.want < 0 {
+				want = 0
+			}
+			if len(hits) != want {
+				t.Errorf("Scan(%q, %q, caseSensitive=%v) = %v, want %d hits", tt.pattern, tt.line, cs, hits, want)
+			}
+		}
+	}
+}
