@@ -85,10 +85,10 @@ func TestJSClasses(t *testing.T) {
 		{`c\r$`, "abc\r", 2},
 		{`x.y`, "x\u2029y", -1},
 		{`x.y`, "x\u00a0y", 0},
-		{`x[.]y`, "x.y", 0},   // '.' in a class is a dot
-		{`x\.y`, "x\ry", -1},  // an escaped dot is a dot
-		{`\Q.\E`, "\r.", 1},   // RE2's quoting keeps its dot
-		{`\\.`, "\\\r", -1},   // an escaped backslash, then any character
+		{`x[.]y`, "x.y", 0},  // '.' in a class is a dot
+		{`x\.y`, "x\ry", -1}, // an escaped dot is a dot
+		{`\Q.\E`, "\r.", 1},  // RE2's quoting keeps its dot
+		{`\\.`, "\\\r", -1},  // an escaped backslash, then any character
 		{`[\]]\s`, "]\u00a0", 0},
 		{`[[:alpha:]].`, "a\r", -1},
 		{`\u00a0\s`, "\u00a0\u00a0", 0}, // ECMAScript engine (\u escape)
