@@ -9,6 +9,7 @@
 # (the median of several rounds' ratios);
 # targets: <= 1.2 for literals, <= 1.3 for the rest.
 #   bench/grep.sh        ROUNDS=9 RUNS=10 bench/grep.sh        WS_BENCH_TREE=copy bench/grep.sh
+#   ONLY='no literal' bench/grep.sh   (the classes that match a regexp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -35,12 +36,16 @@ cases=(
   '\w class;1.3;;func \w+Context\('
   '\w class;1.3;;\w+Deadline\w*'
   'alternation;1.3;;ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe'
+  'no literal, -c;1.3;-c;\s+$'
+  'no literal, -c;1.3;-c;\d{4}-\d{2}-\d{2}'
+  '.* heavy, -c;1.3;-c;func.*\(.*ctx.*\)'
   '>1000 matches;1.3;;return nil'
   '>1000 matches, -c;1.3;-c;return nil'
 )
 printf '%-20s %-48s %9s %9s %7s %s\n' class pattern 'ws ms' 'rg ms' ws/rg target
 for c in "${cases[@]}"; do
   IFS=';' read -r class target flags pattern <<<"$c"
+  if [ -n "${ONLY:-}" ] && ! [[ $class =~ $ONLY ]]; then continue; fi
   q="'$pattern'"
   if [ "$flags" = -c ]; then
     n_ws=$("$ws" grep -c "$pattern" | awk -F: '{s+=$NF} END {print s}')

@@ -33,6 +33,15 @@ type Matcher struct {
 	// pattern); 0 is the whole match.
 	group  int
 	finder sync.Pool
+	// prog is re1's program, for the lazy DFA that finds the lines that
+	// match (nil: the ECMAScript engine runs the pattern, or it is one
+	// literal). Without it, RE2 would run on every line, or every
+	// candidate line, at NFA speed.
+	prog *syntax.Prog
+	dfas sync.Pool // of *lineDFA
+	// prefixed: the pattern starts with a literal of three bytes or
+	// more, which RE2's own search over the whole buffer skips to.
+	prefixed bool
 }
 
 // errNeedsES says RE2 cannot run a pattern as JavaScript reads it.
@@ -94,6 +103,9 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 			if p, _ := re1.LiteralPrefix(); len(m.needles) > 1 && len(p) >= 3 {
 				m.needles = nil
 			}
+			if !m.exact {
+				m.setDFA(tree)
+			}
 		}
 		return m, nil
 	}
@@ -145,6 +157,18 @@ func (m *Matcher) setNeedles(alts []lit, ok bool) {
 	}
 	m.needles = ns
 	m.finder.New = func() any { return newFinder(m.needles) }
+}
+
+// setDFA readies the lazy DFA that finds the lines that match.
+func (m *Matcher) setDFA(tree *syntax.Regexp) {
+	p, _ := m.re1.LiteralPrefix()
+	m.prefixed = len(p) >= 3
+	prog, err := syntax.Compile(tree)
+	if err != nil {
+		return
+	}
+	m.prog = prog
+	m.dfas.New = func() any { return newLineDFA(prog) }
 }
 
 func prefixFlags(flags, pattern string) string {
@@ -206,6 +230,13 @@ func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
 	switch {
 	case m.needles != nil:
 		return m.scanCandidates(buf, limit)
+	case m.prog != nil && (m.group > 0 || !m.prefixed):
+		d := m.dfas.Get().(*lineDFA)
+		defer m.dfas.Put(d)
+		if d.usable() {
+			return m.scanDFA(d, buf, limit), nil
+		}
+		fallthrough
 	case m.es != nil, m.group > 0:
 		// A -w pattern's border may be the newline before the line: it
 		// is matched line by line.
@@ -218,12 +249,20 @@ func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
 	f := m.finder.Get().(*finder)
 	defer m.finder.Put(f)
 	f.reset()
+	var d *lineDFA
+	if m.prog != nil {
+		d = m.dfas.Get().(*lineDFA)
+		defer m.dfas.Put(d)
+	}
 	return collectHits(buf, limit, func(pos int) (int, int) {
 		c := f.find(buf, pos)
 		return c, c
 	}, func(line []byte, start, _ int) (int, error) {
 		if m.exact {
 			return start, nil
+		}
+		if d != nil && d.usable() && d.nextLine(line, 0) < 0 {
+			return -1, nil // the DFA says no, at a table step a byte
 		}
 		return m.FirstInLine(line)
 	})
@@ -281,6 +320,20 @@ func lineOf(buf []byte, pos, line, at int) (ls, le, n int) {
 		le = at + k
 	}
 	return ls, le, n
+}
+
+// scanDFA runs the regexp only on the lines the DFA says match. When the
+// DFA stops paying part way (see usable), the rest of buf is matched line
+// by line.
+func (m *Matcher) scanDFA(d *lineDFA, buf []byte, limit int) []Hit {
+	hits, _ := collectHits(buf, limit, func(pos int) (int, int) {
+		if !d.usable() {
+			return pos, pos
+		}
+		ls := d.nextLine(buf, pos)
+		return ls, ls
+	}, func(line []byte, _, _ int) (int, error) { return m.FirstInLine(line) })
+	return hits
 }
 
 // scanLines matches every line on its own.
