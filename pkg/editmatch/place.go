@@ -324,8 +324,10 @@ func keepFinalNewline(f *file, lo, start, end int, repl []byte, eol string) (int
 		repl = append(repl, eol...)
 	case !had && has:
 		if len(repl) > 0 {
-			repl = bytes.TrimSuffix(repl, []byte("\n"))
-			repl = bytes.TrimSuffix(repl, []byte("\r"))
+			cut := bytes.TrimSuffix(bytes.TrimSuffix(repl, []byte("\n")), []byte("\r"))
+			if !bytes.HasSuffix(cut, nl) {
+				repl = cut
+			} // else repl ends with a blank line, which ends the file with a newline anyway: repl stays whole
 		} else if start-1 >= lo {
 			// Deleting the last line: take the line ending before it too.
 			start--
