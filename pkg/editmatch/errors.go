@@ -45,18 +45,37 @@ type NotFoundError struct {
 	Stale bool
 }
 
+// Terms are the names a text gives the edit's parameters.
+type Terms struct{ Old, New, ReplaceAll string }
+
+// JSONTerms are edit_file's parameter names, which Error uses.
+var JSONTerms = Terms{Old: "old_string", New: "new_string", ReplaceAll: "replace_all"}
+
+// Rename puts t's names for the parameter names in s, one of this
+// package's own sentences (never one that quotes the file or the edit).
+func (t Terms) Rename(s string) string {
+	if t == JSONTerms {
+		return s
+	}
+	return strings.NewReplacer("old_string", t.Old, "new_string", t.New, "replace_all", t.ReplaceAll).Replace(s)
+}
+
 // Error returns Mastra's text, then what is known about the closest place.
-func (e *NotFoundError) Error() string {
+func (e *NotFoundError) Error() string { return e.Text(JSONTerms) }
+
+// Text is Error's text with the parameters named as t says; the lines of
+// the file and of old_string it quotes are shown as they are.
+func (e *NotFoundError) Text(t Terms) string {
 	var sb strings.Builder
 	sb.WriteString(notFoundText)
 	if e.Reason != "" {
-		sb.WriteString("\n" + e.Reason)
+		sb.WriteString("\n" + t.Rename(e.Reason))
 	}
 	if e.Elided {
-		fmt.Fprintf(&sb, "\nold_string contains %q, which looks like an elision: old_string must be the literal text from the file, not an abbreviation. Copy every line of the block in full.", strings.TrimSpace(e.Marker))
+		fmt.Fprintf(&sb, "\n%s contains %q, which looks like an elision: %s must be the literal text from the file, not an abbreviation. Copy every line of the block in full.", t.Old, strings.TrimSpace(e.Marker), t.Old)
 	}
 	if r := e.AlreadyApplied; r != nil {
-		fmt.Fprintf(&sb, "\nnew_string is already present at %s; the edit may have been applied already.", r.lines())
+		fmt.Fprintf(&sb, "\n%s is already present at %s; the edit may have been applied already.", t.New, r.lines())
 	}
 	if e.CandidateStart > 0 {
 		fmt.Fprintf(&sb, "\nThe closest text is at %s", Range{e.CandidateStart, e.CandidateEnd}.lines())
@@ -73,8 +92,9 @@ func (e *NotFoundError) Error() string {
 			}
 			old, l2 := visible(e.OldLine)
 			legend = legend || l2
-			sb.WriteString("\n  file:       " + file)
-			sb.WriteString("\n  old_string: " + old)
+			width := max(len("file"), len(t.Old)) + 2
+			fmt.Fprintf(&sb, "\n  %-*s%s", width, "file:", file)
+			fmt.Fprintf(&sb, "\n  %-*s%s", width, t.Old+":", old)
 			if legend {
 				sb.WriteString("\n  (→ is a tab, · a trailing space, \\r a carriage return, <U+XXXX> an invisible character)")
 			}
@@ -110,7 +130,12 @@ type AmbiguousError struct {
 
 // Error returns Mastra's text for an exact text found several times, and
 // a text of ws's own when the places were found through fallbacks.
-func (e *AmbiguousError) Error() string {
+func (e *AmbiguousError) Error() string { return e.Text(JSONTerms) }
+
+// Text is Error's text with the parameters named as t says.
+func (e *AmbiguousError) Text(t Terms) string { return t.Rename(e.text()) }
+
+func (e *AmbiguousError) text() string {
 	var places []string
 	for i, r := range e.Lines {
 		s := r.lines()

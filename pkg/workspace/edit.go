@@ -133,7 +133,7 @@ func applyEdits(ctx context.Context, res *EditResult, content []byte, edits []Ed
 		if m, err = editmatch.Apply(out, e.OldString, e.NewString, e.ReplaceAll != nil && *e.ReplaceAll); err != nil {
 			return nil, nil, editError(err, path, i, len(edits), dialectOf(ctx))
 		}
-		if note := cliTerms(dialectOf(ctx), m.Note); note != "" && len(edits) > 1 {
+		if note := editTerms(dialectOf(ctx)).Rename(m.Note); note != "" && len(edits) > 1 {
 			notes = append(notes, fmt.Sprintf("Edit %d: %s", i+1, note))
 		} else if note != "" {
 			notes = append(notes, note)
@@ -306,20 +306,24 @@ func editError(err error, path string, i, n int, d Dialect) error {
 	if errors.As(err, &amb) {
 		code = errs.NotUnique
 	}
-	msg := cliTerms(d, err.Error())
+	msg := err.Error()
+	var t interface{ Text(editmatch.Terms) string }
+	if errors.As(err, &t) {
+		msg = t.Text(editTerms(d))
+	}
 	if n > 1 {
 		msg = fmt.Sprintf("Edit %d of %d: %s\nNo edit was made: the edits are applied all or none.", i+1, n, msg)
 	}
 	return errs.At(errs.Coded(code, errors.New(msg)), path)
 }
 
-// cliTerms names edit's parameters as the subcommand's flags, in the
-// matcher's texts, when the edit came from the command line.
-func cliTerms(d Dialect, s string) string {
+// editTerms names edit's parameters in the matcher's texts: as the
+// subcommand's flags when the edit came from the command line.
+func editTerms(d Dialect) editmatch.Terms {
 	if d != CLIFlags {
-		return s
+		return editmatch.JSONTerms
 	}
-	return strings.NewReplacer("old_string", "--old", "new_string", "--new", "replace_all", "--replace-all").Replace(s)
+	return editmatch.Terms{Old: "--old", New: "--new", ReplaceAll: "--replace-all"}
 }
 
 // lineRanges converts the matcher's ranges.
