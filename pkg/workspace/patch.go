@@ -63,7 +63,10 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, false, nil // nothing there (a file where a directory should be fails later)
 		}
-		return data, err == nil, err
+		if err != nil {
+			return nil, false, patchReadError{err}
+		}
+		return data, true, nil
 	})
 	if err != nil {
 		return nil, errs.BadPatch(patchCode(err), err)
@@ -317,8 +320,24 @@ func (w *Workspace) missingDirs(l fsroot.Loc) []fsroot.Loc {
 	}
 }
 
+// patchReadError is a file of the patch that could not be read, said
+// without Go's "read /abs/path:" (messages name no absolute paths).
+type patchReadError struct{ err error }
+
+func (e patchReadError) Error() string {
+	if errors.Is(e.err, syscall.EISDIR) {
+		return "it is a directory; a patch adds, updates, moves and deletes files only"
+	}
+	return errs.Errno(e.err)
+}
+
+func (e patchReadError) Unwrap() error { return e.err }
+
 // patchCode is the error code of a patch that does not fit the files.
 func patchCode(err error) errs.Code {
+	if errors.Is(err, syscall.EISDIR) {
+		return errs.EISDIR
+	}
 	switch patch.KindOf(err) {
 	case patch.KindNotFound, patch.KindDeleteMismatch:
 		return errs.NoMatch
