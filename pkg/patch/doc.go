@@ -98,7 +98,8 @@
 // the patch gives its lines endings of their own: a unified diff with a "\r"
 // on some lines, as git makes of a CRLF file or of a change to line endings,
 // is followed line by line), its
-// byte-order mark, and whether it ends with a newline. Context lines are
+// byte-order mark (unless a unified diff removes a first line that has
+// it for one that has not), and whether it ends with a newline. Context lines are
 // copied from the file, not from the patch, so that what a leniency level
 // ignored stays as it was. Only the patch can change the final newline: "\
 // No newline at end of file" on the new side removes it, on the old side

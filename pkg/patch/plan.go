@@ -177,7 +177,7 @@ func apply(fp *FilePatch, format string, old []byte) ([]byte, []HunkResult, []er
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	out, results := assemble(f, fp, done, old)
+	out, results := assemble(f, fp, format, done, old)
 	return out, results, nil
 }
 
@@ -464,7 +464,7 @@ func notFound(f *fileText, h *Hunk, e *elem, from int, atEnd bool) *HunkError {
 // assemble builds the new content from the old lines and the placed hunks.
 // Lines that the hunks keep are taken from the file, not from the patch, so
 // that what the leniency levels ignored stays as it was.
-func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []HunkResult) {
+func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []byte) ([]byte, []HunkResult) {
 	type line struct{ text, term string }
 	eol := f.eol()
 	if eol == "" {
@@ -498,6 +498,7 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 		return line{text, "\n"}
 	}
 	finalNewline := len(old) == 0 || old[len(old)-1] == '\n'
+	dropBOM := false
 	out := make([]line, 0, len(f.text))
 	var results []HunkResult
 	prev := 0
@@ -513,6 +514,11 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 				out = append(out, line{f.text[i], f.term[i]})
 				i++
 			case Remove:
+				// A unified diff (made by a tool, as a rule) whose
+				// removed first line shows the byte-order mark says
+				// whether the new first line has one: it is then not
+				// put back.
+				dropBOM = dropBOM || i == 0 && format == FormatUnified && strings.HasPrefix(l.Text, bom)
 				i++
 			case Insert:
 				out = append(out, addedEnding(l.Text))
@@ -543,7 +549,7 @@ func assemble(f *fileText, fp *FilePatch, done []placed, old []byte) ([]byte, []
 		}
 	}
 	s := b.String()
-	if strings.HasPrefix(string(old), bom) && s != "" && !strings.HasPrefix(s, bom) {
+	if strings.HasPrefix(string(old), bom) && s != "" && !strings.HasPrefix(s, bom) && !dropBOM {
 		s = bom + s
 	}
 	return []byte(s), results

@@ -290,6 +290,21 @@ func TestPlanBytesKept(t *testing.T) {
 		patch: codexPatch("*** Update File: b", "@@", "-first", "+First"),
 		want:  tree("b", "\uFEFFFirst\nsecond\n"),
 	}, {
+		name:  "bug: a diff whose removed first line has the byte-order mark and whose added one has not removes it",
+		files: tree("b", "\uFEFFfirst\nsecond\n"),
+		patch: "--- a/b\n+++ b/b\n@@ -1,2 +1,2 @@\n-\uFEFFfirst\n+first\n second\n",
+		want:  tree("b", "first\nsecond\n"),
+	}, {
+		name:  "a diff that keeps the byte-order mark on its added first line keeps it",
+		files: tree("b", "\uFEFFfirst\nsecond\n"),
+		patch: "--- a/b\n+++ b/b\n@@ -1,2 +1,2 @@\n-\uFEFFfirst\n+\uFEFFFirst\n second\n",
+		want:  tree("b", "\uFEFFFirst\nsecond\n"),
+	}, {
+		name:  "a Codex patch (written by a model) that drops the byte-order mark of its removed line keeps it",
+		files: tree("b", "\uFEFFfirst\nsecond\n"),
+		patch: codexPatch("*** Update File: b", "@@", "-\uFEFFfirst", "+First"),
+		want:  tree("b", "\uFEFFFirst\nsecond\n"),
+	}, {
 		name:  "no final newline stays so",
 		files: tree("f", "a\nb"),
 		patch: codexPatch("*** Update File: f", "@@", "-a", "+A"),
