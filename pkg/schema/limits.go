@@ -3,6 +3,9 @@ package schema
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // MaxDepth is how deeply JSON arguments may nest (objects and arrays).
@@ -16,8 +19,11 @@ const MaxArgsBytes = 64 << 20
 
 // CheckArgs refuses, within one pass over the bytes, JSON arguments that are
 // larger than MaxArgsBytes or nest deeper than MaxDepth: Mastra's validation
-// failure for tool id, with a bounded echo of what was given. It does not
-// check that raw is JSON; the validator does that.
+// failure for tool id, with a bounded echo of what was given. It refuses
+// arguments that are not UTF-8 too, as JSON text must be: decoding would
+// turn each stray byte into U+FFFD, and a write would store those in place
+// of the bytes sent. It does not check that raw is JSON; the validator does
+// that.
 func CheckArgs(id string, raw []byte) error {
 	if len(raw) > MaxArgsBytes {
 		return validationError(id, []string{fmt.Sprintf("- root: Too big: arguments over %d bytes are not accepted", MaxArgsBytes)}, rawEcho(raw))
@@ -25,7 +31,23 @@ func CheckArgs(id string, raw []byte) error {
 	if depth(raw) > MaxDepth {
 		return validationError(id, []string{fmt.Sprintf("- root: Too deep: the arguments nest more than %d levels", MaxDepth)}, rawEcho(raw))
 	}
+	if !utf8.Valid(raw) {
+		return errs.BadJSONArgs(id, fmt.Errorf("not valid UTF-8 at byte offset %d (JSON text must be UTF-8)", invalidUTF8At(raw)))
+	}
 	return nil
+}
+
+// invalidUTF8At is the offset of the first byte of raw that is not part
+// of valid UTF-8 (len(raw) when there is none).
+func invalidUTF8At(raw []byte) int {
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(raw)
 }
 
 // depth is how deeply the JSON text nests, counted until it passes

@@ -86,3 +86,36 @@ func TestEchoBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckArgsUTF8: arguments that are not UTF-8 are refused, naming
+// where the first stray byte is, rather than decoded with U+FFFD in place
+// of each (which a write would then store); valid UTF-8, U+FFFD itself and
+// escapes of any kind pass.
+func TestCheckArgsUTF8(t *testing.T) {
+	tests := []struct {
+		name, raw, issue string
+	}{
+		{"ascii", `{"content":"abc"}`, ""},
+		{"multi-byte text", `{"content":"héllo → 日本 👍"}`, ""},
+		{"U+FFFD itself", "{\"content\":\"a\uFFFDb\"}", ""},
+		{"an escaped lone surrogate", `{"content":"a\udc80b"}`, ""},
+		{"a stray byte", "{\"content\":\"a\xffb\"}", "invalid JSON arguments for tool: not valid UTF-8 at byte offset 13 (JSON text must be UTF-8)"},
+		{"latin-1 text", "{\"content\":\"caf\xe9\"}", "at byte offset 15"},
+		{"a cut sequence", "{\"content\":\"\xe6\x97\"}", "at byte offset 12"},
+		{"an encoded surrogate", "{\"content\":\"\xed\xa0\x80\"}", "at byte offset 12"},
+		{"in a key", "{\"\xff\":1}", "at byte offset 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckArgs("tool", []byte(tt.raw))
+			switch {
+			case tt.issue == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.issue != "" && err == nil:
+				t.Fatal("accepted")
+			case tt.issue != "" && !strings.Contains(err.Error(), tt.issue):
+				t.Fatalf("error %q does not say %q", err, tt.issue)
+			}
+		})
+	}
+}
