@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -95,6 +96,19 @@ func (p Params) Mastra() Params {
 	for _, f := range p {
 		if !f.wsOnly {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WithEnum is the list with the allowed strings of the parameter name
+// replaced by values (for a schema narrowed to what one workspace can do;
+// p itself is unchanged).
+func (p Params) WithEnum(name string, values []string) Params {
+	out := slices.Clone(p)
+	for i := range out {
+		if out[i].name == name {
+			out[i].enum = values
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/wording"
+	"github.com/wstools/ws/pkg/schema"
 	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/search/engine"
 )
@@ -93,6 +94,24 @@ func (w *Workspace) indexDir() string {
 		return ""
 	}
 	return filepath.Join("search", "roots", hashHex(w.fs.RealBase(), 16))
+}
+
+// offerSearchModes offers only the search modes this workspace can run,
+// as Mastra's schema does: bm25 with bm25 on, vector with an embedder,
+// hybrid with both. A call naming another is still taken, and refused
+// with the reason (Search).
+func (w *Workspace) offerSearchModes(p schema.Params) schema.Params {
+	var modes []string
+	if w.cfg.BM25 {
+		modes = append(modes, search.ModeBM25)
+	}
+	if w.cfg.Embedder != nil {
+		modes = append(modes, search.ModeVector)
+		if w.cfg.BM25 {
+			modes = append(modes, search.ModeHybrid)
+		}
+	}
+	return p.WithEnum("mode", modes)
 }
 
 // Search ranks the indexed documents: by keywords (BM25), by meaning

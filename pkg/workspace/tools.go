@@ -97,6 +97,9 @@ type ToolSpec struct {
 	Cancellable bool
 
 	params func() schema.Params // read from the request struct on first use
+	// offer, when set, narrows the parameters models are offered to
+	// what this workspace can do (the call still validates them all).
+	offer  func(w *Workspace, p schema.Params) schema.Params
 	decode func(args []byte) (any, error)
 	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
@@ -155,7 +158,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: Grep, Command: "grep", Cancellable: true,
 			Description: "Search file contents for a regular expression. Prints a summary, then path:line:column: text for the first match of each matching line, with optional context lines. Respects .gitignore; binary files are skipped."},
 			(*Workspace).Grep),
-		tool(ToolSpec{ID: Search, Command: "search", Cancellable: true, Needs: NeedSearch,
+		tool(ToolSpec{ID: Search, Command: "search", Cancellable: true, Needs: NeedSearch, offer: (*Workspace).offerSearchModes,
 			Description: "Find documents in the workspace's search index, best first: by keywords (BM25), by meaning (vector, when an embedder is configured) or both (hybrid). Each result shows the document id, the lines where the words occur, and its text."},
 			(*Workspace).Search),
 		tool(ToolSpec{ID: Index, Command: "index", Cancellable: true, Writes: true, Op: "index", Needs: NeedSearch,
@@ -285,13 +288,19 @@ type Offered struct {
 	Name    string
 	Spec    *ToolSpec
 	wsTools bool // the config's tools.wsTools: ws's own parameters are offered too
+	w       *Workspace
 }
 
 // Description is what models are told of the tool.
 func (o Offered) Description() string { return o.Spec.describe(o.wsTools) }
 
 // Schema is the tool's parameters as models are offered them.
-func (o Offered) Schema() json.Marshaler { return o.Spec.Schema(o.wsTools) }
+func (o Offered) Schema() json.Marshaler {
+	if o.Spec.offer != nil {
+		return o.Spec.offer(o.w, o.Spec.paramsFor(o.wsTools)).JSON()
+	}
+	return o.Spec.Schema(o.wsTools)
+}
 
 // Offered lists the tools this workspace offers to models, in table
 // order: those it can run, and ws's own tools only when the config turns
@@ -302,7 +311,7 @@ func (w *Workspace) Offered() []Offered {
 		if w.Unavailable(s) != nil || s.WSOnly && !w.cfg.Tools.WSTools {
 			continue
 		}
-		out = append(out, Offered{Name: w.exposedName(s.ID), Spec: s, wsTools: w.cfg.Tools.WSTools})
+		out = append(out, Offered{Name: w.exposedName(s.ID), Spec: s, wsTools: w.cfg.Tools.WSTools, w: w})
 	}
 	return out
 }
