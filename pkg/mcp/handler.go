@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -395,7 +397,7 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 		args = []byte("{}")
 	}
 	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
-	return toResult(res, err), nil
+	return toResult(h.ws.Base(), res, err), nil
 }
 
 // validBase64 reports whether s is standard base64 with padding and
@@ -409,8 +411,9 @@ func validBase64(s string) bool {
 }
 
 // toResult turns a tool outcome into MCP content: the text, a media part
-// for media, and the data as structured content.
-func toResult(res workspace.Result, err error) *callToolResult {
+// for media, and the data as structured content; base is the workspace's,
+// for the file URI of a resource.
+func toResult(base string, res workspace.Result, err error) *callToolResult {
 	if err != nil {
 		return &callToolResult{IsError: true, Content: []any{textContent{Type: "text", Text: err.Error()}}}
 	}
@@ -424,7 +427,7 @@ func toResult(res workspace.Result, err error) *callToolResult {
 				out.Content = append(out.Content, imageContent{Type: "image", MIMEType: r.MediaType, Data: blob})
 			} else {
 				out.Content = append(out.Content, embeddedResource{Type: "resource", Resource: blobResource{
-					URI: "file:///" + string(r.Path), MIMEType: r.MediaType, Blob: blob}})
+					URI: fileURI(base, string(r.Path)), MIMEType: r.MediaType, Blob: blob}})
 			}
 		}
 		return out
@@ -433,4 +436,14 @@ func toResult(res workspace.Result, err error) *callToolResult {
 		out.StructuredContent = json.RawMessage(b)
 	}
 	return out
+}
+
+// fileURI is the file URI of path (relative to base, or absolute): the
+// absolute path, with what a URI cannot hold as it is (space, '#', '%',
+// bytes that are not ASCII) escaped.
+func fileURI(base, path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
