@@ -513,6 +513,12 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 
 	tmp := NewTempName()
 	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
+	if (err == unix.EACCES || err == unix.EPERM) && old != nil {
+		// A writable file in a directory we may not change: no temporary
+		// file can be made beside it, so it is rewritten in place, as an
+		// editor (and Mastra) would.
+		return writeInPlace(pfd, name, r, opts)
+	}
 	if err != nil {
 		return FileStat{}, err
 	}
