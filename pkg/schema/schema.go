@@ -114,6 +114,28 @@ func (p Params) WithEnum(name string, values []string) Params {
 	return out
 }
 
+// WithDesc is the list with the description of the parameter name
+// replaced by desc (p itself is unchanged).
+func (p Params) WithDesc(name, desc string) Params {
+	out := slices.Clone(p)
+	for i := range out {
+		if out[i].name == name {
+			out[i].desc = desc
+		}
+	}
+	return out
+}
+
+// Desc is the description of the parameter name ("" when it has none).
+func (p Params) Desc(name string) string {
+	for _, f := range p {
+		if f.name == name {
+			return f.desc
+		}
+	}
+	return ""
+}
+
 // Names lists the parameter names in declaration order.
 func (p Params) Names() []string {
 	out := make([]string, len(p))

@@ -3,11 +3,14 @@ package workspace
 import (
 	"errors"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/sandbox"
+	"github.com/wstools/ws/pkg/schema"
 )
 
 // Sandbox defaults.
@@ -114,4 +117,66 @@ func seconds(s float64) time.Duration {
 // toolTokens is the token cap of a sandbox tool.
 func (w *Workspace) toolTokens(id string) int {
 	return w.cfg.MaxOutputTokens(id, defaultExecTok)
+}
+
+// The phrases of execute_command's texts that name the default timeouts;
+// tellExecTimeouts and offerExecTimeouts replace them when the config sets
+// others (a test checks that the texts still hold them).
+const (
+	foregroundTimeoutPhrase = "Commands stop after the timeout (300 s by default)."
+	backgroundTimeoutPhrase = "(no timeout unless you give one)"
+	timeoutDefaultPhrase    = "Default: the sandbox timeout (300 s); none for background commands."
+)
+
+// configuredTimeouts are the config's foreground and background timeouts
+// in words ("600 s", "none"); "" for one the config leaves at its default.
+func (w *Workspace) configuredTimeouts() (fg, bg string) {
+	words := func(s *float64) string {
+		switch {
+		case s == nil:
+			return ""
+		case seconds(*s) == 0:
+			return "none"
+		}
+		return js.FormatNumber(*s) + " s"
+	}
+	return words(w.cfg.Sandbox.Timeout), words(w.cfg.Sandbox.BackgroundTimeout)
+}
+
+// tellExecTimeouts states in execute_command's description the timeouts
+// the config sets, where they differ from the defaults it names.
+func (w *Workspace) tellExecTimeouts(s string) string {
+	fg, bg := w.configuredTimeouts()
+	switch fg {
+	case "":
+	case "none":
+		s = strings.Replace(s, foregroundTimeoutPhrase, "Commands have no timeout unless you give one.", 1)
+	default:
+		s = strings.Replace(s, foregroundTimeoutPhrase, "Commands stop after the timeout ("+fg+" by default).", 1)
+	}
+	if bg != "" && bg != "none" {
+		s = strings.Replace(s, backgroundTimeoutPhrase, "(or the timeout, "+bg+" by default)", 1)
+	}
+	return s
+}
+
+// offerExecTimeouts states the configured defaults in the description of
+// execute_command's timeout parameter.
+func (w *Workspace) offerExecTimeouts(p schema.Params) schema.Params {
+	fg, bg := w.configuredTimeouts()
+	if fg == "" && bg == "" {
+		return p
+	}
+	if fg == "" {
+		fg = "the sandbox timeout (300 s)"
+	}
+	if bg == "" {
+		bg = "none"
+	}
+	say := "Default: " + fg + "; " + bg + " for background commands."
+	if fg == "none" && bg == "none" {
+		say = "Default: none, for background commands too."
+	}
+	desc := strings.Replace(p.Desc("timeout"), timeoutDefaultPhrase, say, 1)
+	return p.WithDesc("timeout", desc)
 }

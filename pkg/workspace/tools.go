@@ -99,7 +99,10 @@ type ToolSpec struct {
 	params func() schema.Params // read from the request struct on first use
 	// offer, when set, narrows the parameters models are offered to
 	// what this workspace can do (the call still validates them all).
-	offer  func(w *Workspace, p schema.Params) schema.Params
+	offer func(w *Workspace, p schema.Params) schema.Params
+	// tell, when set, fits the description models are told to this
+	// workspace (a default the config changed).
+	tell   func(w *Workspace, description string) string
 	decode func(args []byte) (any, error)
 	run    func(ctx context.Context, w *Workspace, req any) (Result, error)
 }
@@ -164,7 +167,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: Index, Command: "index", Cancellable: true, Writes: true, Op: "index", Needs: NeedSearch,
 			Description: "Add text to the search index under a name, or replace what that name held, so that search can find it."},
 			(*Workspace).Index),
-		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Cancellable: true, Needs: NeedSandbox,
+		tool(ToolSpec{ID: ExecuteCommand, Command: "exec", Cancellable: true, Needs: NeedSandbox, offer: (*Workspace).offerExecTimeouts, tell: (*Workspace).tellExecTimeouts,
 			Description: "Run a shell command (/bin/sh -c) in the workspace and return its output and exit code. Each stream shows its last 200 lines by default (see tail). Commands stop after the timeout (300 s by default). Set background=true for servers and other long jobs: they run until they exit or are killed (no timeout unless you give one), and you get a PID to pass to get_process_output and kill_process."},
 			(*Workspace).Exec),
 		tool(ToolSpec{ID: GetProcessOutput, Command: "ps-output", Cancellable: true, Needs: NeedSandbox | NeedProcesses, Observes: true,
@@ -292,7 +295,12 @@ type Offered struct {
 }
 
 // Description is what models are told of the tool.
-func (o Offered) Description() string { return o.Spec.describe(o.wsTools) }
+func (o Offered) Description() string {
+	if o.Spec.tell != nil {
+		return o.Spec.tell(o.w, o.Spec.describe(o.wsTools))
+	}
+	return o.Spec.describe(o.wsTools)
+}
 
 // Schema is the tool's parameters as models are offered them.
 func (o Offered) Schema() json.Marshaler {
