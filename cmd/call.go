@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/schema"
 )
 
@@ -47,7 +48,13 @@ exits 1 with "tool not available".`,
 			if spec != nil {
 				tool = spec.ID
 			}
-			return app.print(tool, res, err)
+			if perr := render.ModelResult(app.IO, app.opts.json, tool, res, err); perr != nil {
+				return perr
+			}
+			if err != nil {
+				return &reported{err}
+			}
+			return nil
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/wstools/ws/pkg/internal/jsonenc"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -414,10 +415,13 @@ func validBase64(s string) bool {
 // for media, and the data as structured content; base is the workspace's,
 // for the file URI of a resource.
 func toResult(base string, res workspace.Result, err error) *callToolResult {
+	// The text is the model's: bytes that are not UTF-8 become U+FFFD as
+	// JavaScript's decoder makes them (one per maximal invalid sequence),
+	// as ws call prints them, not one per byte as JSON encoding would.
 	if err != nil {
-		return &callToolResult{IsError: true, Content: []any{textContent{Type: "text", Text: err.Error()}}}
+		return &callToolResult{IsError: true, Content: []any{textContent{Type: "text", Text: js.DecodeUTF8([]byte(err.Error()))}}}
 	}
-	out := &callToolResult{Content: []any{textContent{Type: "text", Text: res.Text()}}}
+	out := &callToolResult{Content: []any{textContent{Type: "text", Text: js.DecodeUTF8([]byte(res.Text()))}}}
 	if r, ok := res.(*workspace.ReadResult); ok && r.IsMedia() {
 		// The read's data is the file in standard base64 already: it is
 		// checked as it is, without a decoded copy of up to 10 MiB and a

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -41,16 +42,20 @@ type ErrorBody struct {
 func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) error {
 	if asJSON {
 		env := Envelope{OK: err == nil, Tool: tool}
+		// Output is the model's text: bytes that are not UTF-8 become
+		// U+FFFD as JavaScript decodes them (not one per byte, as the JSON
+		// encoder would); data keeps them.
 		if err != nil {
-			env.Error = &ErrorBody{Code: errs.CodeOf(err), Message: err.Error()}
-			env.Output = err.Error()
+			msg := js.DecodeUTF8([]byte(err.Error()))
+			env.Error = &ErrorBody{Code: errs.CodeOf(err), Message: msg}
+			env.Output = msg
 			// A failure may carry data of its own (an upload's tripwire metadata).
 			var d interface{ ErrorData() any }
 			if errors.As(err, &d) {
 				env.Data = d.ErrorData()
 			}
 		} else {
-			env.Output = res.Text()
+			env.Output = js.DecodeUTF8([]byte(res.Text()))
 			env.Data = res
 		}
 		return JSON(s.Out, env)
@@ -64,12 +69,33 @@ func Result(s *IO, asJSON bool, tool string, res workspace.Result, err error) er
 
 // Error prints a failure in text mode.
 func Error(s *IO, err error) error {
+	_, werr := io.WriteString(s.Err, "ws: "+message(err)+"\n")
+	return werr
+}
+
+func message(err error) string {
 	msg := err.Error()
 	var we *errs.Error
 	if !errors.As(err, &we) {
 		msg = strings.TrimSuffix(msg, "\n")
 	}
-	_, werr := io.WriteString(s.Err, "ws: "+msg+"\n")
+	return msg
+}
+
+// ModelResult is Result for ws call, whose text is what a model is handed:
+// bytes that are not UTF-8 (a file name in a listing) print as U+FFFD, as
+// JavaScript's decoder gives them to Mastra's model and as ws mcp sends
+// them, so a shim that reads the output as text does not fail on it.
+// --json is Result's: its data keeps such bytes ({"bytes": base64}).
+func ModelResult(s *IO, asJSON bool, tool string, res workspace.Result, err error) error {
+	switch {
+	case asJSON:
+		return Result(s, asJSON, tool, res, err)
+	case err != nil:
+		_, werr := io.WriteString(s.Err, js.DecodeUTF8([]byte("ws: "+message(err)+"\n")))
+		return werr
+	}
+	_, werr := io.WriteString(s.Out, js.DecodeUTF8([]byte(res.Text()))+"\n")
 	return werr
 }
 
