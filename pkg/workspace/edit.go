@@ -291,9 +291,7 @@ func editText(res *EditResult, edits int, notes []string) string {
 	for _, note := range notes {
 		sb.WriteString("\n" + note)
 	}
-	if len(res.Diff) > 0 {
-		sb.WriteString("\n\n" + strings.TrimSuffix(string(res.Diff), "\n"))
-	}
+	sb.WriteString(diffText(string(res.Diff)))
 	return sb.String()
 }
 

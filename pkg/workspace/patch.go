@@ -77,7 +77,7 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	if req.DryRun {
 		res.Diff = Bytes(patchDiff(changes))
-		res.text = patchText(res) + "\n\n" + strings.TrimSuffix(string(res.Diff), "\n")
+		res.text = patchText(res) + diffText(string(res.Diff))
 		return res, nil
 	}
 	// The files change together or not at all: after the deadline, no

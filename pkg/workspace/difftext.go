@@ -1,0 +1,144 @@
+package workspace
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// maxDiffLine is the most of a line the diff in an edit's text shows; a
+// longer line (minified code, a one-line JSON file) is cut around the
+// change, so that a one-word edit does not print the whole line twice.
+const maxDiffLine = 400
+
+// diffLineContext is how much of a cut line is shown on each side of
+// where it changed.
+const diffLineContext = 80
+
+// clipDiff cuts the long lines of a unified diff for the text a model
+// reads. A removed or added line longer than maxDiffLine shows the part
+// where it differs from its counterpart (the i-th "-" line of a block
+// against the i-th "+" line), a context line its start; "…" marks what is
+// left out. It reports whether it cut anything.
+func clipDiff(d string) (string, bool) {
+	lines := strings.SplitAfter(d, "\n")
+	if !hasLongLine(lines) {
+		return d, false
+	}
+	out := make([]string, 0, len(lines))
+	inHunk, cut := false, false
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		if !inHunk || !strings.HasPrefix(l, "-") {
+			inHunk = inHunk || strings.HasPrefix(l, "@@")
+			if inHunk && (strings.HasPrefix(l, "+") || strings.HasPrefix(l, " ")) {
+				var c bool
+				l, c = clipLine(l, "")
+				cut = cut || c
+			}
+			out = append(out, l)
+			i++
+			continue
+		}
+		// A block of removed lines, and the added lines after it ("\ No
+		// newline" lines among them are not lines of the file).
+		var del, add []int
+		k := i
+		for ; k < len(lines) && (strings.HasPrefix(lines[k], "-") || strings.HasPrefix(lines[k], "\\")); k++ {
+			if lines[k][0] == '-' {
+				del = append(del, k)
+			}
+		}
+		for ; k < len(lines) && (strings.HasPrefix(lines[k], "+") || strings.HasPrefix(lines[k], "\\")); k++ {
+			if lines[k][0] == '+' {
+				add = append(add, k)
+			}
+		}
+		pair := map[int]int{}
+		for n := 0; n < len(del) && n < len(add); n++ {
+			pair[del[n]], pair[add[n]] = add[n], del[n]
+		}
+		for n := i; n < k; n++ {
+			l := lines[n]
+			if l[0] == '-' || l[0] == '+' {
+				other := ""
+				if o, ok := pair[n]; ok {
+					other = lines[o]
+				}
+				var c bool
+				l, c = clipLine(l, other)
+				cut = cut || c
+			}
+			out = append(out, l)
+		}
+		i = k
+	}
+	return strings.Join(out, ""), cut
+}
+
+func hasLongLine(lines []string) bool {
+	for _, l := range lines {
+		if len(l) > maxDiffLine+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// clipLine cuts one diff line (its mark, its text, its newline) to the
+// part around where its text differs from other's (a diff line too, ""
+// for none: then the start is kept).
+func clipLine(l, other string) (string, bool) {
+	mark, body, nl := l[:1], strings.TrimSuffix(l[1:], "\n"), ""
+	if strings.HasSuffix(l, "\n") {
+		nl = "\n"
+	}
+	if len(body) <= maxDiffLine {
+		return l, false
+	}
+	from, to := 0, maxDiffLine
+	if other != "" {
+		ob := strings.TrimSuffix(other[1:], "\n")
+		p := 0
+		for p < len(body) && p < len(ob) && body[p] == ob[p] {
+			p++
+		}
+		s := 0
+		for s < len(body)-p && s < len(ob)-p && body[len(body)-1-s] == ob[len(ob)-1-s] {
+			s++
+		}
+		from = max(0, p-diffLineContext)
+		to = min(len(body), len(body)-s+diffLineContext, from+maxDiffLine)
+	}
+	for from > 0 && !utf8.RuneStart(body[from]) {
+		from--
+	}
+	for to < len(body) && !utf8.RuneStart(body[to]) {
+		to--
+	}
+	var sb strings.Builder
+	sb.WriteString(mark)
+	if from > 0 {
+		sb.WriteString("…")
+	}
+	sb.WriteString(body[from:to])
+	if to < len(body) {
+		sb.WriteString("…")
+	}
+	sb.WriteString(nl)
+	return sb.String(), true
+}
+
+// diffText is a diff as the text of a result shows it: after a blank
+// line, its long lines cut (clipDiff), and a line saying so when they
+// were; "" for no diff.
+func diffText(d string) string {
+	if d == "" {
+		return ""
+	}
+	d, cut := clipDiff(d)
+	d = "\n\n" + strings.TrimSuffix(d, "\n")
+	if cut {
+		d += "\n(lines longer than 400 bytes are shown around the change; … marks what is left out)"
+	}
+	return d
+}
