@@ -310,7 +310,14 @@ func editError(err error, path string, i, n int, d Dialect) error {
 		msg = t.Text(editTerms(d))
 	}
 	if n > 1 {
-		msg = fmt.Sprintf("Edit %d of %d: %s\nNo edit was made: the edits are applied all or none.", i+1, n, msg)
+		msg = fmt.Sprintf("Edit %d of %d: %s", i+1, n, msg)
+		switch {
+		case i == 1:
+			msg += "\nEdit 2 was matched against the file as edit 1 left it; the line numbers are those of that text."
+		case i > 1:
+			msg += fmt.Sprintf("\nEdit %d was matched against the file as edits 1-%d left it; the line numbers are those of that text.", i+1, i)
+		}
+		msg += "\nNo edit was made: the edits are applied all or none."
 	}
 	return errs.At(errs.Coded(code, errors.New(msg)), path)
 }
