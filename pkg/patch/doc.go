@@ -70,7 +70,11 @@
 // previous one. The hunk must end up in exactly one place. So a hunk
 // without anchors must match exactly one place at the strictest level that
 // matches, and an anchor disambiguates: the hunk goes to the first match
-// after it. When two or more places remain, Plan refuses the hunk with
+// after it. That match must not be under a later line as little indented
+// as an anchor line that opens a block (a function, a class) when the
+// anchor line opens one too: the lines were then not found where the @@
+// line says (Codex takes them in the next function). When two or more
+// places remain, Plan refuses the hunk with
 // [KindAmbiguous] and names their lines, except for a unified hunk whose
 // header's line number (shifted by where the previous hunks landed) is one
 // of them: that one is taken.

@@ -384,8 +384,10 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 	type end struct{ pos, level int }
 	var ends []end
 	failAt, failFrom := -1, 0
+	var strayErr *HunkError
 	for _, o := range first {
 		p, at, lv, ok := o+len(chain[0].raw), o, lv0, true
+		anchors := []int{o}
 		for k := 1; k < len(chain); k++ {
 			q, l, found := f.nearest(chain[k], p, atEnd(k))
 			if !found {
@@ -396,9 +398,28 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 				break
 			}
 			p, at, lv = q+len(chain[k].raw), q, max(lv, l)
+			anchors = append(anchors, q)
 		}
 		if !ok {
 			continue
+		}
+		if len(old) > 0 {
+			// The old lines must be under each @@ line, not under a later
+			// line like it (another function, another class).
+			for i, a := range anchors[:len(h.Anchors)] {
+				if s := strayed(f, a, at); s >= 0 {
+					ok = false
+					if strayErr == nil {
+						strayErr = &HunkError{Kind: KindNotFound, Want: old, From: a + 2,
+							Hint: fmt.Sprintf("they are at line %d, under %q (line %d), outside the block that the @@ line %q opens at line %d",
+								at+1, strings.TrimSpace(f.text[s]), s+1, h.Anchors[i], a+1)}
+					}
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
 		}
 		pos := at
 		if len(old) == 0 {
@@ -416,6 +437,8 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		}
 	}
 	switch {
+	case len(ends) == 0 && strayErr != nil:
+		return 0, 0, strayErr
 	case len(ends) == 0:
 		return 0, 0, notFound(f, h, chain[failAt], failFrom, atEnd(failAt))
 	case len(ends) == 1:
@@ -431,6 +454,30 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		err.Matches = append(err.Matches, e.pos+1)
 	}
 	return 0, 0, err
+}
+
+// strayed returns the line that holds line at in its block when that is
+// not the block the @@ line at a opens, or -1: a line as little indented as
+// a's, after it, that opens a block at is indented under (the hunk's lines
+// were found in the next function, not in the one its @@ line names). A
+// line that opens no block (a comment, a decorator, a heading) is a
+// landmark only, and any place after it does.
+func strayed(f *fileText, a, at int) int {
+	if _, opened := blockEnd(f, a, len(f.text)); !opened || at >= len(f.text) {
+		return -1
+	}
+	d := indent(f.text[a])
+	for s := at - 1; s > a; s-- {
+		t := f.text[s]
+		if strings.TrimSpace(t) == "" || closesBlock(t) || indent(t) > d {
+			continue
+		}
+		if _, opened := blockEnd(f, s, len(f.text)); opened && indent(f.text[at]) > indent(t) {
+			return s
+		}
+		return -1
+	}
+	return -1
 }
 
 // notFound describes why e was not found at or after line from.

@@ -136,6 +136,34 @@ func TestPlanLeniency(t *testing.T) {
 		patch: codexPatch("*** Update File: a.py", "@@ class B:", "@@   def run():", "-    pass", "+    return 1"),
 		want:  tree("a.py", "class A:\n  def run():\n    pass\nclass B:\n  def run():\n    return 1\n"),
 	}, {
+		name:  "bug: lines not under their @@ line are not looked for in the next function (Python)",
+		files: tree("f.py", "def a():\n    y = 1\n    return y\n\ndef b():\n    x = 1\n    return x\n"),
+		patch: codexPatch("*** Update File: f.py", "@@ def a():", "-    x = 1", "+    x = 2"),
+		kind:  KindNotFound,
+		msg:   `f.py: hunk 1 (patch line 3): its lines were not found at or after line 2` + "\n" + `  they are at line 6, under "def b():" (line 5), outside the block that the @@ line "def a():" opens at line 1`,
+	}, {
+		name:  "bug: lines not under their @@ line are not looked for in the next function (Go)",
+		files: tree("f.go", "func a() {\n\ty := 1\n}\n\nfunc b() {\n\tx := 1\n}\n"),
+		patch: codexPatch("*** Update File: f.go", "@@ func a() {", "-\tx := 1", "+\tx := 2"),
+		kind:  KindNotFound,
+		msg:   `under "func b() {" (line 5)`,
+	}, {
+		name:  "bug: a method is not looked for in the next class",
+		files: tree("a.py", "class A:\n  def other():\n    pass\nclass B:\n  def run():\n    pass\n"),
+		patch: codexPatch("*** Update File: a.py", "@@ class A:", "@@   def run():", "-    pass", "+    return 1"),
+		kind:  KindNotFound,
+		msg:   `under "class B:" (line 4), outside the block that the @@ line "class A:" opens at line 1`,
+	}, {
+		name:  "an @@ line that opens no block is a landmark: the lines may follow it anywhere",
+		files: tree("f.go", "// helpers\nfunc h() {\n\treturn 1\n}\n"),
+		patch: codexPatch("*** Update File: f.go", "@@ // helpers", "-\treturn 1", "+\treturn 2"),
+		want:  tree("f.go", "// helpers\nfunc h() {\n\treturn 2\n}\n"),
+	}, {
+		name:  "lines just after the block of their @@ line, as git names it, are found",
+		files: tree("f.go", "func a() {\n\treturn 1\n}\n\nvar x = 1\n"),
+		patch: codexPatch("*** Update File: f.go", "@@ func a() {", "-var x = 1", "+var x = 2"),
+		want:  tree("f.go", "func a() {\n\treturn 1\n}\n\nvar x = 2\n"),
+	}, {
 		name:  "a second hunk under the same @@ line stays in that function",
 		files: tree("f.go", "func a() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\nfunc b() {\n\tz := 3\n}\n"),
 		patch: codexPatch("*** Update File: f.go", "@@ func a() {", "-\tx := 1", "+\tx := 10", "@@ func a() {", "-\tz := 3", "+\tz := 30"),
