@@ -105,7 +105,10 @@
 // byte-order mark (unless a unified diff removes a first line that has
 // it for one that has not), and whether it ends with a newline. Context lines are
 // copied from the file, not from the patch, so that what a leniency level
-// ignored stays as it was. Only the patch can change the final newline: "\
+// ignored stays as it was; when that was indentation, the added lines are
+// re-indented in the file's style (tabs for spaces, another width, a
+// shifted block), each keeping its depth, if the hunk's indentation maps
+// onto the file's consistently. Only the patch can change the final newline: "\
 // No newline at end of file" on the new side removes it, on the old side
 // only adds it; a Codex hunk marked "*** End of File" leaves the file ending
 // with a newline (Codex gives every updated file one). An added file's

@@ -554,6 +554,10 @@ func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []by
 			out = append(out, line{f.text[i], f.term[i]})
 		}
 		r := HunkResult{OldStart: d.pos + 1, NewStart: len(out) + 1, Level: levels[d.level]}
+		var reindent func(string) string
+		if levels[d.level] == LevelWhitespace || levels[d.level] == LevelUnicode {
+			reindent = reindenter(f, d.h, d.pos)
+		}
 		i := d.pos
 		for _, l := range d.h.Lines {
 			switch l.Kind {
@@ -568,7 +572,11 @@ func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []by
 				dropBOM = dropBOM || i == 0 && format == FormatUnified && strings.HasPrefix(l.Text, bom)
 				i++
 			case Insert:
-				out = append(out, addedEnding(l.Text))
+				if reindent != nil {
+					out = append(out, addedEnding(reindent(l.Text)))
+				} else {
+					out = append(out, addedEnding(l.Text))
+				}
 			}
 		}
 		r.OldCount, r.NewCount = i-d.pos, len(out)+1-r.NewStart

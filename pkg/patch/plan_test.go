@@ -84,10 +84,28 @@ func TestPlanLeniency(t *testing.T) {
 		want:   tree("f", "a  \nB\nc\n"),
 		levels: []Level{LevelTrailingWhitespace},
 	}, {
-		name:   "whitespace at both ends; added lines are taken as written",
+		name:   "bug: whitespace at both ends; added lines are re-indented by the block's shift",
 		files:  tree("f", "    if x:\n        y()\n"),
 		patch:  codexPatch("*** Update File: f", "@@", " if x:", "-    y()", "+    z()"),
-		want:   tree("f", "    if x:\n    z()\n"),
+		want:   tree("f", "    if x:\n        z()\n"),
+		levels: []Level{LevelWhitespace},
+	}, {
+		name:   "bug: spaces in the patch, tabs in the file: added lines get tabs (Python would raise TabError)",
+		files:  tree("t.py", "def f(a):\n\tif a:\n\t\treturn 1\n\treturn 2\n"),
+		patch:  codexPatch("*** Update File: t.py", "@@ def f(a):", "     if a:", "-        return 1", "+        print(a)", "+        if a > 1:", "+            return 3", "     return 2"),
+		want:   tree("t.py", "def f(a):\n\tif a:\n\t\tprint(a)\n\t\tif a > 1:\n\t\t\treturn 3\n\treturn 2\n"),
+		levels: []Level{LevelWhitespace},
+	}, {
+		name:   "2-space patch on a 4-space file",
+		files:  tree("f.py", "def f():\n    if a:\n        x()\n"),
+		patch:  codexPatch("*** Update File: f.py", "@@", " def f():", "   if a:", "-    x()", "+    y()", "+  z()"),
+		want:   tree("f.py", "def f():\n    if a:\n        y()\n    z()\n"),
+		levels: []Level{LevelWhitespace},
+	}, {
+		name:   "indentation that does not map consistently is kept as the patch has it",
+		files:  tree("f", "a:\n    b\n  c\n"),
+		patch:  codexPatch("*** Update File: f", "@@", " a:", "  b", "-  c", "+  d"),
+		want:   tree("f", "a:\n    b\n  d\n"),
 		levels: []Level{LevelWhitespace},
 	}, {
 		name:   "unicode punctuation",
