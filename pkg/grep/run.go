@@ -25,6 +25,7 @@ type File struct {
 	Buf   []byte // the content, kept when there are hits (unless NoContent)
 	Lines *Lines // the lines of Buf
 	loc   fsroot.Loc
+	link  bool // a symlink (its target's path is what is opened)
 	bin   bool
 	err   string // why the file could not be searched ("": it was)
 	// timeout: the ECMAScript engine gave up on a line of this file.
@@ -126,7 +127,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 		if err == unix.ENOENT || err == unix.ENOTDIR {
 			g.res.TargetNotFound = true
 		} else {
-			g.res.Skipped = append(g.res.Skipped, Skip{string(t.Rel()), Reason(err)})
+			g.res.Skipped = append(g.res.Skipped, Skip{string(t.Rel()), fsroot.SkipReason(err)})
 		}
 		return
 	}
@@ -146,7 +147,9 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			var buf []byte // this worker's read buffer, reused file after file
 			for b := range work {
 				for _, f := range b.files {
-					if ctx.Err() == nil {
+					// A path the walk could not read comes with its
+					// reason and is not opened.
+					if ctx.Err() == nil && f.err == "" {
 						buf = g.scan(f, buf)
 					}
 				}
@@ -162,7 +165,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			ig = g.fs.IgnoreFor(t)
 		}
 		opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: ig,
-			Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: Reason(err)}) },
+			Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: fsroot.SkipReason(err)}) },
 			GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
 		_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 			if e.IsDir {
@@ -176,11 +179,11 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			if !g.filter.Match(e.Rel()) {
 				return false, nil
 			}
-			q.add(&File{Rel: e.Rel(), loc: e.Loc()})
+			q.add(&File{Rel: e.Rel(), loc: e.Loc(), link: e.IsLink})
 			return false, nil
 		})
 		if err != nil {
-			q.add(&File{Rel: string(t.Rel()), err: Reason(err)})
+			q.add(&File{Rel: string(t.Rel()), err: fsroot.SkipReason(err)})
 		}
 	} else {
 		q.add(&File{Rel: string(t.Rel()), loc: l})
@@ -191,25 +194,9 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	g.res.GitDirs = gitDirs
 }
 
-// Reason says in a few words why a path could not be searched.
-func Reason(err error) string {
-	switch err {
-	case unix.EXDEV:
-		return "symlink outside the workspace"
-	case unix.EACCES, unix.EPERM:
-		return "permission denied"
-	case unix.ELOOP:
-		return "symlink loop"
-	case unix.ENOENT, unix.ENOTDIR:
-		return "gone while searching"
-	case unix.EIO:
-		return "input/output error"
-	}
-	if errno, ok := err.(unix.Errno); ok {
-		return "read error: " + errno.Error()
-	}
-	return "read error: " + err.Error()
-}
+// Reason says in a few words why a path could not be searched
+// (fsroot.SkipReason, which grep, glob and ls share).
+func Reason(err error) string { return fsroot.SkipReason(err) }
 
 // collector takes the scanned batches in walk order, whichever worker
 // finishes them, so the MaxMatches cap stops at the same file every time.
@@ -347,13 +334,16 @@ const headFirst = 64 << 10
 func (g *grepRun) scan(f *File, buf []byte) []byte {
 	fd, err := g.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
-		f.err = Reason(err)
+		f.err = fsroot.SkipReason(err)
+		if f.link && err == unix.ENOENT {
+			f.err = "broken symlink" // its target does not exist
+		}
 		return buf
 	}
 	defer unix.Close(fd)
 	st, err := fsroot.Fstat(fd)
 	if err != nil {
-		f.err = Reason(err)
+		f.err = fsroot.SkipReason(err)
 		return buf
 	}
 	if !st.Mode.IsRegular() {
@@ -369,7 +359,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		head := buf[:media.SniffLen]
 		n, err := unix.Pread(fd, head, 0)
 		if err != nil {
-			f.err = Reason(err)
+			f.err = fsroot.SkipReason(err)
 			return buf
 		}
 		if IsBinary(f.Rel, head[:n]) {
@@ -379,7 +369,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 	}
 	buf, err = readAllSized(fd, st.Size, buf)
 	if err != nil {
-		f.err = Reason(err)
+		f.err = fsroot.SkipReason(err)
 		return reuse(buf)
 	}
 	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {

@@ -286,3 +286,24 @@ func (fsys *FS) ReadDir(l Loc) ([]DirEntry, error) {
 	slices.SortFunc(kept, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return kept, nil
 }
+
+// SkipReason says in a few words why a walk could not look into or at
+// a path (grep, glob and ls name the paths they skip).
+func SkipReason(err error) string {
+	switch err {
+	case unix.EXDEV:
+		return "symlink outside the workspace"
+	case unix.EACCES, unix.EPERM:
+		return "permission denied"
+	case unix.ELOOP:
+		return "symlink loop"
+	case unix.ENOENT, unix.ENOTDIR:
+		return "gone while searching"
+	case unix.EIO:
+		return "input/output error"
+	}
+	if errno, ok := err.(unix.Errno); ok {
+		return "read error: " + errno.Error()
+	}
+	return "read error: " + err.Error()
+}
