@@ -9,6 +9,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
+	"golang.org/x/sys/unix"
 )
 
 // GlobFile is one file glob found.
@@ -24,6 +26,10 @@ type GlobResult struct {
 	Files     []GlobFile `json:"files"`
 	Total     int        `json:"total"`     // files that matched, shown or not
 	Truncated bool       `json:"truncated"` // more matched than were shown
+	// Skipped are the paths the walk could not look into or at (an
+	// unreadable directory, a link that leads nowhere, out of the
+	// workspace or round in a loop), in walk order.
+	Skipped []SkippedPath `json:"skipped"`
 	textOut
 }
 
@@ -61,8 +67,17 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 	if req.RespectGitignore == nil || *req.RespectGitignore {
 		opts.Ignore = w.fs.IgnoreFor(t)
 	}
-	res := &GlobResult{Files: []GlobFile{}}
+	res := &GlobResult{Files: []GlobFile{}, Skipped: []SkippedPath{}}
 	top := string(t.Rel())
+	full := func(rel string) string {
+		if top != "." {
+			return top + "/" + rel
+		}
+		return rel
+	}
+	opts.Unreadable = func(rel string, err error) {
+		res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(full(rel)), Reason: fsroot.SkipReason(err)})
+	}
 	_, err = w.fs.Walk(ctx, t.Loc(), "", opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 		if e.IsDir {
 			return true, nil
@@ -70,13 +85,20 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 		if ok, _ := doublestar.Match(pattern, e.Rel()); !ok {
 			return false, nil
 		}
+		rel := full(e.Rel())
 		fst, err := w.fs.Stat(e.Loc())
-		if err != nil || fst.IsDir() {
-			return false, nil // a broken link or a link to a directory
+		if err != nil {
+			// A link that leads nowhere, out of the workspace or round
+			// in a loop: named, as grep names it.
+			why := fsroot.SkipReason(err)
+			if e.IsLink && err == unix.ENOENT {
+				why = "broken symlink"
+			}
+			res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(rel), Reason: why})
+			return false, nil
 		}
-		rel := e.Rel()
-		if top != "." {
-			rel = top + "/" + rel
+		if fst.IsDir() {
+			return false, nil // a link to a directory
 		}
 		res.Files = append(res.Files, GlobFile{Path: Bytes(rel), Size: fst.Size,
 			Modified: fst.Mtime().UTC().Format("2006-01-02T15:04:05.000000000Z"), mtime: fst.MtimeNS})
@@ -100,10 +122,17 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 }
 
 func globText(res *GlobResult, d Dialect) string {
+	skipped := ""
+	if n := len(res.Skipped); n > 0 {
+		skipped = fmt.Sprintf("(%d %s skipped: %s)", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d))
+	}
 	if res.Total == 0 {
+		if skipped != "" {
+			return "No files found " + skipped
+		}
 		return "No files found"
 	}
-	lines := make([]string, 0, len(res.Files)+1)
+	lines := make([]string, 0, len(res.Files)+2)
 	for _, f := range res.Files {
 		lines = append(lines, string(f.Path)) // its bytes, as ls prints names
 	}
@@ -113,6 +142,9 @@ func globText(res *GlobResult, d Dialect) string {
 			how = "a more specific PATTERN or a PATH"
 		}
 		lines = append(lines, fmt.Sprintf("[showing the %d newest of %d files; narrow it with %s]", len(res.Files), res.Total, how))
+	}
+	if skipped != "" {
+		lines = append(lines, skipped)
 	}
 	return strings.Join(lines, "\n")
 }
