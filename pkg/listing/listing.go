@@ -43,8 +43,17 @@ type Listing struct {
 	Files       int  // shown
 	Truncated   bool // something lies deeper than MaxDepth
 	OutputCut   bool // the text was cut to the budget
-	Text        string
-	root        *node
+	// Skipped are the directories that could not be read, in walk
+	// order; the text names them on its last line.
+	Skipped []Skipped
+	Text    string
+	root    *node
+}
+
+// Skipped is a directory a listing could not read, and why.
+type Skipped struct {
+	Path   string // workspace-relative
+	Reason string
 }
 
 // Entry is one shown entry of a listing.
@@ -89,16 +98,16 @@ func (n *node) relPath() string {
 
 // List lists the directory dir (resolved through fsys) as o says. It
 // fails only when dir itself cannot be opened or read, with the walk's
-// error; unreadable directories below it are left out, as Mastra leaves
-// them out.
+// error; a directory below it that cannot be read is shown without its
+// entries, as Mastra shows it, and named on the text's last line.
 func List(ctx context.Context, fsys *fsroot.FS, dir *fsroot.Target, o Options) (*Listing, error) {
 	depth := depthOf(o.MaxDepth)
 	root := &node{DirEntry: fsroot.DirEntry{IsDir: true}}
-	gitDir, err := fill(ctx, fsys, dir, root, o, depth)
+	l := &Listing{root: root}
+	gitDir, err := fill(ctx, fsys, dir, root, o, depth, &l.Skipped)
 	if err != nil {
 		return nil, err
 	}
-	l := &Listing{root: root}
 	l.Text = l.write(o, depth, gitDir)
 	return l, nil
 }
@@ -120,9 +129,12 @@ func depthOf(f float64) int {
 // shown level, whether it holds something the depth leaves out. It
 // returns the first .git directory it left out (relative to the
 // workspace root), if any.
-func fill(ctx context.Context, fsys *fsroot.FS, dir *fsroot.Target, root *node, o Options, depth int) (string, error) {
+func fill(ctx context.Context, fsys *fsroot.FS, dir *fsroot.Target, root *node, o Options, depth int, skipped *[]Skipped) (string, error) {
 	gitDir := ""
 	wo := fsroot.WalkOptions{Hidden: o.Hidden, Links: true, MaxDepth: depth + 1, Compare: dirsFirst,
+		Unreadable: func(rel string, err error) {
+			*skipped = append(*skipped, Skipped{fsroot.JoinRel(string(dir.Rel()), rel), fsroot.SkipReason(err)})
+		},
 		// A path into .git is listed (it was asked for); below any other
 		// path, .git directories are left out, as Mastra leaves them out.
 		SkipGit: !slices.Contains(strings.Split(string(dir.Rel()), "/"), ".git"),

@@ -26,7 +26,8 @@ func (t *lines) line(i int) []byte {
 }
 
 // write counts the tree and makes its text: the entries within the
-// budget, the summary, and the hint about a .git directory left out.
+// budget, the summary, the hint about a .git directory left out, and
+// the directories that could not be read.
 func (l *Listing) write(o Options, depth int, gitDir string) string {
 	var t lines
 	l.flatten(l.root, 0, &t)
@@ -43,6 +44,18 @@ func (l *Listing) write(o Options, depth int, gitDir string) string {
 			how = "ws ls " + wording.ShellWord(gitDir)
 		}
 		text += "\nhint: " + gitDir + " is not listed; .git directories are listed only when named (" + how + ")"
+	}
+	if len(l.Skipped) > 0 {
+		// Shown without its entries: say why, as grep names what it skips.
+		var parts []string
+		for i, s := range l.Skipped {
+			if i == 5 {
+				parts = append(parts, fmt.Sprintf("and %d more", len(l.Skipped)-5))
+				break
+			}
+			parts = append(parts, s.Path+": "+s.Reason)
+		}
+		text += "\nskipped: " + strings.Join(parts, "; ")
 	}
 	return text
 }

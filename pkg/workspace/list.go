@@ -29,7 +29,10 @@ type ListResult struct {
 	Files       int   `json:"files"`
 	Truncated   bool  `json:"truncated_at_depth"` // something lies deeper than maxDepth
 	OutputCut   bool  `json:"output_truncated"`
-	listing     *listing.Listing
+	// Skipped are the directories shown without their entries because
+	// they could not be read (workspace-relative), in walk order.
+	Skipped []SkippedPath `json:"skipped"`
+	listing *listing.Listing
 	textOut
 }
 
@@ -94,8 +97,12 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (*ListResult, err
 	if err != nil {
 		return nil, errs.FromOS("list", p, err, true)
 	}
-	return &ListResult{Path: Bytes(p), Directories: l.Directories, Files: l.Files, Truncated: l.Truncated,
-		OutputCut: l.OutputCut, listing: l, textOut: textOut{l.Text}}, nil
+	res := &ListResult{Path: Bytes(p), Directories: l.Directories, Files: l.Files, Truncated: l.Truncated,
+		OutputCut: l.OutputCut, Skipped: []SkippedPath{}, listing: l, textOut: textOut{l.Text}}
+	for _, s := range l.Skipped {
+		res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(s.Path), Reason: s.Reason})
+	}
+	return res, nil
 }
 
 // resolveListed resolves the directory ls or glob is asked about, the
