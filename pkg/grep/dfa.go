@@ -22,6 +22,7 @@ type lineDFA struct {
 	// cache was last dropped; gaveUp, that it filled up too fast.
 	scanned, atReset int
 	gaveUp           bool
+	mem              int // what the states take (stateMem)
 	// scratch for building states
 	stack, out, visited []uint32
 	seen                []bool
@@ -44,15 +45,18 @@ type dstate struct {
 	endOK   bool             // a match ends at the end of the line
 }
 
-// maxDFAStates bounds the states a lineDFA keeps (each about 1.2 KiB);
-// past it the cache is dropped and built again. When it fills up before
-// the scan has read minBytesPerState bytes a state, building states costs
-// more than the regexp would (`(a|b)*a(a|b){20}` has 2^21), and the
-// pattern is left to the regexp.
+// maxDFAMem bounds the memory a lineDFA's states take (each about 1.2 KiB
+// plus 4 bytes an instruction); past it the cache is dropped and built
+// again. When it fills up before the scan has read minBytesPerState
+// bytes a state, building states costs more than the regexp would
+// (`(a|b)*a(a|b){20}` has 2^21), and the pattern is left to the regexp.
 const (
-	maxDFAStates     = 2048
+	maxDFAMem        = 4 << 20
 	minBytesPerState = 32
 )
+
+// stateMem is about what a state of n instructions takes.
+func stateMem(n int) int { return 1280 + 8*n }
 
 func newLineDFA(prog *syntax.Prog) *lineDFA {
 	d := &lineDFA{prog: prog, seen: make([]bool, len(prog.Inst))}
@@ -65,7 +69,7 @@ func newLineDFA(prog *syntax.Prog) *lineDFA {
 func (d *lineDFA) reset() {
 	st := &dstate{pcs: []uint32{uint32(d.prog.Start)}, begin: true}
 	d.states = map[string]*dstate{string(d.keyOf(st.pcs, true, false)): st}
-	d.start = st
+	d.start, d.mem = st, stateMem(1)
 }
 
 // usable reports whether the DFA still pays (its cache has not filled
@@ -87,13 +91,14 @@ func (d *lineDFA) intern(pcs []uint32, begin, prevW bool) *dstate {
 	if s, ok := d.states[string(d.keyOf(pcs, begin, prevW))]; ok {
 		return s
 	}
-	if len(d.states) >= maxDFAStates {
-		if d.scanned-d.atReset < minBytesPerState*maxDFAStates {
+	if d.mem+stateMem(len(pcs)) > maxDFAMem {
+		if d.scanned-d.atReset < minBytesPerState*len(d.states) {
 			d.gaveUp = true
 		}
 		d.atReset = d.scanned
 		d.reset()
 	}
+	d.mem += stateMem(len(pcs))
 	s := &dstate{pcs: slices.Clone(pcs), begin: begin, prevW: prevW}
 	d.states[string(d.keyOf(pcs, begin, prevW))] = s
 	return s

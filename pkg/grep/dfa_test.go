@@ -30,6 +30,14 @@ func lineByLine(m *Matcher, buf []byte, limit int) []Hit {
 	return hits
 }
 
+func lineNumbers(hits []Hit) []int {
+	var n []int
+	for _, h := range hits {
+		n = append(n, h.Line)
+	}
+	return n
+}
+
 // TestDFAScan checks the lazy DFA's lines against the regexp line by
 // line, over random text, for patterns without a literal to prefilter on:
 // anchors, word boundaries, empty matches, case folding, Unicode, invalid
@@ -60,8 +68,13 @@ func TestDFAScan(t *testing.T) {
 				buf := []byte(sb.String())
 				limit := rng.Intn(3)
 				got, _ := m.Scan(buf, limit)
-				if want := lineByLine(m, buf, limit); fmt.Sprint(got) != fmt.Sprint(want) {
+				want := lineByLine(m, buf, limit)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("Scan(%q, %+v, %q, %d) = %v, want %v", p, o, buf, limit, got, want)
+				}
+				lines, _ := m.ScanLines(buf, limit)
+				if fmt.Sprint(lineNumbers(lines)) != fmt.Sprint(lineNumbers(want)) {
+					t.Fatalf("ScanLines(%q, %+v, %q, %d) = %v, want the lines of %v", p, o, buf, limit, lines, want)
 				}
 			}
 		}
@@ -97,8 +110,8 @@ func TestDFAOverflow(t *testing.T) {
 		}
 		pos = ls + bytes.IndexByte(buf[ls:], '\n') + 1
 	}
-	if d.usable() || len(d.states) > maxDFAStates {
-		t.Errorf("after the scan: usable %v, %d states", d.usable(), len(d.states))
+	if d.usable() || d.mem > maxDFAMem {
+		t.Errorf("after the scan: usable %v, %d bytes of states", d.usable(), d.mem)
 	}
 }
 

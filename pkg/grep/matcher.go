@@ -227,14 +227,25 @@ type Hit struct {
 // a match costs one search), counting newlines only up to each match, and
 // the ECMAScript engine goes line by line.
 func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
+	return m.scan(buf, limit, true)
+}
+
+// ScanLines is Scan for a caller that needs only which lines match (-l,
+// -c, -v): a hit's Col may be 0 where the DFA found the line, which
+// saves running the regexp on it.
+func (m *Matcher) ScanLines(buf []byte, limit int) ([]Hit, error) {
+	return m.scan(buf, limit, false)
+}
+
+func (m *Matcher) scan(buf []byte, limit int, cols bool) ([]Hit, error) {
 	switch {
 	case m.needles != nil:
-		return m.scanCandidates(buf, limit)
+		return m.scanCandidates(buf, limit, cols)
 	case m.prog != nil && (m.group > 0 || !m.prefixed):
 		d := m.dfas.Get().(*lineDFA)
 		defer m.dfas.Put(d)
 		if d.usable() {
-			return m.scanDFA(d, buf, limit), nil
+			return m.scanDFA(d, buf, limit, cols), nil
 		}
 		fallthrough
 	case m.es != nil, m.group > 0:
@@ -245,7 +256,7 @@ func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
 	return m.scanBuffer(buf, limit), nil
 }
 
-func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
+func (m *Matcher) scanCandidates(buf []byte, limit int, cols bool) ([]Hit, error) {
 	f := m.finder.Get().(*finder)
 	defer m.finder.Put(f)
 	f.reset()
@@ -261,8 +272,13 @@ func (m *Matcher) scanCandidates(buf []byte, limit int) ([]Hit, error) {
 		if m.exact {
 			return start, nil
 		}
-		if d != nil && d.usable() && d.nextLine(line, 0) < 0 {
-			return -1, nil // the DFA says no, at a table step a byte
+		if d != nil && d.usable() {
+			if d.nextLine(line, 0) < 0 {
+				return -1, nil // the DFA says no, at a table step a byte
+			}
+			if !cols {
+				return 0, nil
+			}
 		}
 		return m.FirstInLine(line)
 	})
@@ -325,14 +341,20 @@ func lineOf(buf []byte, pos, line, at int) (ls, le, n int) {
 // scanDFA runs the regexp only on the lines the DFA says match. When the
 // DFA stops paying part way (see usable), the rest of buf is matched line
 // by line.
-func (m *Matcher) scanDFA(d *lineDFA, buf []byte, limit int) []Hit {
+func (m *Matcher) scanDFA(d *lineDFA, buf []byte, limit int, cols bool) []Hit {
+	found := false // the DFA found the line now asked about
 	hits, _ := collectHits(buf, limit, func(pos int) (int, int) {
-		if !d.usable() {
+		if found = d.usable(); !found {
 			return pos, pos
 		}
 		ls := d.nextLine(buf, pos)
 		return ls, ls
-	}, func(line []byte, _, _ int) (int, error) { return m.FirstInLine(line) })
+	}, func(line []byte, _, _ int) (int, error) {
+		if found && !cols {
+			return 0, nil
+		}
+		return m.FirstInLine(line)
+	})
 	return hits
 }
 

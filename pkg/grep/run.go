@@ -381,7 +381,11 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		limit = 0
 	}
 	var err2 error
-	f.Hits, err2 = g.m.Scan(buf, limit)
+	if g.noContent || g.invert {
+		f.Hits, err2 = g.m.ScanLines(buf, limit) // no column is shown
+	} else {
+		f.Hits, err2 = g.m.Scan(buf, limit)
+	}
 	if te, ok := err2.(*TimeoutError); ok {
 		f.timeout = te
 	}
