@@ -156,6 +156,12 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 	}
 	res.ReadErrors = len(res.Skipped)
+	if n := len(res.Skipped); n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly) {
+		// These outputs have no summary to name them in: say it on
+		// stderr, as rg does, so -l or -q never passes over a path
+		// without a word.
+		w.warn(fmt.Sprintf("%d %s skipped: %s", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d)))
+	}
 	if stream != nil {
 		stream.summary()
 		for _, f := range files {
