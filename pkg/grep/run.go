@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/bits"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -42,6 +43,10 @@ type Options struct {
 	Filter     *Filter // ripgrep's -g and --type, applied to the files a walk meets
 	Invert     bool    // the lines that do not match (-v)
 	NoIgnore   bool    // .gitignore files are not read
+	// NoGitObjects leaves out the objects directory of a .git that is
+	// the root: compressed objects and packs, where no text is to be
+	// found, and most of a repository's files.
+	NoGitObjects bool
 	// NoContent: only the hits are kept, not the files' content (-l, -c
 	// count matches over a whole tree without holding it in memory).
 	NoContent bool
@@ -88,6 +93,7 @@ type grepRun struct {
 	filter     *Filter
 	invert     bool
 	noIgnore   bool
+	noObjects  bool
 	onFile     func(*File)
 	noContent  bool
 	res        *Result
@@ -107,7 +113,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		return nil, err
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
-		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, onFile: o.OnFile, noContent: o.NoContent, res: &Result{}}
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
@@ -169,6 +175,9 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
 		_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 			if e.IsDir {
+				if g.noObjects && e.Depth == 1 && e.Name == "objects" && path.Base(string(t.Rel())) == ".git" {
+					return false, nil
+				}
 				return true, nil // symlinked directories are not entered
 			}
 			if g.glob != "" {

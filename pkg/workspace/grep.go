@@ -261,7 +261,9 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 	// the hint comes only when one of them holds what was looked for.
 	for _, dir := range found.GitDirs {
 		o2 := o
-		o2.MaxMatches = 1
+		// The object store is left out: nothing in it is text, and it
+		// is most of the files (thousands of loose objects).
+		o2.MaxMatches, o2.NoGitObjects = 1, true
 		if again, err := grep.Search(ctx, w.fs, dir, o2); err == nil && len(again.Files) > 0 {
 			how := fmt.Sprintf("set path to %q", dir)
 			if d == CLIFlags {
