@@ -12,8 +12,8 @@ const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{20
 // match the CRLF line "abc\r"), U+2028 and U+2029.
 const jsDot = `[^\n\r\x{2028}\x{2029}]`
 
-// jsClasses rewrites an RE2 pattern so that `\s`, `\S` and `.` match what
-// they match in JavaScript, leaving escapes, `\Q…\E` quoting and the
+// jsClasses rewrites an RE2 pattern so that `\s`, `\S`, `.`, `[]` and
+// `[^]` match what they match in JavaScript, leaving escapes, `\Q…\E` quoting and the
 // insides of classes alone otherwise. ok is false when the pattern needs
 // what RE2 cannot say (a `\S` inside a class); the ECMAScript engine,
 // which reads these as JavaScript does, then runs it.
@@ -62,6 +62,15 @@ func jsClasses(p string) (out string, ok bool) {
 				inClass = false
 			}
 			sb.WriteByte(c)
+		case c == '[' && strings.HasPrefix(p[i+1:], "]"):
+			// JavaScript's empty class matches nothing (RE2 would read
+			// "[]a]" as the class of ']' and 'a').
+			sb.WriteString(`[^\x00-\x{10FFFF}]`)
+			i++
+		case c == '[' && strings.HasPrefix(p[i+1:], "^]"):
+			// JavaScript's [^] is any character, line ends too.
+			sb.WriteString(`[\x00-\x{10FFFF}]`)
+			i += 2
 		case c == '[':
 			inClass = true
 			sb.WriteByte(c)

@@ -93,6 +93,13 @@ func TestJSClasses(t *testing.T) {
 		{`[[:alpha:]].`, "a\r", -1},
 		{`\u00a0\s`, "\u00a0\u00a0", 0}, // ECMAScript engine (\u escape)
 		{`(?<=a).b`, "a\rb", -1},
+		{`[]a]`, "a]", -1}, // an empty class matches nothing
+		{`[]a]`, "]", -1},
+		{`a[]`, "a", -1},
+		{`x[^]y`, "x\ry", 0}, // [^] is any character
+		{`x[^]y`, "xzy", 0},
+		{`^[^]*$`, "abc", 0},
+		{`[[]]`, "[]", 0}, // a class holding '[', then ']'
 	}
 	for _, tt := range tests {
 		for _, cs := range []bool{true, false} {
