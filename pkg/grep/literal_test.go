@@ -163,3 +163,34 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("Scan = %v, want a timeout on line 1", err)
 	}
 }
+
+// TestTimeoutLongLine: a line over esBytesPerSecond gets a longer match
+// timeout (a pattern that is merely slow on a long generated line is not
+// one that runs away), up to esMaxTimeout, and a timeout names the limit
+// its line had.
+func TestTimeoutLongLine(t *testing.T) {
+	defer func(d time.Duration) { esTimeout = d }(esTimeout)
+	esTimeout = 20 * time.Millisecond
+	for n, want := range map[int]time.Duration{0: 20 * time.Millisecond, esBytesPerSecond - 1: 20 * time.Millisecond,
+		3*esBytesPerSecond + 1: 80 * time.Millisecond, 1 << 40: esMaxTimeout} {
+		if got := esLimit(n); got != want {
+			t.Errorf("esLimit(%d) = %v, want %v", n, got, want)
+		}
+	}
+	m, err := Compile(`^(a|aa)+(?=b)`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re := m.esFor(10); re != m.es {
+		t.Errorf("a short line: another engine (timeout %v)", re.MatchTimeout)
+	}
+	long := m.esFor(3*esBytesPerSecond + 1)
+	if long.MatchTimeout != 80*time.Millisecond || m.esFor(3*esBytesPerSecond+100) != long {
+		t.Errorf("a long line: timeout %v, made again %v", long.MatchTimeout, m.esFor(3*esBytesPerSecond+100) != long)
+	}
+	line := strings.Repeat("a", esBytesPerSecond+10) + "c"
+	_, err = m.Scan([]byte("ok\n"+line+"\n"), 0)
+	if te, ok := err.(*TimeoutError); !ok || te.Line != 1 || te.Limit != 40*time.Millisecond {
+		t.Fatalf("Scan = %v, want a timeout of 40ms on line 1", err)
+	}
+}

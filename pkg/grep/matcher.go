@@ -23,6 +23,12 @@ type Matcher struct {
 	re  *regexp.Regexp  // multi-line mode, for whole-buffer scanning
 	re1 *regexp.Regexp  // single-line, for one line
 	es  *regexp2.Regexp // the fallback
+	// esLong holds copies of es with longer timeouts (esLimit), by
+	// timeout, made when a long line needs one; esSrc and esOpts make
+	// them.
+	esLong sync.Map
+	esSrc  string
+	esOpts regexp2.RegexOptions
 	// needles are the prefilter: every match contains one of them. Nil
 	// when the pattern has no such literal.
 	needles []needle
@@ -54,6 +60,21 @@ var errTimeout = errors.New("regex match timed out")
 // pattern that backtracks catastrophically fails the search instead of
 // running for ever. RE2 runs in linear time and needs no bound.
 var esTimeout = time.Second
+
+// A line longer than esBytesPerSecond gets esTimeout more for each such
+// length, up to esMaxTimeout: regexp2 reads about a megabyte a second on
+// a pattern that backtracks a little (`\b(\w+) \1\b`), so a long line
+// (a generated table, minified code) would time out where the pattern
+// does not run away; one that runs away still takes exponential time.
+const (
+	esBytesPerSecond = 256 << 10
+	esMaxTimeout     = time.Minute
+)
+
+// esLimit is the match timeout for a line of n bytes.
+func esLimit(n int) time.Duration {
+	return min(esTimeout*time.Duration(1+n/esBytesPerSecond), esMaxTimeout)
+}
 
 // CompileOptions say how a pattern is read.
 type CompileOptions struct {
@@ -126,7 +147,7 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		return nil, errs.InvalidRegex(err.Error())
 	}
 	re2.MatchTimeout = esTimeout
-	m := &Matcher{es: re2}
+	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts}
 	if tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript}); perr == nil {
 		m.setNeedles(requiredES(tree.Root, !o.CaseSensitive))
 	}
@@ -182,7 +203,7 @@ func prefixFlags(flags, pattern string) string {
 // It fails only when the ECMAScript engine runs out of time.
 func (m *Matcher) FirstInLine(line []byte) (int, error) {
 	if m.es != nil {
-		mt, err := m.es.FindStringMatch(string(line))
+		mt, err := m.esFor(len(line)).FindStringMatch(string(line))
 		if err != nil {
 			return -1, errTimeout
 		}
@@ -203,6 +224,24 @@ func (m *Matcher) FirstInLine(line []byte) (int, error) {
 		return -1, nil
 	}
 	return loc[0], nil
+}
+
+// esFor is the ECMAScript engine for a line of n bytes, with its timeout.
+func (m *Matcher) esFor(n int) *regexp2.Regexp {
+	d := esLimit(n)
+	if d == m.es.MatchTimeout {
+		return m.es
+	}
+	if re, ok := m.esLong.Load(d); ok {
+		return re.(*regexp2.Regexp)
+	}
+	re, err := regexp2.Compile(m.esSrc, m.esOpts)
+	if err != nil {
+		return m.es // it compiled once: not reached
+	}
+	re.MatchTimeout = d
+	got, _ := m.esLong.LoadOrStore(d, re)
+	return got.(*regexp2.Regexp)
 }
 
 // TimeoutError says the ECMAScript engine gave up on a line.
@@ -304,7 +343,7 @@ func collectHits(buf []byte, limit int, next func(pos int) (start, end int), col
 		}
 		c, err := col(buf[ls:le], start-ls, end-ls)
 		if err != nil {
-			return hits, &TimeoutError{Line: line, Limit: esTimeout}
+			return hits, &TimeoutError{Line: line, Limit: esLimit(le - ls)}
 		}
 		if c >= 0 {
 			hits = append(hits, Hit{line, c})
@@ -397,7 +436,7 @@ func (m *Matcher) MatchLen(line []byte, col int) int {
 		}
 		return 0
 	}
-	if mt, err := m.es.FindStringMatch(string(line)); err == nil && mt != nil {
+	if mt, err := m.esFor(len(line)).FindStringMatch(string(line)); err == nil && mt != nil {
 		_, n := mt.ByteRange()
 		return n
 	}
