@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/fsroot"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,7 +42,7 @@ func (w *Workspace) Stat(ctx context.Context, req StatRequest) (*StatResult, err
 		Type:     typ,
 		Size:     st.Size,
 		Modified: st.Mtime().UTC().Format("2006-01-02T15:04:05.000000000Z"),
-		Mode:     fmt.Sprintf("%04o", uint32(st.Mode.Perm())),
+		Mode:     fmt.Sprintf("%04o", fsroot.UnixMode(st.Mode)),
 		textOut:  textOut{fmt.Sprintf("%s Type: %s Size: %d bytes Modified: %s", req.Path, typ, st.Size, isoMillis(st.Mtime()))},
 	}, nil
 }

@@ -169,6 +169,11 @@ func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bo
 	for _, e := range sorted {
 		t, err := w.fs.Resolve(e.Key)
 		if err != nil {
+			// Resolve words its refusal with the key, an absolute path:
+			// the message names the workspace path instead.
+			if errs.CodeOf(err) == errs.OutsideWorkspace {
+				err = errs.Escape("access", e.Path, err)
+			}
 			return files, release, err
 		}
 		lock, err := w.lockPath(e.Key, e.Path)
@@ -363,8 +368,27 @@ type HistoryRequest struct {
 // HistoryResult lists them, newest first.
 type HistoryResult struct {
 	Path     Bytes            `json:"path"`
-	Versions []*history.Entry `json:"versions"`
+	Versions []HistoryVersion `json:"versions"`
 	textOut
+}
+
+// HistoryVersion is one kept change of the file, as --json shows it: the
+// history's entry with its path as workspace-relative bytes ({"bytes"}
+// when not UTF-8) and without the entry's key, a real absolute path.
+type HistoryVersion struct {
+	ID        string              `json:"id"`
+	Time      time.Time           `json:"time"`
+	Op        string              `json:"op"`
+	Path      Bytes               `json:"path"`
+	Before    history.Kept        `json:"before"` // what undo would put back
+	After     history.Fingerprint `json:"after"`  // what the change left
+	Undoes    string              `json:"undoes,omitempty"`
+	Recovered bool                `json:"recovered,omitempty"`
+}
+
+func versionOf(e *history.Entry) HistoryVersion {
+	return HistoryVersion{ID: e.ID, Time: e.Time, Op: string(e.Op), Path: Bytes(e.Path),
+		Before: e.Before, After: e.After, Undoes: e.Undoes, Recovered: e.Recovered}
 }
 
 // History lists the changes ws made to a file, newest first, with what
@@ -387,7 +411,10 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 		list = append(list, l...)
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].ID > list[j].ID })
-	res := &HistoryResult{Path: Bytes(req.Path), Versions: list}
+	res := &HistoryResult{Path: Bytes(req.Path), Versions: []HistoryVersion{}}
+	for _, e := range list {
+		res.Versions = append(res.Versions, versionOf(e))
+	}
 	if len(list) == 0 {
 		res.text = "No changes of " + req.Path + " are kept."
 		return res, nil
