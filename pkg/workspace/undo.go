@@ -51,17 +51,29 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	if err != nil {
 		return nil, err
 	}
-	group, err := w.undoGroup(h, req.Path)
-	if err != nil {
-		return nil, err
-	}
 	force := req.Force != nil && *req.Force
 	// How to force it, in the words of the interface the call came through.
 	forceHow := "force=true"
 	if dialectOf(ctx) == CLIFlags {
 		forceHow = "undo --force"
 	}
-	files, release, err := w.holdGroup(h, group, force, forceHow)
+	var group []*history.Entry
+	var files []*heldFile
+	release := func() {}
+	for tries := 0; ; tries++ {
+		if group, err = w.undoGroup(h, req.Path); err != nil {
+			return nil, err
+		}
+		files, release, err = w.holdGroup(h, group, force, forceHow)
+		// Another undo (or a write) may have committed a newer change
+		// while this one waited for the locks: the newest is the one to
+		// take back, not the one picked before.
+		if tries < 8 && w.superseded(h, req.Path, group) {
+			release()
+			continue
+		}
+		break
+	}
 	defer release()
 	if err != nil {
 		return nil, err
@@ -81,6 +93,13 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	return undoResult(group, files, force), nil
+}
+
+// superseded reports whether a newer change than group is now the one an
+// undo of path (or of the workspace, path empty) would take back.
+func (w *Workspace) superseded(h *history.Store, path string, group []*history.Entry) bool {
+	now, err := w.undoGroup(h, path)
+	return err == nil && now[0].ID != group[0].ID
 }
 
 // settledHistory is the history with the changes of processes that died
