@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wstools/ws/pkg/mcp"
 	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/workspace"
 )
 
 // toolDef is one entry of `ws tools --format json`.
@@ -17,11 +19,11 @@ type toolDef struct {
 }
 
 // toolFormats are the shapes `ws tools` can print the definitions in.
-var toolFormats = map[string]func(defs []toolDef) any{
+var toolFormats = map[string]func(ws *workspace.Workspace, defs []toolDef) any{
 	// Our own: name, id, description, parameters.
-	"json": func(defs []toolDef) any { return defs },
+	"json": func(_ *workspace.Workspace, defs []toolDef) any { return defs },
 	// OpenAI Chat Completions `tools`.
-	"openai": func(defs []toolDef) any {
+	"openai": func(_ *workspace.Workspace, defs []toolDef) any {
 		out := []any{}
 		for _, d := range defs {
 			out = append(out, map[string]any{"type": "function", "function": map[string]any{
@@ -30,21 +32,15 @@ var toolFormats = map[string]func(defs []toolDef) any{
 		return out
 	},
 	// Anthropic Messages `tools`.
-	"anthropic": func(defs []toolDef) any {
+	"anthropic": func(_ *workspace.Workspace, defs []toolDef) any {
 		out := []any{}
 		for _, d := range defs {
 			out = append(out, map[string]any{"name": d.Name, "description": d.Description, "input_schema": withoutSchemaKey(d.Parameters)})
 		}
 		return out
 	},
-	// An MCP tools/list result.
-	"mcp": func(defs []toolDef) any {
-		out := []any{}
-		for _, d := range defs {
-			out = append(out, map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.Parameters})
-		}
-		return map[string]any{"tools": out}
-	},
+	// The tools/list result of ws mcp, annotations included.
+	"mcp": func(ws *workspace.Workspace, _ []toolDef) any { return mcp.ToolList(ws) },
 }
 
 // withoutSchemaKey drops "$schema", which some function-calling APIs refuse.
@@ -90,9 +86,9 @@ generated from the request structs. --format picks the shape: json (ws's own), o
 				names = append(names, o.Name)
 			}
 			if app.opts.json {
-				return app.print("tools", &plainResult{text: strings.Join(names, "\n"), data: shape(defs)}, nil)
+				return app.print("tools", &plainResult{text: strings.Join(names, "\n"), data: shape(ws, defs)}, nil)
 			}
-			return render.IndentedJSON(app.IO.Out, shape(defs))
+			return render.IndentedJSON(app.IO.Out, shape(ws, defs))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "json", "output format: json, openai, anthropic or mcp")

@@ -45,7 +45,7 @@ func TestToolSchemasValidate(t *testing.T) {
 	}
 	for format, shape := range toolFormats {
 		var buf bytes.Buffer
-		if err := json.NewEncoder(&buf).Encode(shape(defs)); err != nil {
+		if err := json.NewEncoder(&buf).Encode(shape(ws, defs)); err != nil {
 			t.Fatal(err)
 		}
 		doc, err := jsonschema.UnmarshalJSON(&buf)

@@ -67,17 +67,35 @@ func NewHandler(ws *workspace.Workspace, version string) *Handler {
 		inflight: map[string]*running{},
 		asks:     map[string]chan *reply{},
 	}
+	h.tools = offeredTools(ws)
+	for _, t := range h.tools {
+		h.known[t.Name] = true
+	}
+	return h
+}
+
+// offeredTools are the workspace's offered tools as tools/list gives
+// them, by name.
+func offeredTools(ws *workspace.Workspace) []tool {
+	var tools []tool
 	for _, o := range ws.Offered() {
-		h.tools = append(h.tools, tool{
+		tools = append(tools, tool{
 			Annotations: toolAnnotations{ReadOnlyHint: o.Spec.ReadOnly()},
 			Description: o.Description(),
 			InputSchema: o.Schema(),
 			Name:        o.Name,
 		})
-		h.known[o.Name] = true
 	}
-	sort.Slice(h.tools, func(i, j int) bool { return h.tools[i].Name < h.tools[j].Name })
-	return h
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	return tools
+}
+
+// ToolList is the result of tools/list for the workspace's tools (what
+// ws tools --format mcp prints).
+func ToolList(ws *workspace.Workspace) any {
+	return struct {
+		Tools []tool `json:"tools"`
+	}{offeredTools(ws)}
 }
 
 // Handle answers one message: the response to a request, the array of
@@ -296,7 +314,7 @@ func (h *Handler) dispatch(ctx context.Context, c *call) (any, *rpcError) {
 		}
 		return struct {
 			Tools []tool `json:"tools"`
-		}{h.tools}, nil
+		}{h.tools}, nil // ToolList's shape
 	case "tools/call":
 		return h.callTool(ctx, c.params)
 	case "logging/setLevel":
