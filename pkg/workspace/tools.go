@@ -137,7 +137,7 @@ func tool[Req any, Res Result](s ToolSpec, run func(*Workspace, context.Context,
 // a command pays for the one tool it runs.
 var Tools = sync.OnceValue(func() []*ToolSpec {
 	return []*ToolSpec{
-		tool(ToolSpec{ID: ReadFile, Command: "read", MediaOptions: true,
+		tool(ToolSpec{ID: ReadFile, Command: "read", MediaOptions: true, tell: (*Workspace).tellReadMedia,
 			Description: "Read a file from the workspace. Text comes back as numbered lines (`N→text`); use offset and limit to page through long files. Images and PDFs come back as media; other binary files need an explicit encoding."},
 			(*Workspace).Read),
 		tool(ToolSpec{ID: WriteFile, Command: "write", Writes: true, Op: "write_file",
