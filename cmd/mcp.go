@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,6 +59,10 @@ and answer, and exits.`,
 				if err != nil {
 					return err
 				}
+				// A client that stops reading must not end ws by SIGPIPE,
+				// which would leave the commands of its calls running: the
+				// write fails instead, and Serve stops them.
+				signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 				return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out)
 			}
 			return app.serveMCPHTTP(cmd, o)

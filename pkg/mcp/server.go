@@ -20,10 +20,12 @@ import (
 // answered.
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
 	h := NewHandler(ws, version)
-	w := &lineWriter{w: out}
-	h.setSender(func(_ context.Context, msg []byte) error { return w.send(msg) })
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// An answer that cannot be written (the client stopped reading)
+	// stops the calls still running at once: nobody will read theirs.
+	w := &lineWriter{w: out, failed: cancel}
+	h.setSender(func(_ context.Context, msg []byte) error { return w.send(msg) })
 	// Reading has a goroutine of its own: a read of stdin cannot be
 	// interrupted, and a cancelled ctx must not wait for the next line.
 	lines := make(chan []byte)
@@ -50,6 +52,9 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 	for {
 		select {
 		case <-ctx.Done():
+			if err := w.err(); err != nil {
+				return err
+			}
 			return ctx.Err()
 		case err := <-readErr:
 			// Calls waiting for an answer of the client get none.
@@ -58,7 +63,7 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 				return err
 			}
 			wg.Wait()
-			return w.failed()
+			return w.err()
 		case msg := <-lines:
 			j := h.accept(ctx, msg)
 			if j.slow {
@@ -66,20 +71,20 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 			} else {
 				w.write(j.answer())
 			}
-			if err := w.failed(); err != nil {
-				cancel() // nobody reads the answers: stop the calls
-				return err
+			if err := w.err(); err != nil {
+				return err // the calls are stopped (failed)
 			}
 		}
 	}
 }
 
 // lineWriter writes whole messages, one per line, from any goroutine;
-// after a failed write it writes nothing more.
+// after a failed write it writes nothing more, and calls failed once.
 type lineWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	err error
+	mu     sync.Mutex
+	w      io.Writer
+	failed func()
+	werr   error
 }
 
 func (l *lineWriter) write(msg []byte) {
@@ -88,19 +93,23 @@ func (l *lineWriter) write(msg []byte) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.err == nil {
-		_, l.err = l.w.Write(append(msg, '\n'))
+	if l.werr != nil {
+		return
+	}
+	if _, l.werr = l.w.Write(append(msg, '\n')); l.werr != nil && l.failed != nil {
+		l.failed()
 	}
 }
 
 // send writes msg and says whether the writer still works.
 func (l *lineWriter) send(msg []byte) error {
 	l.write(msg)
-	return l.failed()
+	return l.err()
 }
 
-func (l *lineWriter) failed() error {
+// err is the error of the write that failed, if one did.
+func (l *lineWriter) err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.err
+	return l.werr
 }

@@ -232,3 +232,42 @@ func TestServeWriteError(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestServeWriteErrorStopsCalls: when an answer cannot be written (the
+// client stopped reading), the calls still running are stopped at once,
+// not left to run to their timeouts while Serve waits for input that
+// may never come; Serve returns the write's error.
+func TestServeWriteErrorStopsCalls(t *testing.T) {
+	ws, root := newTestWorkspace(t)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	out := &failAfter{ok: 1} // the answer to initialize, then nothing
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), ws, "test", inR, out) }()
+	io.WriteString(inW, initialize+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.2; echo a"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 20; touch late"}}}`+"\n")
+	if err := await(t, done, 10*time.Second, "Serve still runs after an answer could not be written"); err != io.ErrClosedPipe {
+		t.Errorf("Serve: %v, want %v", err, io.ErrClosedPipe)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(root, "late")); err == nil {
+		t.Error("the call still running was not stopped")
+	}
+}
+
+// failAfter is a writer that takes ok writes, then fails.
+type failAfter struct {
+	mu sync.Mutex
+	ok int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ok == 0 {
+		return 0, io.ErrClosedPipe
+	}
+	f.ok--
+	return len(p), nil
+}

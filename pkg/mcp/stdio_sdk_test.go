@@ -1,15 +1,19 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,15 +28,7 @@ import (
 // the command is killed, and the session goes on), and closing stdin
 // ends ws at once, with nothing on stderr.
 func TestStdioSDKClient(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds ws")
-	}
-	bin := filepath.Join(t.TempDir(), "ws")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/wstools/ws")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildWS(t)
 	root := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\nworld\n"), 0o644))
 	cmd := exec.Command(bin, "--root", root, "--state-dir", t.TempDir(), "mcp")
@@ -120,5 +116,89 @@ func TestStdioSDKClient(t *testing.T) {
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+// buildWS builds the ws binary once for the tests that run it (skipped
+// with -short).
+func buildWS(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds ws")
+	}
+	wsBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ws-mcp-test-")
+		if err != nil {
+			wsBuild.err = err
+			return
+		}
+		wsBuild.bin = filepath.Join(dir, "ws")
+		build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", wsBuild.bin, "github.com/wstools/ws")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			wsBuild.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if wsBuild.err != nil {
+		t.Fatal(wsBuild.err)
+	}
+	return wsBuild.bin
+}
+
+var wsBuild struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// TestStdioClientStopsReading: a client that stops reading ws's stdout
+// (it crashed, or closed the pipe) does not kill ws by SIGPIPE, which
+// would leave its calls' commands running with no one to stop them:
+// the first answer that cannot be written stops the other calls, and ws
+// exits with the write's error.
+func TestStdioClientStopsReading(t *testing.T) {
+	bin := buildWS(t)
+	root := t.TempDir()
+	cmd := exec.Command(bin, "--root", root, "--state-dir", t.TempDir(), "mcp")
+	cmd.Env = append(os.Environ(), "WS_REMOTE=", "WS_CONFIG=")
+	stdin, err := cmd.StdinPipe()
+	must(t, err)
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	must(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	must(t, cmd.Start())
+	defer cmd.Process.Kill()
+	io.WriteString(stdin, initialize+"\n")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"result":{"capabilities"`) {
+		t.Fatalf("initialize: %q %v", line, err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"echo $$ > pid; exec sleep 30"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.5; echo done"}}}`+"\n")
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the command did not start")
+		}
+		b, _ := os.ReadFile(filepath.Join(root, "pid"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	stdout.Close() // the client stops reading
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	err = await(t, done, 15*time.Second, "ws mcp still runs after its answers could not be written")
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("ws mcp: %v, want exit status 1 (a signal means SIGPIPE killed it)", err)
+	}
+	if !strings.Contains(stderr.String(), "broken pipe") {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("the other call's command was left running")
+		}
 	}
 }
