@@ -208,9 +208,9 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 		m.Ranges = append(m.Ranges, Range{start, start + max(newLines, oldEnd-start+1) - 1})
 		eol := f.eolNear(at)
 		repl := toEOL(new, eol)
-		if at == 0 && f.base > 0 && strings.HasPrefix(old, bom) && !strings.HasPrefix(repl, bom) {
-			repl = bom + repl // the file keeps its byte-order mark
-		}
+		// The file keeps its byte-order mark (put back after the final
+		// newline is seen to: the mark is not text that needs one).
+		keepBOM := at == 0 && f.base > 0 && strings.HasPrefix(old, bom) && !strings.HasPrefix(repl, bom)
 		place := at
 		if ob[0] == '\n' && at-1 >= max(prev, f.base) && c[at-1] == '\r' {
 			// old starts with the LF of a CRLF: the place takes its CR
@@ -219,6 +219,9 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 			place = at - 1
 		}
 		from, r := keepFinalNewline(f, prev, place, at+len(ob), []byte(repl), eol)
+		if keepBOM {
+			r = append([]byte(bom), r...)
+		}
 		if bytes.Equal(r, c[from:at+len(ob)]) && new != old {
 			// Keeping the file's line endings, final newline and
 			// byte-order mark would undo the edit: it changes only
