@@ -12,8 +12,9 @@
 # Each change ends as landed (the tree is the commit's), refused (ws patch
 # failed and changed nothing: binary files, ambiguous context, an @@ line
 # not found), or WRONG (ws patch succeeded and the tree differs). The
-# target is no WRONG at all. Changes with binary files or a missing final
-# newline are skipped for the Codex forms, which cannot carry them.
+# target is no WRONG at all. Changes with binary files, a missing final
+# newline or lines ending in CR are skipped for the Codex forms, which
+# cannot carry them.
 #   bench/patch_corpus.sh            # N=150 FORMS="unified codex" to choose
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,8 @@ for l in sys.stdin.read().split('\n')[:-1]:
     elif l.startswith(('Binary files', 'GIT binary')) or l.startswith('\\'):
         sys.exit(3)
     elif cur['hunks'] and l[:1] in (' ', '+', '-'):
+        if l.endswith('\r'):
+            sys.exit(3)  # a line's own CR: Codex's envelope cannot carry it (its parsers drop it)
         cur['hunks'][-1][1].append(l)
     elif l.startswith('new file mode'):
         cur['new'] = True
