@@ -627,10 +627,14 @@ func (fsys *FS) Lchown(l Loc, owner *[2]uint32) {
 	})
 }
 
-// writeInPlace truncates and rewrites an existing file (kept for files of
-// another user, whose owner an atomic replacement could not keep). The new
-// content is taken in full first: r may read from the very file (an edit
-// of a mapped file), and a reader that fails must leave the file as it was.
+// writeInPlace rewrites an existing file in place (for a file of another
+// user, whose owner an atomic replacement could not keep, and for a file
+// in a directory where no temporary file can be made). The new content is
+// taken in full first: r may read from the very file (an edit of a mapped
+// file), and a reader that fails must leave the file as it was. Then the
+// room for it is taken (fallocate), so that a full disk fails the write
+// before a byte of the file has changed; only then is the old content
+// overwritten and the file cut to the new length.
 func writeInPlace(pfd int, name string, r io.WriterTo, opts WriteOptions) (FileStat, error) {
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
@@ -638,13 +642,19 @@ func writeInPlace(pfd int, name string, r io.WriterTo, opts WriteOptions) (FileS
 	}
 	var st FileStat
 	err := opts.commit(func() error {
-		fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		fd, err := unix.Openat(pfd, name, unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return err
 		}
 		f := os.NewFile(uintptr(fd), name)
 		defer f.Close()
-		if _, err := f.Write(buf.Bytes()); err != nil {
+		if err := reserve(fd, int64(buf.Len())); err != nil {
+			return err
+		}
+		if _, err := f.WriteAt(buf.Bytes(), 0); err != nil {
+			return err
+		}
+		if err := unix.Ftruncate(fd, int64(buf.Len())); err != nil {
 			return err
 		}
 		if err := f.Sync(); err != nil {
@@ -654,6 +664,25 @@ func writeInPlace(pfd int, name string, r io.WriterTo, opts WriteOptions) (FileS
 		return err
 	})
 	return st, err
+}
+
+// reserve allocates the first n bytes of the file fd, keeping what it
+// holds, where the filesystem can (fallocate): a full disk fails here.
+// A filesystem that cannot is written without it.
+func reserve(fd int, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	for {
+		err := unix.Fallocate(fd, 0, 0, n)
+		switch err {
+		case unix.EINTR:
+			continue
+		case unix.EOPNOTSUPP, unix.ENOSYS:
+			return nil
+		}
+		return err
+	}
 }
 
 // FollowFinalLink resolves a symlink at l to the place it points to, which
