@@ -585,21 +585,23 @@ func TestHTTPKeepAlive(t *testing.T) {
 // the write for writeStall at most, then the server drops the stream, so
 // a drain is not held up for ever by a client that does not read.
 func TestHTTPStalledReader(t *testing.T) {
-	// Put writeStall back once the server has stopped (cleanups run last
-	// first, and startHTTP's stops it): a deferred restore raced with its
+	// Put writeStall back once the servers have stopped (cleanups run last
+	// first, and startHTTP's stops each): a deferred restore raced with their
 	// goroutines when the test failed and left them running.
 	old := writeStall
 	t.Cleanup(func() { writeStall = old })
-	writeStall = 300 * time.Millisecond
 	ws, root := newTestWorkspace(t)
 	img := make([]byte, 9<<20)
 	rand.Read(img)
 	copy(img, "\x89PNG\r\n\x1a\n")
 	must(t, os.WriteFile(filepath.Join(root, "big.png"), img, 0o644))
-	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
-	id := rawSession(t, url, "2025-06-18", `{}`)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":{"path":"big.png"}}}`
 
+	// The whole answer, with the stall as it is: on a loaded machine (the
+	// race detector, other suites) the test's own reading may pause for
+	// longer than the short stall of the second half.
+	url, stop := startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
+	id := rawSession(t, url, "2025-06-18", `{}`)
 	var answer struct {
 		Result struct {
 			Content []struct{ Type, Data string }
@@ -609,7 +611,13 @@ func TestHTTPStalledReader(t *testing.T) {
 	if c := answer.Result.Content; len(c) != 2 || c[1].Type != "image" || c[1].Data != base64.StdEncoding.EncodeToString(img) {
 		t.Fatalf("the image did not arrive whole (%d parts)", len(c))
 	}
+	must(t, stop())
 
+	// A client that stops reading, against a server whose writes may
+	// stall 300 ms (set while no server runs: its goroutines read it).
+	writeStall = 300 * time.Millisecond
+	url, stop = startHTTP(t, ws, HTTPOptions{Grace: 100 * time.Millisecond})
+	id = rawSession(t, url, "2025-06-18", `{}`)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(url, Path), "http://"))
 	must(t, err)
 	defer conn.Close()
