@@ -89,6 +89,33 @@ type content struct {
 	keep int64
 	n    int64
 	head []byte // all of the content when n <= keep
+
+	primed    []byte // the first bytes of a stream, read by Prime
+	primedEOF bool   // the stream ended within them
+}
+
+// primeSize is the most Prime reads.
+const primeSize = 64 << 10
+
+// Prime waits for the first bytes of content that comes from a stream (a
+// pipe, a terminal, a socket), before the file's temporary file is made:
+// a writer stopped while it waits for its input (a signal, a timeout)
+// leaves nothing behind. Content of known size needs no wait.
+func (c *content) Prime() error {
+	if _, ok := remaining(c.r); ok {
+		return nil
+	}
+	buf := make([]byte, primeSize)
+	for {
+		n, err := c.r.Read(buf)
+		switch {
+		case n > 0 || err == io.EOF:
+			c.primed, c.primedEOF = buf[:n], err == io.EOF
+			return nil
+		case err != nil:
+			return err
+		}
+	}
 }
 
 // copyChunk is the size of the reads and writes of a write, dd's bs=4M.
@@ -116,6 +143,22 @@ func (c *content) WriteTo(dst io.Writer) (int64, error) {
 	}
 	buf := make([]byte, c.bufSize())
 	off, rolling := 0, false
+	if len(c.primed) > 0 || c.primedEOF {
+		// What Prime read comes first (bufSize leaves room for it).
+		off = copy(buf, c.primed)
+		w, err := dst.Write(buf[:off])
+		c.n += int64(w)
+		c.primed = nil
+		switch {
+		case err != nil:
+			return c.n, err
+		case c.primedEOF:
+			if c.n <= c.keep {
+				c.head = buf[:c.n]
+			}
+			return c.n, nil
+		}
+	}
 	for {
 		if err := c.err(); err != nil {
 			return c.n, err

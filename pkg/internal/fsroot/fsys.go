@@ -511,6 +511,14 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		return FileStat{}, err
 	}
 
+	// Content from a stream waits for its first bytes before the temporary
+	// file is made (age's lazy opener): a writer stopped while it waits
+	// leaves nothing behind.
+	if p, ok := r.(interface{ Prime() error }); ok {
+		if err := p.Prime(); err != nil {
+			return FileStat{}, err
+		}
+	}
 	tmp := NewTempName()
 	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
 	if (err == unix.EACCES || err == unix.EPERM) && old != nil {
