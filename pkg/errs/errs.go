@@ -23,6 +23,7 @@ const (
 	ESTALE           Code = "ESTALE"
 	EREADREQUIRED    Code = "EREAD_REQUIRED"
 	EIO              Code = "EIO"
+	ENOSPC           Code = "ENOSPC" // no space left on the device, or a disk quota reached
 	OutsideWorkspace Code = "OUTSIDE_WORKSPACE"
 	ReadOnly         Code = "READ_ONLY"
 	NotUnique        Code = "NOT_UNIQUE"
@@ -154,6 +155,10 @@ func FromOS(op, path string, err error, dirContext bool) error {
 		return Permission(op, path, err)
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.EXDEV):
 		return Escape("access", path, err)
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		e := IOFailed(op, path, err)
+		e.Code = ENOSPC
+		return e
 	}
 	return IOFailed(op, path, err)
 }
