@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -65,6 +66,14 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 			wg.Wait()
 			return w.err()
 		case msg := <-lines:
+			if v := h.negotiated(); msg[0] == '[' && !hasBatches(v) {
+				// MCP 2025-06-18 dropped batches, as the HTTP transport
+				// says too; nothing of the array is run.
+				b, _ := jsonenc.Marshal(errorResponse(nullID, errorf(codeInvalidRequest,
+					"Invalid Request: MCP %s has no batches: send one message per line", v)))
+				w.write(b)
+				continue
+			}
 			j := h.accept(ctx, msg)
 			if j.slow {
 				wg.Go(func() { w.write(j.answer()) })
@@ -113,3 +122,8 @@ func (l *lineWriter) err() error {
 	defer l.mu.Unlock()
 	return l.werr
 }
+
+// hasBatches reports whether the negotiated MCP revision v has JSON-RPC
+// batches ("" before initialize: JSON-RPC's own rules); 2025-06-18 dropped
+// them.
+func hasBatches(v string) bool { return v == "" || v < "2025-06-18" }

@@ -130,7 +130,7 @@ func (ss *session) closeIf(cond func() bool) {
 // SSE stream, which carries the call's questions to the client before
 // the answer itself (none when the client cancelled the call).
 func (ss *session) serve(w http.ResponseWriter, body []byte) {
-	if v := ss.h.negotiated(); bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) && v >= "2025-06-18" {
+	if v := ss.h.negotiated(); bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) && !hasBatches(v) {
 		writeRPCError(w, http.StatusBadRequest, nullID, codeInvalidRequest,
 			fmt.Sprintf("Invalid Request: MCP %s has no batches: send one message per POST", v))
 		return
