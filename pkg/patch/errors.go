@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind names the cause of an error from Parse or Plan. The values are
@@ -171,11 +172,12 @@ func (e *HunkError) Error() string {
 			fmt.Fprintf(&b, " at or after line %d", e.From)
 		}
 		if e.Closest > 0 {
-			fmt.Fprintf(&b, "\n  closest match starts at line %d; line %d differs:\n    patch: %q\n    file:  ", e.Closest, e.DiffLine, e.Expected)
+			want, found := cutAtDifference(e.Expected, e.Found)
+			fmt.Fprintf(&b, "\n  closest match starts at line %d; line %d differs:\n    patch: %s\n    file:  ", e.Closest, e.DiffLine, want)
 			if e.FoundEOF {
 				b.WriteString("(end of file)")
 			} else {
-				fmt.Fprintf(&b, "%q", e.Found)
+				b.WriteString(found)
 			}
 		}
 		if e.Hint != "" {
@@ -219,6 +221,41 @@ func (e *FileError) Error() string {
 
 // Unwrap returns the read function's error, if any.
 func (e *FileError) Unwrap() error { return e.Err }
+
+// maxShown is the most of a line a message quotes.
+const maxShown = 160
+
+// cutAtDifference quotes the lines a and b for a message, each cut to
+// maxShown bytes around where they first differ ("…" marking what is left
+// out), so that a long line (minified code) does not fill the message.
+func cutAtDifference(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	from := max(0, p-maxShown/4)
+	cut := func(s string) string {
+		if len(s) <= maxShown {
+			return strconv.Quote(s)
+		}
+		i, j := min(from, len(s)), min(len(s), from+maxShown)
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		for j < len(s) && !utf8.RuneStart(s[j]) {
+			j--
+		}
+		q := strconv.Quote(s[i:j])
+		if i > 0 {
+			q = "…" + q
+		}
+		if j < len(s) {
+			q += "…"
+		}
+		return q
+	}
+	return cut(a), cut(b)
+}
 
 // maxMatches is how many places of an ambiguous hunk HunkError lists.
 const maxMatches = 10

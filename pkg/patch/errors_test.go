@@ -51,6 +51,15 @@ func TestErrorTexts(t *testing.T) {
 			"    patch: \"\\treturn x + 1\"\n" +
 			"    file:  \"\\treturn x+1\"",
 	}, {
+		name:  "bug: a long line that differs is quoted around the difference only",
+		files: tree("min.js", "a\n"+strings.Repeat("x", 5000)+"1"+strings.Repeat("y", 5000)+"\n"),
+		patch: codexPatch("*** Update File: min.js", "@@", " a", "-"+strings.Repeat("x", 5000)+"2"+strings.Repeat("y", 5000), "+z"),
+		kind:  KindNotFound,
+		want: "min.js: hunk 1 (patch line 3): its lines were not found\n" +
+			"  closest match starts at line 1; line 2 differs:\n" +
+			"    patch: …\"" + strings.Repeat("x", 40) + "2" + strings.Repeat("y", 119) + "\"…\n" +
+			"    file:  …\"" + strings.Repeat("x", 40) + "1" + strings.Repeat("y", 119) + "\"…",
+	}, {
 		name:  "not found past the end",
 		files: tree("f", "a\nb\n"),
 		patch: codexPatch("*** Update File: f", "@@", " b", "-c", "+C"),
