@@ -364,7 +364,8 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 		case history.KindSymlink:
 			what = "restored as a symlink to " + f.old.Target
 		case history.KindDir:
-			u.Restored, what = "directory", fmt.Sprintf("restored as a directory (%d entries)", len(f.old.Tree))
+			n := len(f.old.Tree)
+			u.Restored, what = "directory", fmt.Sprintf("restored as a directory (%d %s)", n, wording.Plural(n, "entry", "entries"))
 		}
 		res.Files = append(res.Files, u)
 		lines = append(lines, f.e.Path+": "+what)
@@ -457,7 +458,7 @@ func keptText(k history.Kept) string {
 	case k.Kind == history.KindSymlink:
 		return "replaced a symlink to " + k.Target
 	case k.Kind == history.KindDir:
-		return fmt.Sprintf("replaced a directory (%d entries)", k.Nodes)
+		return fmt.Sprintf("replaced a directory (%d %s)", k.Nodes, wording.Plural(k.Nodes, "entry", "entries"))
 	}
 	return fmt.Sprintf("replaced %d bytes", k.Size)
 }
