@@ -81,7 +81,8 @@
 //
 // An anchor is a whole line of the file; one that is none (at every
 // level) also matches, at the loosest level, the lines it begins up to a
-// word's end ("@@ def parse" for "def parse(self, text):"). A hunk whose
+// word's end ("@@ def parse" for "def parse(self, text):"; anywhere, for
+// one of 40 bytes or more, as git cuts its function lines). A hunk whose
 // leading anchors repeat those of the hunk before it (a second change in
 // the same function) is also looked for under the previous hunk's anchor
 // line, up to the end of the block that line opens: there its lines must

@@ -211,7 +211,8 @@ func (f *fileText) matchStarts(e *elem, lv int) []int {
 // anchorPrefixStarts returns the lines that begin with the anchor a where
 // a word ends: "@@ def parse" finds "def parse(self, text):" and "@@ func
 // (p *Parser) Next" finds "func (p *Parser) Next() (Token, error) {", but not
-// "def parser():". Models often write an anchor so; Codex, which compares
+// "def parser():" (unless the anchor is longAnchor bytes or more). Models
+// often write an anchor so; Codex, which compares
 // whole lines, does not find it. An anchor without a letter or digit is
 // only ever a whole line. Both sides are as the loosest level has them.
 func anchorPrefixStarts(lines []string, a string) []int {
@@ -223,13 +224,18 @@ func anchorPrefixStarts(lines []string, a string) []int {
 		if len(l) > len(a) && strings.HasPrefix(l, a) {
 			next, _ := utf8.DecodeRuneInString(l[len(a):])
 			last, _ := utf8.DecodeLastRuneInString(a)
-			if !isWordRune(next) || !isWordRune(last) {
+			if !isWordRune(next) || !isWordRune(last) || len(a) >= longAnchor {
 				out = append(out, p)
 			}
 		}
 	}
 	return out
 }
+
+// longAnchor is the length from which an anchor may begin a line mid-word:
+// git cuts the function names of its hunk headers at 80 bytes, wherever
+// that falls, and a prefix so long is not a shorter name's by chance.
+const longAnchor = 40
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 

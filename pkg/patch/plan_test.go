@@ -240,6 +240,11 @@ func TestPlanLeniency(t *testing.T) {
 		kind:  KindNotFound,
 		msg:   `its @@ line "def parse" was not found`,
 	}, {
+		name:  "bug: a long @@ line cut mid-word (git cuts its function lines at 80 bytes) begins its line",
+		files: tree("f.go", "func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []byte) []byte {\n\treturn nil\n}\n"),
+		patch: codexPatch("*** Update File: f.go", "@@ func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []by", "-\treturn nil", "+\treturn old"),
+		want:  tree("f.go", "func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []byte) []byte {\n\treturn old\n}\n"),
+	}, {
 		name:   "the level of an anchor counts",
 		files:  tree("f", "  func g() {\nx\n"),
 		patch:  codexPatch("*** Update File: f", "@@ func g() {", "-x", "+y"),
