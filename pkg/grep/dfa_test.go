@@ -119,20 +119,5 @@ func TestDFAOverflow(t *testing.T) {
 // with no literal to prefilter on, or a short and common one: the lazy
 // DFA against RE2 over the whole buffer.
 func BenchmarkDFA(b *testing.B) {
-	buf := benchCorpus(b)
-	for _, p := range []string{`\s+$`, `\d{4}-\d{2}-\d{2}`, `^\s*//\s*TODO`, `(?i)[a-z]+error\b`, `func.*\(.*ctx.*\)`} {
-		m, _ := Compile(p, true)
-		b.Run(p+"/dfa", func(b *testing.B) {
-			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
-				m.Scan(buf, 0)
-			}
-		})
-		b.Run(p+"/regexp", func(b *testing.B) {
-			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
-				m.scanBuffer(buf, 0)
-			}
-		})
-	}
+	benchAgainstRegexp(b, "dfa", `\s+$`, `\d{4}-\d{2}-\d{2}`, `^\s*//\s*TODO`, `(?i)[a-z]+error\b`, `func.*\(.*ctx.*\)`)
 }

@@ -88,10 +88,16 @@ func BenchmarkNeedles(b *testing.B) {
 // BenchmarkScan times Scan over the corpus, with the prefilter and with
 // the regexp alone.
 func BenchmarkScan(b *testing.B) {
+	benchAgainstRegexp(b, "prefilter", "ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", `func \w+Context\(`, `(?i)deadline exceeded`, `\w+Deadline\w*`)
+}
+
+// benchAgainstRegexp times Scan (named how) and RE2 over the whole buffer
+// for each pattern, on the corpus.
+func benchAgainstRegexp(b *testing.B, how string, patterns ...string) {
 	buf := benchCorpus(b)
-	for _, p := range []string{"ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", `func \w+Context\(`, `(?i)deadline exceeded`, `\w+Deadline\w*`} {
+	for _, p := range patterns {
 		m, _ := Compile(p, true)
-		b.Run(p+"/prefilter", func(b *testing.B) {
+		b.Run(p+"/"+how, func(b *testing.B) {
 			b.SetBytes(int64(len(buf)))
 			for b.Loop() {
 				m.Scan(buf, 0)

@@ -8,9 +8,7 @@ import (
 
 func TestCheckArgs(t *testing.T) {
 	nest := func(n int) string { return `{"path":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}` }
-	tests := []struct {
-		name, raw, issue string
-	}{
+	tests := []argsCase{
 		{"flat", `{"path":"a.txt"}`, ""},
 		{"at the limit", nest(MaxDepth), ""},
 		{"one over", nest(MaxDepth + 1), "- root: Too deep: the arguments nest more than 512 levels"},
@@ -20,19 +18,7 @@ func TestCheckArgs(t *testing.T) {
 		{"an escaped backslash does not escape the quote", `{"path":"\\","x":` + strings.Repeat("[", 1000) + `}`, "- root: Too deep"},
 		{"unbalanced closers", strings.Repeat("]", 10000), ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := CheckArgs("tool", []byte(tt.raw))
-			switch {
-			case tt.issue == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tt.issue != "" && err == nil:
-				t.Fatal("accepted")
-			case tt.issue != "" && !strings.Contains(err.Error(), tt.issue):
-				t.Fatalf("error %q does not say %q", err, tt.issue)
-			}
-		})
-	}
+	checkArgsCases(t, tests)
 }
 
 func TestCheckArgsSize(t *testing.T) {
@@ -92,9 +78,7 @@ func TestEchoBounded(t *testing.T) {
 // of each (which a write would then store); valid UTF-8, U+FFFD itself and
 // escapes of any kind pass.
 func TestCheckArgsUTF8(t *testing.T) {
-	tests := []struct {
-		name, raw, issue string
-	}{
+	tests := []argsCase{
 		{"ascii", `{"content":"abc"}`, ""},
 		{"multi-byte text", `{"content":"héllo → 日本 👍"}`, ""},
 		{"U+FFFD itself", "{\"content\":\"a\uFFFDb\"}", ""},
@@ -105,6 +89,15 @@ func TestCheckArgsUTF8(t *testing.T) {
 		{"an encoded surrogate", "{\"content\":\"\xed\xa0\x80\"}", "at byte offset 12"},
 		{"in a key", "{\"\xff\":1}", "at byte offset 2"},
 	}
+	checkArgsCases(t, tests)
+}
+
+// argsCase is raw arguments and what CheckArgs says of them: "" for
+// accepted, else a piece of its error.
+type argsCase struct{ name, raw, issue string }
+
+func checkArgsCases(t *testing.T, tests []argsCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := CheckArgs("tool", []byte(tt.raw))
