@@ -70,6 +70,9 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 		}
 		old, had := known[f.id]
 		if had && live[f.id] && old.Size == st.Size && old.MtimeNS == st.MtimeNS {
+			if st.Size > maxIndexedFile {
+				skip(f.id, cutReason()) // as when it was read
+			}
 			indexed++
 			continue
 		}
@@ -142,7 +145,7 @@ func (e *Engine) indexFile(x *search.Index, f autoFile) (why string, ok bool) {
 	data := buf.Bytes()
 	if int64(len(data)) > maxIndexedFile {
 		data = data[:maxIndexedFile]
-		why = fmt.Sprintf("larger than %[1]d MiB: only its first %[1]d MiB are indexed", maxIndexedFile>>20)
+		why = cutReason()
 	}
 	src := x.AddSource(search.Source{Path: f.id, MtimeNS: st.MtimeNS, Size: st.Size})
 	content := string(data) // as it is: the text shown decodes it, --json data keeps the bytes
@@ -155,6 +158,11 @@ func (e *Engine) indexFile(x *search.Index, f autoFile) (why string, ok bool) {
 		x.Add(search.Doc{ID: fmt.Sprintf("%s#chunk-%d", f.id, i), Content: c.Content, Source: src, StartLine: c.StartLine})
 	}
 	return why, true
+}
+
+// cutReason says that a file was indexed only up to maxIndexedFile.
+func cutReason() string {
+	return fmt.Sprintf("larger than %[1]d MiB: only its first %[1]d MiB are indexed", maxIndexedFile>>20)
 }
 
 // reason says in a few words why a file could not be indexed, as grep
