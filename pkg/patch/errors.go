@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // Kind names the cause of an error from Parse or Plan. The values are
@@ -238,18 +239,12 @@ func cutAtDifference(a, b string) (string, string) {
 		if len(s) <= maxShown {
 			return strconv.Quote(s)
 		}
-		i, j := min(from, len(s)), min(len(s), from+maxShown)
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		for j < len(s) && !utf8.RuneStart(s[j]) {
-			j--
-		}
-		q := strconv.Quote(s[i:j])
-		if i > 0 {
+		part, before, after := wording.Cut(s, from, from+maxShown)
+		q := strconv.Quote(part)
+		if before {
 			q = "…" + q
 		}
-		if j < len(s) {
+		if after {
 			q += "…"
 		}
 		return q

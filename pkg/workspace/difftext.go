@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // maxDiffLine is the most of a line the diff in an edit's text shows; a
@@ -109,19 +111,14 @@ func clipLine(l, other string) (string, bool) {
 		from = max(0, p-diffLineContext)
 		to = min(len(body), len(body)-s+diffLineContext, from+maxDiffLine)
 	}
-	for from > 0 && !utf8.RuneStart(body[from]) {
-		from--
-	}
-	for to < len(body) && !utf8.RuneStart(body[to]) {
-		to--
-	}
+	part, before, after := wording.Cut(body, from, to)
 	var sb strings.Builder
 	sb.WriteString(mark)
-	if from > 0 {
+	if before {
 		sb.WriteString("…")
 	}
-	sb.WriteString(body[from:to])
-	if to < len(body) {
+	sb.WriteString(part)
+	if after {
 		sb.WriteString("…")
 	}
 	sb.WriteString(nl)
@@ -138,7 +135,7 @@ func diffText(d string) string {
 	d, cut := clipDiff(d)
 	d = "\n\n" + strings.TrimSuffix(d, "\n")
 	if cut {
-		d += "\n(lines longer than 400 bytes are shown around the change; … marks what is left out)"
+		d += fmt.Sprintf("\n(lines longer than %d bytes are shown around the change; … marks what is left out)", maxDiffLine)
 	}
 	return d
 }

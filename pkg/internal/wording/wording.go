@@ -43,3 +43,18 @@ func Excerpt(s string, max int) string {
 	}
 	return s[:cut] + "…"
 }
+
+// Cut is the part of s from byte from to byte to, both moved back to the
+// start of a UTF-8 character so that none is split, and whether s goes on
+// before it and after it (where a quote marks the cut with "…").
+func Cut(s string, from, to int) (part string, before, after bool) {
+	from, to = max(0, min(from, len(s))), max(0, min(to, len(s)))
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to--
+	}
+	to = max(from, to)
+	return s[from:to], from > 0, to < len(s)
+}

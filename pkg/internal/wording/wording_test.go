@@ -47,3 +47,28 @@ func TestExcerpt(t *testing.T) {
 		}
 	}
 }
+
+func TestCut(t *testing.T) {
+	tests := []struct {
+		s             string
+		from, to      int
+		part          string
+		before, after bool
+	}{
+		{"abcdef", 0, 6, "abcdef", false, false},
+		{"abcdef", 2, 4, "cd", true, true},
+		{"abcdef", 0, 3, "abc", false, true},
+		{"abcdef", 3, 99, "def", true, false},
+		{"abcdef", -5, 2, "ab", false, true},
+		{"aé→b", 2, 5, "é", true, true}, // from inside é and to inside → move back
+		{"aé→b", 1, 4, "é", true, true}, // to inside → cut before →
+		{"→", 1, 2, "", false, true},    // both inside one character
+		{"", 0, 10, "", false, false},
+	}
+	for _, tt := range tests {
+		part, before, after := Cut(tt.s, tt.from, tt.to)
+		if part != tt.part || before != tt.before || after != tt.after {
+			t.Errorf("Cut(%q, %d, %d) = %q %v %v, want %q %v %v", tt.s, tt.from, tt.to, part, before, after, tt.part, tt.before, tt.after)
+		}
+	}
+}
