@@ -335,7 +335,7 @@ func DestroyForeign(dir, name string) *Error {
 
 // DestroyShared: destroy refuses a state directory other workspaces use.
 func DestroyShared(dir, other string) *Error {
-	return newf(InvalidArgument, "the state directory %s also holds the state of the workspace %s; destroy it from there, or give each workspace its own --state-dir", dir, other)
+	return newf(InvalidArgument, "the state directory %s also holds the state of the workspace %s; destroy removes a whole state directory, so it leaves one that other workspaces use alone (give each workspace its own --state-dir)", dir, other)
 }
 
 // DestroyNotConfirmed: destroy without --yes and no terminal to ask on,

@@ -31,23 +31,49 @@ type workspaceMeta struct {
 	CreatedAt string           `json:"created_at"`
 }
 
+// rootsDir holds one file per workspace root that has used the state
+// directory (roots/<16 hex of the SHA-256 of the real root>.json, naming
+// the root), so destroy knows a state directory given to several
+// workspaces even when the others left nothing else it could attribute
+// (their kept versions for undo name files, not roots).
+const rootsDir = "roots"
+
+// rootMark is the content of a file of rootsDir.
+type rootMark struct {
+	Root statefile.String `json:"root"`
+}
+
 // touch records an access: the first one creates workspace.json, later
-// ones set its modification time. A failure here never fails a call.
+// ones set its modification time; the root's file in roots/ likewise. A
+// failure here never fails a call.
 func (w *Workspace) touch() {
 	if w.stateDir == "" {
 		return
 	}
-	p := filepath.Join(w.stateDir, metaFile)
 	now := w.now()
+	touchFile(filepath.Join(w.stateDir, metaFile), now, func() any {
+		return workspaceMeta{ID: w.ID(), Name: w.Name(), Root: statefile.String(w.fs.RealBase()),
+			CreatedAt: now.UTC().Format(time.RFC3339Nano)}
+	})
+	touchFile(w.rootMarkFile(), now, func() any { return rootMark{Root: statefile.String(w.fs.RealBase())} })
+}
+
+// touchFile sets the modification time of a state file, creating it with
+// content's JSON when it is not there.
+func touchFile(p string, now time.Time, content func() any) {
 	if os.Chtimes(p, now, now) == nil {
 		return
 	}
-	data, err := json.MarshalIndent(workspaceMeta{ID: w.ID(), Name: w.Name(), Root: statefile.String(w.fs.RealBase()),
-		CreatedAt: now.UTC().Format(time.RFC3339Nano)}, "", "  ")
+	data, err := json.MarshalIndent(content(), "", "  ")
 	if err != nil || writeStateFile(p, append(data, '\n')) != nil {
 		return
 	}
 	_ = os.Chtimes(p, now, now)
+}
+
+// rootMarkFile is this workspace's file in rootsDir.
+func (w *Workspace) rootMarkFile() string {
+	return filepath.Join(w.stateDir, rootsDir, hashHex(w.fs.RealBase(), 16)+".json")
 }
 
 // InfoRequest is the input of `ws info` (Mastra's getInfo).
@@ -311,7 +337,7 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 
 // stateNames are the entries ws makes at the top of a state directory.
 var stateNames = map[string]bool{metaFile: true, "reads": true, "locks": true, "procs": true,
-	"search": true, "history": true}
+	"search": true, "history": true, rootsDir: true}
 
 // stateEntries lists the state directory for destroy and refuses one that
 // is not this workspace's state alone: an entry ws does not make (the
@@ -361,11 +387,54 @@ func (w *Workspace) otherRoots() string {
 			return string(e.Record.Root)
 		}
 	}
+	own := filepath.Base(w.rootMarkFile())
+	marks, _ := os.ReadDir(filepath.Join(w.stateDir, rootsDir))
+	for _, e := range marks {
+		if e.Name() == own || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		var m rootMark
+		data, _ := os.ReadFile(filepath.Join(w.stateDir, rootsDir, e.Name()))
+		if json.Unmarshal(data, &m) == nil && m.Root != "" && string(m.Root) != w.fs.RealBase() {
+			return string(m.Root)
+		}
+	}
+	if other := w.otherReader(); other != "" {
+		return other
+	}
 	roots := filepath.Join("search", "roots")
 	ents, _ := os.ReadDir(filepath.Join(w.stateDir, roots))
 	for _, e := range ents {
 		if e.Name() != hashHex(w.fs.RealBase(), 16) {
 			return "with the search index " + filepath.Join(roots, e.Name())
+		}
+	}
+	return ""
+}
+
+// otherReader names the root of a read-tracker record in the state
+// directory that another workspace made (its scope is not this one's),
+// or "": the records of a state directory used before roots/ was kept.
+func (w *Workspace) otherReader() string {
+	// A scope is a plain JSON string: a root that is not UTF-8 comes back
+	// with U+FFFD, so this workspace's own is compared in that form too.
+	var own string
+	if data, err := json.Marshal(w.scope()); err == nil {
+		_ = json.Unmarshal(data, &own)
+	}
+	threads, _ := os.ReadDir(filepath.Join(w.stateDir, "reads"))
+	for _, t := range threads {
+		dir := filepath.Join(w.stateDir, "reads", t.Name())
+		files, _ := os.ReadDir(dir)
+		for _, f := range files {
+			var rec readRecord
+			data, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil || json.Unmarshal(data, &rec) != nil || rec.Scope == own {
+				continue
+			}
+			if root, ok := strings.CutPrefix(rec.Scope, "local:"); ok && root != "" {
+				return root
+			}
 		}
 	}
 	return ""
