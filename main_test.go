@@ -64,6 +64,9 @@ func TestScript(t *testing.T) {
 				_, err := landlock.ABI()
 				return err == nil, nil
 			}
+			if cond == "bwrap" { // bubblewrap is installed and can make its namespaces here
+				return exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true").Run() == nil, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

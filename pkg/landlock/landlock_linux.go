@@ -134,9 +134,26 @@ func Exec(args, env []string) error {
 	if err := Restrict(p); err != nil {
 		return err
 	}
+	dropEscapeCaps()
 	path := argv[0]
 	if err := syscall.Exec(path, argv, env); err != nil {
 		return &os.PathError{Op: "exec", Path: path, Err: err}
 	}
 	return nil
+}
+
+// escapeCaps are the capabilities with which root gets past Landlock's
+// write rules: CAP_SYS_ADMIN pushes input into a terminal outside the
+// sandbox (TIOCSTI on an inherited one), CAP_MKNOD makes a node of the
+// host's disk in the workspace to write it raw, CAP_SYS_MODULE and
+// CAP_SYS_RAWIO run code in or poke the kernel, CAP_SYS_BOOT reboots.
+var escapeCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_MKNOD, unix.CAP_SYS_MODULE, unix.CAP_SYS_RAWIO, unix.CAP_SYS_BOOT}
+
+// dropEscapeCaps takes escapeCaps out of the bounding set, so that the
+// command executed next has none of them, root or not. Without
+// CAP_SETPCAP (not root) the drop is refused, and there is nothing to drop.
+func dropEscapeCaps() {
+	for _, c := range escapeCaps {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+	}
 }

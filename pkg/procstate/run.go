@@ -68,6 +68,12 @@ type Foreground struct {
 	// foreground process group while it runs (so it may read it, and ^C
 	// reaches it as it would from a shell).
 	Stdin io.Reader
+	// NoTerminal runs the command in a session of its own, without ws's
+	// controlling terminal, and never hands it the terminal: a confined
+	// command could otherwise push input into the terminal (TIOCSTI on
+	// /dev/tty) that the shell outside the sandbox runs once ws exits. A
+	// terminal given as Stdin is passed on as a plain file.
+	NoTerminal bool
 }
 
 // RunForeground runs a command in its own process group with both streams
@@ -99,6 +105,10 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 		return nil, err
 	}
 	attr := &syscall.SysProcAttr{Setpgid: true}
+	if c.NoTerminal {
+		// A new session is a new process group too, with the same id.
+		attr, in.tty = &syscall.SysProcAttr{Setsid: true}, false
+	}
 	if in.tty {
 		attr.Foreground, attr.Ctty = true, 0
 	}

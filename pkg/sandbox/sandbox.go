@@ -190,6 +190,14 @@ func (s *Sandbox) Argv(command, cwd string) ([]string, error) {
 	return sh, nil
 }
 
+// Confined reports whether commands run under an isolation (bwrap or
+// landlock). A confined command must not get ws's controlling terminal:
+// with it, TIOCSTI pushes input to the shell that runs ws, outside the
+// sandbox (see procstate.Foreground's NoTerminal).
+func (s *Sandbox) Confined() bool {
+	return s.cfg.Isolation == "bwrap" || s.cfg.Isolation == "landlock"
+}
+
 // landlockABI is the kernel's Landlock ABI; tests replace it to stand for
 // a kernel without Landlock.
 var landlockABI = landlock.ABI
@@ -251,14 +259,18 @@ var findBwrap = func() (string, error) {
 // bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories
 // read-only, the workspace (and readWritePaths) writable unless the
 // filesystem is read-only, a private /tmp, /proc and /dev, new pid, ipc and
-// uts namespaces, and no network unless nativeSandbox.allowNetwork.
+// uts namespaces, and no network unless nativeSandbox.allowNetwork; every
+// capability is dropped.
 func (s *Sandbox) bwrapArgs(bwrap, cwd string) []string {
 	ns := s.cfg.NativeSandbox
 	args := []string{bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts"}
 	if !ns.AllowNetwork {
 		args = append(args, "--unshare-net")
 	}
-	args = append(args, "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	// No capabilities: bwrap run as root keeps them all otherwise, and a
+	// command with CAP_SYS_ADMIN remounts the read-only binds writable
+	// (mount -o remount,bind,rw /usr) and writes the host through them.
+	args = append(args, "--cap-drop", "ALL", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
 	for _, p := range []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives", "/etc/ssl",
 		"/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
 		"/etc/ld.so.cache", "/etc/localtime", "/opt", "/snap"} {

@@ -147,7 +147,7 @@ func TestDir(t *testing.T) {
 var errChokepoint = errors.New("refused by the path chokepoint")
 
 // bwrapSystem are the system mounts of every bwrap argv.
-var bwrapSystem = []string{"--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+var bwrapSystem = []string{"--cap-drop", "ALL", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
 	"--ro-bind-try", "/usr", "/usr", "--ro-bind-try", "/lib", "/lib", "--ro-bind-try", "/lib64", "/lib64",
 	"--ro-bind-try", "/lib32", "/lib32", "--ro-bind-try", "/bin", "/bin", "--ro-bind-try", "/sbin", "/sbin",
 	"--ro-bind-try", "/etc/alternatives", "/etc/alternatives", "--ro-bind-try", "/etc/ssl", "/etc/ssl",
