@@ -33,10 +33,12 @@ one step for ws undo.`,
 			if data, err = app.readFile(args[0]); err != nil {
 				return usagef("%s: %s", args[0], errs.Errno(err))
 			}
-		case app.IO.InTTY:
-			return usagef("give the patch as FILE, or pipe it on stdin")
 		default:
-			if data, err = io.ReadAll(app.IO.In); err != nil {
+			in, err := stdinReader(app, "give the patch as FILE, or pipe it on stdin")
+			if err != nil {
+				return err
+			}
+			if data, err = io.ReadAll(in); err != nil {
 				return err
 			}
 		}

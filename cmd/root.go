@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -272,11 +273,23 @@ func rangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 	}
 }
 
-// stdinSource is stdin as the source of what --flag would give, refused
-// when stdin is a terminal.
+// stdinSource is stdin as the source of what --flag would give.
 func stdinSource(app *App, flag string) (io.Reader, error) {
+	return stdinReader(app, "give the content with --"+flag+", or pipe it on stdin")
+}
+
+// stdinReader is stdin for a command that reads it, refused with the hint
+// (how to give the input) when stdin is a terminal, which would be waited
+// on, or a directory (ws write f < dir: reading it fails with EISDIR,
+// which the tool would blame on the file it writes).
+func stdinReader(app *App, hint string) (io.Reader, error) {
 	if app.IO.InTTY {
-		return nil, usagef("give the content with --%s, or pipe it on stdin", flag)
+		return nil, usagef("%s", hint)
+	}
+	if f, ok := app.IO.In.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, usagef("stdin is a directory: %s", hint)
+		}
 	}
 	return app.IO.In, nil
 }
@@ -307,10 +320,11 @@ func fileOr(app *App, f *pflag.FlagSet, value, file, flag string) (string, error
 	case file != "" && set:
 		return "", usagef("give --%s or --%s-file, not both", flag, flag)
 	case file == "-":
-		if app.IO.InTTY {
-			return "", usagef("--%s-file -: pipe the text on stdin", flag)
+		in, err := stdinReader(app, "--"+flag+"-file -: pipe the text on stdin")
+		if err != nil {
+			return "", err
 		}
-		data, err := io.ReadAll(app.IO.In)
+		data, err := io.ReadAll(in)
 		return string(data), err
 	case file != "":
 		data, err := app.readFile(file)
