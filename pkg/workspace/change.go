@@ -165,9 +165,26 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 	}
 	p, err := h.Begin(op, changes...)
 	if err != nil {
-		w.warn("the change of " + changes[0].Path + " is not kept for undo: the history could not record it")
+		w.warn("the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err))
 	}
 	return &recording{w: w, p: p}
+}
+
+// unrecorded says why the history could not record a change: the system's
+// reason (a full disk, a read-only file system, a damaged store) or the
+// history's own, never a path of the state directory.
+func unrecorded(err error) string {
+	const text = "the history could not record it"
+	var errno unix.Errno
+	switch {
+	case errors.As(err, &errno):
+		return text + " (" + errno.Error() + ")"
+	case errors.Is(err, history.ErrLockTimeout):
+		return text + " (" + history.ErrLockTimeout.Error() + ")"
+	case errors.Is(err, history.ErrCorrupt):
+		return text + " (" + history.ErrCorrupt.Error() + ")"
+	}
+	return text
 }
 
 // done commits the change with each file's fingerprint after it (zero for
@@ -179,7 +196,7 @@ func (r *recording) done(err error, after ...history.Fingerprint) {
 		_ = r.p.Abort()
 	default:
 		if _, cerr := r.p.Commit(after...); cerr != nil {
-			r.w.warn("the change is not kept for undo: the history could not record it")
+			r.w.warn("the change is not kept for undo: " + unrecorded(cerr))
 		}
 	}
 }
