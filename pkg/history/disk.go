@@ -53,6 +53,7 @@ type fileRecord struct {
 	Manifest     string           `json:"manifest,omitempty"` // blob of a directory's nodes
 	ManifestSize int64            `json:"manifest_size,omitempty"`
 	After        Fingerprint      `json:"after"`
+	MadeDirs     int              `json:"made_dirs,omitempty"`
 }
 
 // pendingRecord is a change begun and not committed: pending/<txn>.json.

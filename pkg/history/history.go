@@ -280,6 +280,9 @@ type Entry struct {
 	After Fingerprint `json:"after"`
 	// Undoes is, for an OpUndo entry, the ID of the change it reverted.
 	Undoes string `json:"undoes,omitempty"`
+	// MadeDirs is how many of the file's nearest ancestors the change
+	// created: undo removes those still empty.
+	MadeDirs int `json:"made_dirs,omitempty"`
 	// Recovered marks a change committed by Recover after its process
 	// died: After is the file as Recover found it, not as ws wrote it.
 	Recovered bool `json:"recovered,omitempty"`

@@ -320,6 +320,8 @@ func TestBeginRefuses(t *testing.T) {
 		{"tree path absolute", OpDelete, []Change{{Key: key("d"), Before: DirState(0o755, []Node{{Path: "/x", Kind: KindFile}})}}},
 		{"tree path twice", OpDelete, []Change{{Key: key("d"), Before: DirState(0o755, []Node{{Path: "x", Kind: KindDir}, {Path: "x", Kind: KindDir}})}}},
 		{"tree node kind", OpDelete, []Change{{Key: key("d"), Before: DirState(0o755, []Node{{Path: "x", Kind: KindAbsent}})}}},
+		{"made dirs for a file that exists", OpWrite, []Change{{Key: key("a"), Before: file, MadeDirs: 1}}},
+		{"negative made dirs", OpWrite, []Change{{Key: key("a"), Before: AbsentState(), MadeDirs: -1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,6 +349,25 @@ func TestAbsentBefore(t *testing.T) {
 	}
 	if err := e.Check(FileFingerprint([]byte("hello"), 99)); err != nil {
 		t.Errorf("unchanged file: %v", err)
+	}
+}
+
+func TestMadeDirsKept(t *testing.T) {
+	// The directories a create made travel with its entry, on disk.
+	s, dir := open(t, Options{})
+	p, err := s.Begin(OpWrite, Change{Key: key("a/b/new.txt"), Path: "a/b/new.txt", Before: AbsentState(), MadeDirs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Commit(FileFingerprint([]byte("x"), 1)); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(dir, Options{}).Last(key("a/b/new.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.MadeDirs != 2 {
+		t.Errorf("MadeDirs = %d, want 2", e.MadeDirs)
 	}
 }
 

@@ -10,7 +10,7 @@ func (r *record) entries() []*Entry {
 	out := make([]*Entry, len(r.Files))
 	for i, f := range r.Files {
 		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: string(f.Key), Path: string(f.Path), Before: f.Before,
-			After: f.After, Undoes: f.Undoes, Recovered: r.Recovered, manifest: f.Manifest}
+			After: f.After, Undoes: f.Undoes, MadeDirs: f.MadeDirs, Recovered: r.Recovered, manifest: f.Manifest}
 	}
 	return out
 }

@@ -20,6 +20,10 @@ type Change struct {
 	Before State  // what is there now, before the write
 	// Undoes is, for OpUndo, the ID of the change being reverted.
 	Undoes string
+	// MadeDirs is how many of the file's nearest ancestors the change
+	// creates (they do not exist when it begins, Before being absent):
+	// undo removes them, those still empty, with the file.
+	MadeDirs int
 }
 
 // Pending is a change begun and not yet committed. Until Commit or Abort,
@@ -115,7 +119,10 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 // kept counts the bytes the group keeps so far.
 func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRecord, error) {
 	st := c.Before
-	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes}
+	if c.MadeDirs < 0 || c.MadeDirs > 0 && st.Kind != KindAbsent {
+		return fileRecord{}, fmt.Errorf("history: %s: made directories for a file that exists", c.Key)
+	}
+	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes, MadeDirs: c.MadeDirs}
 	k := Kept{Kind: st.Kind, Mode: KeptMode(st.Mode), Owner: st.Owner, MtimeNS: st.MtimeNS}
 	fits := func(n int64) bool {
 		if n > s.opts.MaxEntryBytes || *kept+n > s.opts.MaxTotalBytes {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/wstools/ws/pkg/history"
@@ -163,11 +164,47 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 	if h == nil || len(changes) == 0 {
 		return &recording{w: w}
 	}
+	for i, c := range changes {
+		if c.Before.Kind == history.KindAbsent && c.MadeDirs == 0 {
+			changes[i].MadeDirs = missingDirs(c.Key)
+		}
+	}
 	p, err := h.Begin(op, changes...)
 	if err != nil {
 		w.warn("the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err))
 	}
 	return &recording{w: w, p: p}
+}
+
+// missingDirs is how many of the nearest ancestors of key (a real
+// absolute path) do not exist: the directories a write of key makes.
+func missingDirs(key string) int {
+	n := 0
+	for d := filepath.Dir(key); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// removeMadeDirs removes the n nearest ancestors of key (a real absolute
+// path), the directories a change made for it, nearest first, as long as
+// each is an empty directory: one that holds anything now is kept, and so
+// are those above it. It returns the display paths of those removed:
+// the ancestors of rel, a workspace-relative display path of key.
+func (w *Workspace) removeMadeDirs(key, rel string, n int) []string {
+	var removed []string
+	for i := 0; i < n; i++ {
+		key, rel = filepath.Dir(key), path.Dir(rel)
+		t, err := w.fs.Resolve(key)
+		if err != nil || rel == "." || w.fs.RemoveEmptyDir(t.Loc()) != nil {
+			break
+		}
+		removed = append(removed, rel)
+	}
+	return removed
 }
 
 // unrecorded says why the history could not record a change: the system's

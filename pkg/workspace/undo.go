@@ -31,6 +31,9 @@ type UndoneFile struct {
 	Path     Bytes  `json:"path"`
 	Restored string `json:"restored"` // file, absent (removed), symlink or directory
 	Bytes    int64  `json:"bytes,omitempty"`
+	// RemovedDirs are the directories the change made for a file it
+	// created, removed with it (those still empty), nearest first.
+	RemovedDirs []Bytes `json:"removed_dirs,omitempty"`
 }
 
 // heldFile is a file an undo works on, its write lock held.
@@ -40,6 +43,8 @@ type heldFile struct {
 	g   *writeGuard
 	cur history.State // what is there now
 	old history.State // what the change replaced, to put back
+
+	removedDirs []string // the directories made for the file, removed with it
 }
 
 // Undo takes back the last change ws made to a file, or, without a path,
@@ -248,6 +253,13 @@ func (w *Workspace) restoreAll(files []*heldFile) ([]history.Fingerprint, error)
 		}
 		after[i] = now.Fingerprint()
 	}
+	// The directories a change made for a file it created go with it,
+	// once every file is back (a rollback would want them).
+	for _, f := range files {
+		if f.old.Kind == history.KindAbsent && f.e.MadeDirs > 0 {
+			f.removedDirs = w.removeMadeDirs(f.e.Key, f.e.Path, f.e.MadeDirs)
+		}
+	}
 	return after, nil
 }
 
@@ -358,6 +370,12 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 		switch f.old.Kind {
 		case history.KindAbsent:
 			u.Restored, what = "absent", "removed (it did not exist before)"
+			if len(f.removedDirs) > 0 {
+				what += ", with the directories made for it: " + strings.Join(f.removedDirs, ", ")
+				for _, d := range f.removedDirs {
+					u.RemovedDirs = append(u.RemovedDirs, Bytes(d))
+				}
+			}
 		case history.KindFile:
 			u.Bytes = int64(len(f.old.Data))
 			what = fmt.Sprintf("restored (%d bytes)", u.Bytes)

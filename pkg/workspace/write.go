@@ -45,8 +45,12 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	// A special file (a FIFO) has no previous version to keep; writeFile
 	// refuses it anyway.
 	var changes []history.Change
+	made := 0 // the directories the write makes for a new file
 	if before, err := w.stateAt(g.loc, w.keepLimit()); err == nil {
-		changes = append(changes, history.Change{Key: g.real, Path: string(t.Rel()), Before: before})
+		if before.Kind == history.KindAbsent {
+			made = missingDirs(g.real)
+		}
+		changes = append(changes, history.Change{Key: g.real, Path: string(t.Rel()), Before: before, MadeDirs: made})
 	}
 	rec := w.record(history.OpWrite, changes...)
 	src := &content{ctx: ctx, r: req.Source, keep: w.keepLimit()}
@@ -56,6 +60,9 @@ func (w *Workspace) Write(ctx context.Context, req WriteRequest) (*WriteResult, 
 	st, err := w.writeFile(ctx, t, g, src, noReplace)
 	rec.done(err, src.print(st))
 	if err != nil {
+		// A write that failed leaves nothing: not the directories it
+		// made either.
+		w.removeMadeDirs(g.real, string(t.Rel()), made)
 		return nil, err
 	}
 	return &WriteResult{Path: Bytes(req.Path), Bytes: int(src.n),

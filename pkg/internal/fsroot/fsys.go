@@ -462,7 +462,23 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	if err != nil {
 		return FileStat{}, err
 	}
+	// Content from a stream waits for its first bytes before the temporary
+	// file is made (age's lazy opener), and before the directories it
+	// goes in: a writer stopped while it waits leaves nothing behind.
+	primed := false
+	prime := func() error {
+		if p, ok := r.(interface{ Prime() error }); ok && !primed {
+			primed = true
+			return p.Prime()
+		}
+		return nil
+	}
 	p, name := dest.Parent()
+	if _, err := fsys.Stat(p); errors.Is(err, unix.ENOENT) {
+		if err := prime(); err != nil {
+			return FileStat{}, err
+		}
+	}
 	if err := fsys.MkdirAll(p); err != nil {
 		if err == unix.EEXIST {
 			err = unix.ENOTDIR
@@ -511,13 +527,8 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		return FileStat{}, err
 	}
 
-	// Content from a stream waits for its first bytes before the temporary
-	// file is made (age's lazy opener): a writer stopped while it waits
-	// leaves nothing behind.
-	if p, ok := r.(interface{ Prime() error }); ok {
-		if err := p.Prime(); err != nil {
-			return FileStat{}, err
-		}
+	if err := prime(); err != nil {
+		return FileStat{}, err
 	}
 	tmp := NewTempName()
 	fd, err := unix.Openat(pfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o600)
@@ -797,6 +808,23 @@ func (fsys *FS) Remove(l Loc, recursive bool) error {
 	}
 	defer unix.Close(pfd)
 	if err := RemoveAt(pfd, name, recursive); err != nil {
+		return err
+	}
+	_ = unix.Fsync(pfd)
+	return nil
+}
+
+// RemoveEmptyDir removes the directory at l if it is empty (rmdir): a
+// directory that holds anything, a file or a symlink there, is left as it
+// is, with the error that says why (ENOTEMPTY, ENOTDIR).
+func (fsys *FS) RemoveEmptyDir(l Loc) error {
+	p, name := l.Parent()
+	pfd, err := fsys.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(pfd)
+	if err := unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR); err != nil {
 		return err
 	}
 	_ = unix.Fsync(pfd)
