@@ -15,7 +15,8 @@ func newIndexCmd(app *App, runF func(context.Context, *workspace.IndexRequest) e
 		Use:   "index PATH | --auto",
 		Short: "Add a document to the search index, or refresh the autoIndexPaths",
 		Long: `Index content under PATH (the document's id in search results), from
---content or stdin; a document with the same id is replaced. With --auto,
+--content or stdin (an empty stdin is refused: PATH names the document,
+no file is read); a document with the same id is replaced. With --auto,
 walk the config's autoIndexPaths again: new files are indexed, changed ones
 read again, files that are gone dropped, and what was passed over (binary or
 unreadable files, symlinks leading out, patterns that match nothing) listed.`,
@@ -47,7 +48,15 @@ unreadable files, symlinks leading out, patterns that match nothing) listed.`,
 			}
 			o.Metadata = json.RawMessage(metadata)
 		}
-		o.Content, err = stdinOr(app, changed(f, "content"), o.Content, "content")
-		return err
+		fromStdin := !changed(f, "content")
+		if o.Content, err = stdinOr(app, !fromStdin, o.Content, "content"); err != nil {
+			return err
+		}
+		if fromStdin && o.Content == "" {
+			// An empty document matches nothing, and it would replace one
+			// indexed from the file PATH: ws index PATH does not read PATH.
+			return usagef("stdin is empty: give the document's text with --content or on stdin (PATH is only the document's id: ws index PATH < FILE indexes a file's text)")
+		}
+		return nil
 	})
 }
