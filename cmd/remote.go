@@ -113,6 +113,7 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		Stdout:  a.IO.Out,
 		Stderr:  a.IO.Err,
 		Signals: sigc,
+		Repeat:  repeatWindow(),
 	})
 	switch {
 	case err != nil && c.Name() == "exec" && c.Parent() == root:

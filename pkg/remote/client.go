@@ -33,8 +33,10 @@ type Call struct {
 	Stderr io.Writer
 	// Signals are the signals to pass on: the first of each run goes to
 	// the remote command, a second one ends the transport (the same signal
-	// again within runner.RepeatWindow is not a second one).
+	// again within Repeat is not a second one).
 	Signals <-chan os.Signal
+	// Repeat is how long a signal repeats the first (0: runner.RepeatWindow).
+	Repeat time.Duration
 }
 
 // Run runs the call and returns the remote command's exit status. An
@@ -67,6 +69,10 @@ func Run(ctx context.Context, c Call) (int, error) {
 		got syscall.Signal
 	}
 	var firstAt time.Time
+	within := c.Repeat
+	if within == 0 {
+		within = runner.RepeatWindow
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -77,7 +83,7 @@ func Run(ctx context.Context, c Call) (int, error) {
 			case s := <-c.Signals:
 				n, _ := s.(syscall.Signal)
 				sig.Lock()
-				first, repeat := sig.got == 0, runner.Repeats(n, sig.got, firstAt, time.Now())
+				first, repeat := sig.got == 0, n == sig.got && time.Since(firstAt) < within
 				if first {
 					sig.got, firstAt = n, time.Now()
 				} else if !repeat {
