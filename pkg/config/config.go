@@ -264,8 +264,8 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 		"id":             func(k string, v any) { c.ID = p.nonEmpty(k, v) },
 		// Mastra's spelling, at the top level.
 		"operationTimeout": func(k string, v any) {
-			if n, ok := p.nonNegInt(k, v); ok {
-				c.Tools.OperationTimeoutMs = int(n)
+			if n, ok := p.millis(k, v); ok {
+				c.Tools.OperationTimeoutMs = n
 			}
 		},
 		"name":     func(k string, v any) { c.Name = p.nonEmpty(k, v) },
@@ -391,6 +391,10 @@ func (p *parser) object(prefix string, m map[string]any, fields map[string]func(
 				known = append(known, f)
 			}
 			sort.Strings(known)
+			if s := closestKey(k, known); s != "" {
+				p.fail(join(prefix, k), "unknown key (did you mean %q? known keys here: %s)", s, strings.Join(known, ", "))
+				return
+			}
 			p.fail(join(prefix, k), "unknown key (known keys here: %s)", strings.Join(known, ", "))
 			return
 		}
@@ -399,6 +403,50 @@ func (p *parser) object(prefix string, m map[string]any, fields map[string]func(
 			return
 		}
 	}
+}
+
+// closestKey is the known key that key is most likely a misspelling
+// of: the same but for case, or one or two letters off (for a key long
+// enough that this is telling); "" when none stands out.
+func closestKey(key string, known []string) string {
+	best, bestD, ties := "", 3, 0
+	for _, k := range known {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+		d := editDistance(strings.ToLower(key), strings.ToLower(k))
+		switch {
+		case d < bestD:
+			best, bestD, ties = k, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if best == "" || ties > 0 || bestD*3 > len(key) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func kind(v any) string {
@@ -444,6 +492,11 @@ func (p *parser) str(key string, v any) string {
 	s, ok := v.(string)
 	if !ok {
 		p.fail(key, "expected a string, got %s", kind(v))
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		// No setting can hold one: a path, a command, a variable or a
+		// name with a NUL byte fails only later, with the kernel's EINVAL.
+		p.fail(key, `holds a NUL byte (\u0000), which no path, command, environment variable or name can`)
 	}
 	return s
 }
@@ -491,6 +544,18 @@ func (p *parser) nonNegInt(key string, v any) (int64, bool) {
 	return int64(f), true
 }
 
+// MaxMillis is the longest duration in milliseconds that a setting can
+// give (a time.Duration's range, about 292 years).
+const MaxMillis = math.MaxInt64 / 1000000
+
+// millis reads a non-negative whole number of milliseconds; a larger one
+// than a duration holds means "that long", not an overflow into an
+// instant timeout.
+func (p *parser) millis(key string, v any) (int, bool) {
+	n, ok := p.nonNegInt(key, v)
+	return int(min(n, int64(MaxMillis))), ok
+}
+
 func (p *parser) filesystem(key string, v any, fs *Filesystem) {
 	m := p.obj(key, v)
 	p.object(key, m, map[string]func(string, any){
@@ -513,8 +578,20 @@ func (p *parser) sandbox(key string, v any, s *Sandbox) {
 		"env": func(k string, v any) {
 			env := p.obj(k, v)
 			s.Env = map[string]string{}
-			for name, val := range env {
-				s.Env[name] = p.str(join(k, name), val)
+			names := make([]string, 0, len(env))
+			for name := range env {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				switch {
+				case name == "":
+					p.fail(k, "a variable name cannot be empty")
+				case strings.ContainsAny(name, "=\x00"):
+					// "A=B": "1" would set A to "B=1".
+					p.fail(k, "%q: a variable name cannot hold '=' or a NUL byte", name)
+				}
+				s.Env[name] = p.str(join(k, name), env[name])
 			}
 		},
 		"timeout": func(k string, v any) {
@@ -659,7 +736,7 @@ func (p *parser) seconds(key string, v any) *float64 {
 func (p *parser) command(key string, v any) []string {
 	switch x := v.(type) {
 	case string:
-		if strings.TrimSpace(x) == "" {
+		if strings.TrimSpace(p.str(key, x)) == "" {
 			p.fail(key, "expected a command, got an empty string")
 		}
 		return []string{"/bin/sh", "-c", x}
@@ -680,14 +757,14 @@ func (p *parser) tools(key string, v any, t *Tools) {
 		"enabled":         func(k string, v any) { t.Enabled = p.bool(k, v) },
 		"requireApproval": func(k string, v any) { t.RequireApproval = p.bool(k, v) },
 		"writeLockTimeoutMs": func(k string, v any) {
-			if n, ok := p.nonNegInt(k, v); ok {
-				t.WriteLockTimeoutMs = int(n)
+			if n, ok := p.millis(k, v); ok {
+				t.WriteLockTimeoutMs = n
 			}
 		},
 		"wsTools": func(k string, v any) { t.WSTools = p.bool(k, v) },
 		"operationTimeout": func(k string, v any) {
-			if n, ok := p.nonNegInt(k, v); ok {
-				t.OperationTimeoutMs = int(n)
+			if n, ok := p.millis(k, v); ok {
+				t.OperationTimeoutMs = n
 			}
 		},
 		"hooks": func(k string, v any) {
@@ -867,8 +944,12 @@ func (p *parser) embedder(key string, v any) *Embedder {
 		"model":        func(k string, v any) { e.Model = p.nonEmpty(k, v) },
 		"apiKeyEnv":    func(k string, v any) { e.APIKeyEnv = p.nonEmpty(k, v) },
 		"maxBatchSize": func(k string, v any) { count(k, v, &e.MaxBatchSize) },
-		"timeoutMs":    func(k string, v any) { count(k, v, &e.TimeoutMs) },
-		"dimensions":   func(k string, v any) { count(k, v, &e.Dimensions) },
+		"timeoutMs": func(k string, v any) {
+			if n, ok := p.millis(k, v); ok {
+				e.TimeoutMs = n
+			}
+		},
+		"dimensions": func(k string, v any) { count(k, v, &e.Dimensions) },
 		"maxRetries": func(k string, v any) {
 			n := 0
 			count(k, v, &n)

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -52,7 +53,13 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"filesystem": {"readonly": true}}`, "config: filesystem.readonly: unknown key (known keys here: allowedPaths, basePath, contained, readOnly)"},
+		{`{"filesystem": {"readonly": true}}`, `config: filesystem.readonly: unknown key (did you mean "readOnly"? known keys here: allowedPaths, basePath, contained, readOnly)`},
+		{`{"filesystem": {"allowedPath": []}}`, `config: filesystem.allowedPath: unknown key (did you mean "allowedPaths"? known keys here:`},
+		{`{"tools": {"requireAproval": true}}`, `config: tools.requireAproval: unknown key (did you mean "requireApproval"? known keys here:`},
+		{`{"tools": {"mastra_workspace_reed_file": {}}}`, `config: tools.mastra_workspace_reed_file: unknown key (did you mean "mastra_workspace_read_file"? known keys here:`},
+		{`{"tools": {"mastra_workspace_read_file": {"maxOutputToken": 5}}}`, `config: tools.mastra_workspace_read_file.maxOutputToken: unknown key (did you mean "maxOutputTokens"?`},
+		{`{"sandbox": {"timeOut": 5}}`, `config: sandbox.timeOut: unknown key (did you mean "timeout"?`},
+		{`{"bm52": true}`, `config: bm52: unknown key (known keys here:`},
 		{`{"filesystem": {"readOnly": "yes"}}`, "config: filesystem.readOnly: expected a boolean, got string"},
 		{`{"tools": {"mastra_workspace_read_file": {"maxTokens": 5}}}`, "config: tools.mastra_workspace_read_file.maxTokens: unknown key"},
 		{`{"tools": {"mastra_workspace_write_file": {"mediaTypes": ["x"]}}}`, "config: tools.mastra_workspace_write_file.mediaTypes: unknown key"},
@@ -72,6 +79,14 @@ func TestParseErrors(t *testing.T) {
 		{`{} {}`, "config: invalid JSON: trailing data"},
 		{`{"skills": "skills"}`, "config: skills: expected an array of strings, got string"},
 		{`{"autoIndexPaths": [1]}`, "config: autoIndexPaths[0]: expected a string, got number"},
+		// A variable "A=B" would set A to "B=1"; "" and NUL bytes fail at exec.
+		{`{"sandbox": {"env": {"A=B": "1"}}}`, `config: sandbox.env: "A=B": a variable name cannot hold '=' or a NUL byte`},
+		{`{"sandbox": {"env": {"": "1"}}}`, "config: sandbox.env: a variable name cannot be empty"},
+		{`{"sandbox": {"env": {"A\u0000": "1"}}}`, `config: sandbox.env: "A\x00": a variable name cannot hold '=' or a NUL byte`},
+		{`{"sandbox": {"env": {"X": "a\u0000b"}}}`, `config: sandbox.env.X: holds a NUL byte (\u0000)`},
+		{`{"tools": {"hooks": {"beforeToolCall": ["/bin/e\u0000cho"]}}}`, `config: tools.hooks.beforeToolCall[0]: holds a NUL byte`},
+		{`{"tools": {"hooks": {"afterToolCall": "echo \u0000"}}}`, `config: tools.hooks.afterToolCall: holds a NUL byte`},
+		{`{"filesystem": {"allowedPaths": ["/tmp\u0000x"]}}`, `config: filesystem.allowedPaths[0]: holds a NUL byte`},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in), testKeys)
@@ -82,6 +97,25 @@ func TestParseErrors(t *testing.T) {
 	// A disabled tool's name does not clash.
 	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x", "enabled": false}}}`), testKeys); err != nil {
 		t.Errorf("disabled tool clashed: %v", err)
+	}
+}
+
+// A number of milliseconds past a duration's range is the longest
+// duration, not an overflow into a negative (instant) timeout.
+func TestMillisClamped(t *testing.T) {
+	c, err := Parse([]byte(`{"tools": {"operationTimeout": 1e13, "writeLockTimeoutMs": 2e15}, "embedder": {"command": "x", "timeoutMs": 9300000000000}}`), testKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Tools.OperationTimeoutMs != MaxMillis || c.Tools.WriteLockTimeoutMs != MaxMillis || c.Embedder.TimeoutMs != MaxMillis {
+		t.Errorf("got %d, %d, %d; want %d", c.Tools.OperationTimeoutMs, c.Tools.WriteLockTimeoutMs, c.Embedder.TimeoutMs, MaxMillis)
+	}
+	if d := time.Duration(c.Tools.OperationTimeoutMs) * time.Millisecond; d <= 0 {
+		t.Errorf("the longest operationTimeout overflows: %v", d)
+	}
+	c, err = Parse([]byte(`{"operationTimeout": 1500}`), testKeys)
+	if err != nil || c.Tools.OperationTimeoutMs != 1500 {
+		t.Errorf("operationTimeout 1500: %v, %v", c, err)
 	}
 }
 
