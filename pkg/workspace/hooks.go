@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/wording"
@@ -225,11 +227,84 @@ func (w *Workspace) approve(ctx context.Context, name, args string) (bool, error
 	if ask == nil {
 		return false, errs.NeedsApproval(name)
 	}
-	summary := name + " " + args
-	if len(summary) > 200 {
-		summary = summary[:200] + "…"
+	return ask(name, approvalSummary(name, []byte(args)))
+}
+
+// Bounds of an approval prompt: a string argument longer than
+// maxSummaryValue bytes shows its start and its length, and the whole
+// summary is at most maxSummary bytes.
+const (
+	maxSummaryValue = 80
+	maxSummary      = 600
+)
+
+// approvalSummary is the tool and its arguments as an approval question
+// shows them: every argument, in order, a long string shortened to its
+// start and its size, so that a long content never pushes the path out of
+// the question (the prompt cut the arguments' JSON at 200 bytes, where a
+// write or an edit showed its content and never said which file). Control
+// and bidirectional-format characters are escaped: the person asked sees
+// what the call holds, not what it makes the terminal do.
+func approvalSummary(name string, args []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var fields []string
+	t, err := dec.Token()
+	for err == nil && t == json.Delim('{') && dec.More() {
+		var k json.Token
+		if k, err = dec.Token(); err != nil {
+			break
+		}
+		var v json.RawMessage
+		if err = dec.Decode(&v); err != nil {
+			break
+		}
+		key, _ := k.(string)
+		fields = append(fields, summaryJSON(key)+":"+summaryValue(v))
 	}
-	return ask(name, summary)
+	text := string(args)
+	if err == nil && t == json.Delim('{') {
+		text = "{" + strings.Join(fields, ",") + "}"
+	}
+	return wording.Excerpt(name+" "+escapeInvisible(text), maxSummary)
+}
+
+// summaryValue is one argument of an approval summary.
+func summaryValue(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return wording.Excerpt(string(v), maxSummaryValue) // a number, a boolean, an array…
+	}
+	if len(s) <= maxSummaryValue {
+		return summaryJSON(s)
+	}
+	start, _, _ := wording.Cut(s, 0, maxSummaryValue-20)
+	q := summaryJSON(start)
+	return q[:len(q)-1] + "…\" (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// summaryJSON is s as a JSON string, <, > and & as they are.
+func summaryJSON(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// escapeInvisible writes the characters JSON leaves as they are but a
+// terminal acts on or hides (C1 controls; format characters such as
+// bidirectional overrides and zero widths) as \uXXXX.
+func escapeInvisible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // OperationTimeoutOp is the Op of the error of a call that ran past
