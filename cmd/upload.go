@@ -28,7 +28,7 @@ messages replaced by its note; a file of the last user message that can't be
 uploaded stops the turn (exit 1, tripwire metadata in --json), one of the history
 becomes a "[File not uploaded]" note. URLs and provider file ids are left alone.
 
-Filters: --include/--exclude take extensions (pdf) or MIME type globs (image/*).
+Filters: --include/--exclude take extensions (pdf, *.pdf) or MIME type globs (image/*).
 Limits: --max-size SIZE (default 10MiB) and --max-size PATTERN=SIZE rules.
 The config's "upload" section holds the same options, and filterCommand /
 maxSizeCommand: commands that get the file's info as JSON on stdin.`,

@@ -32,10 +32,12 @@ func InfoOf(f File) FileInfo {
 	return FileInfo{FileName: f.Name, MIMEType: media.Normalize(f.MIMEType), Extension: ExtensionOf(f.Name)}
 }
 
-// Pattern selects files by extension (`pdf`, `.tar.gz` is `gz`, globs such
-// as `xls*`) or, when it holds a "/", by MIME type glob (`image/*`,
-// `application/pdf`, `*/*`). Matching ignores case. `*` alone matches every
-// file, with or without an extension.
+// Pattern selects files by extension (`pdf`, `.pdf` and `*.pdf` alike,
+// globs such as `xls*`) or, when it holds a "/", by MIME type glob
+// (`image/*`, `application/pdf`, `*/*`). Matching ignores case. `*` alone
+// matches every file, with or without an extension. An extension pattern
+// holding a dot is refused: the extension is what follows a name's last
+// dot (a.tar.gz has gz), so it could never match.
 type Pattern struct {
 	text string
 	mime bool
@@ -49,10 +51,13 @@ func ParsePattern(s string) (Pattern, error) {
 	if strings.Contains(g, "/") {
 		p.mime = true
 	} else {
-		g = strings.TrimPrefix(g, ".")
+		g = strings.TrimPrefix(strings.TrimPrefix(g, "*."), ".") // *.pdf: a shell glob of names means the extension
 	}
 	if g == "" {
 		return p, fmt.Errorf("%q is not a pattern: give an extension (pdf) or a MIME type glob (image/*)", s)
+	}
+	if !p.mime && strings.Contains(g, ".") {
+		return p, fmt.Errorf("%q never matches: a file's extension is what follows the last dot of its name (a.tar.gz has gz), so give that part alone", s)
 	}
 	if _, err := path.Match(g, "x"); err != nil {
 		return p, fmt.Errorf("%q is not a valid glob: %v", s, err)

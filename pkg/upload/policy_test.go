@@ -58,7 +58,12 @@ func TestPatternsAndLimits(t *testing.T) {
 		{"*", png, true},
 		{"*/*", png, true},
 		{"gz", tgz, true},
-		{"tar.gz", tgz, false}, // the extension is the last one
+		{"*.pdf", pdf, true}, // a shell glob of names means the extension
+		{"*.PDF", pdf, true},
+		{"*df", pdf, true},
+		{"*df", InfoOf(File{Name: "a.xdf"}), true},
+		{"*.gz", tgz, true},
+		{"*.pdf", png, false},
 	} {
 		p, err := ParsePattern(tc.pattern)
 		if err != nil {
@@ -68,7 +73,9 @@ func TestPatternsAndLimits(t *testing.T) {
 			t.Errorf("%q.Match(%+v) = %v, want %v", tc.pattern, tc.info, got, tc.want)
 		}
 	}
-	for _, bad := range []string{"", " ", ".", "image/[", "["} {
+	// "tar.gz" and "*.tar.gz" could never match (the extension is the last
+	// one): they were taken and left every file out.
+	for _, bad := range []string{"", " ", ".", "*.", "image/[", "[", "tar.gz", ".tar.gz", "*.tar.gz", "report*.pdf"} {
 		if _, err := ParsePattern(bad); err == nil {
 			t.Errorf("ParsePattern(%q) accepted", bad)
 		}
