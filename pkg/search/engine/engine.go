@@ -263,7 +263,7 @@ func (e *Engine) Open(ctx context.Context, vectors bool) (r *search.Reader, done
 		return nil, nop, nil
 	}
 	if err != nil && !errors.Is(err, errIndexChange) && !errors.Is(err, search.ErrCorrupt) {
-		return nil, nop, indexError(err)
+		return nil, nop, e.indexError(err)
 	}
 	// Something to change: do it under the lock, on what is there now.
 	data, err := e.change(ctx, false, vectors, func(x *search.Index) {
@@ -274,7 +274,7 @@ func (e *Engine) Open(ctx context.Context, vectors bool) (r *search.Reader, done
 	}
 	r, err = search.Open(data)
 	if err != nil {
-		return nil, nop, indexError(err)
+		return nil, nop, e.indexError(err)
 	}
 	r.Built(params)
 	return r, nop, nil
@@ -301,7 +301,8 @@ func (e *Engine) autoPathsCurrent(m *search.Mapped) bool {
 }
 
 // indexError is a failure of the index or vector files as a tool error.
-func indexError(err error) error {
+// Its message names the files relative to the state directory.
+func (e *Engine) indexError(err error) error {
 	var we *errs.Error
 	if errors.As(err, &we) {
 		return err
@@ -312,8 +313,28 @@ func indexError(err error) error {
 	if errors.Is(err, search.ErrCorrupt) {
 		return errs.IndexDamaged(err)
 	}
-	return errs.State(err)
+	return errs.State(stateRelative(e.o.StateDir, err))
 }
+
+// stateRelative is err with the state directory's path left out of its
+// message ("mkdir search: not a directory", not the machine's absolute
+// path: a tool's message reaches the model). It still unwraps to err.
+func stateRelative(dir string, err error) error {
+	prefix := filepath.Clean(dir) + string(filepath.Separator)
+	if dir == "" || !strings.Contains(err.Error(), prefix) {
+		return err
+	}
+	return &relError{msg: strings.ReplaceAll(err.Error(), prefix, ""), err: err}
+}
+
+// relError is an error with a rewritten message.
+type relError struct {
+	msg string
+	err error
+}
+
+func (e *relError) Error() string { return e.msg }
+func (e *relError) Unwrap() error { return e.err }
 
 // change is the read-modify-write of the index: under the store's lock it
 // loads the index (a damaged one is set aside and rebuilt, with a
@@ -333,7 +354,7 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 		store = e.store()
 		lock, err := store.Lock(e.o.LockTimeout)
 		if err != nil {
-			return nil, indexError(err)
+			return nil, e.indexError(err)
 		}
 		defer lock.Release()
 		m, err := store.Load()
@@ -346,13 +367,13 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 		switch {
 		case errors.Is(err, search.ErrCorrupt):
 			if serr := store.SetAside(); serr != nil {
-				return nil, indexError(serr)
+				return nil, e.indexError(serr)
 			}
 			e.warn("the search index was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") +
 				"); it was set aside as " + filepath.Join(e.indexRel(), "index.corrupt") + " in the state directory and built again: documents added with the index tool must be indexed again")
 			x = search.NewIndexWith(params)
 		case err != nil:
-			return nil, indexError(err)
+			return nil, e.indexError(err)
 		case x == nil:
 			x = search.NewIndexWith(params)
 		default:
@@ -376,7 +397,7 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 		return data, nil
 	}
 	if err := store.Save(data); err != nil {
-		return nil, indexError(err)
+		return nil, e.indexError(err)
 	}
 	return data, nil
 }

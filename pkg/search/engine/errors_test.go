@@ -45,6 +45,20 @@ func TestErrors(t *testing.T) {
 			_, err = e.Search(ctx, "x", search.ModeBM25, 5, nil)
 			return err
 		}, errs.IndexTooNew(search.ErrVersion).Code, ""},
+		// The message reaches the model: it names the state directory's
+		// files relative to it, never by the machine's absolute path.
+		{"a state directory whose search/ is a file, at an index call", func(t *testing.T) error {
+			dir := t.TempDir()
+			must(t, os.WriteFile(filepath.Join(dir, "search"), nil, 0o600))
+			_, err := New(Options{Files: fs, StateDir: dir}).Add(ctx, search.Doc{ID: "x", Content: "x", Source: -1})
+			return err
+		}, errs.EIO, "state directory: mkdir search: not a directory"},
+		{"a state directory whose search/ is a file, at a search", func(t *testing.T) error {
+			dir := t.TempDir()
+			must(t, os.WriteFile(filepath.Join(dir, "search"), nil, 0o600))
+			_, err := New(Options{Files: fs, StateDir: dir}).Search(ctx, "x", search.ModeBM25, 5, nil)
+			return err
+		}, errs.EIO, "state directory: open search/index.bin: not a directory"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func (e *Engine) vectorsCurrent(r *search.Reader) bool {
 func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, file string) error {
 	r, err := search.Open(data)
 	if err != nil {
-		return indexError(err)
+		return e.indexError(err)
 	}
 	fp := r.Fingerprint()
 	emb, err := e.embedder()
@@ -104,7 +104,7 @@ func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, 
 	store, err := search.OpenVectors(file)
 	if err != nil {
 		if !errors.Is(err, search.ErrCorrupt) {
-			return indexError(err)
+			return e.indexError(err)
 		}
 		e.warn("the vector store was damaged (" + strings.TrimPrefix(err.Error(), search.ErrCorrupt.Error()+": ") + "); every document is embedded again")
 		store = &search.VectorFile{Path: file}
@@ -131,7 +131,7 @@ func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, 
 			dim = len(records[0].Vector)
 		}
 		if err := store.Replace(search.VectorMeta{Model: model, Dim: dim, Synced: fp}, records); err != nil {
-			return indexError(err)
+			return e.indexError(err)
 		}
 		return nil
 	}
@@ -211,7 +211,7 @@ func embedError(err error) error {
 func (e *Engine) vectorSearch(ctx context.Context, r *search.Reader, file, query string, topK float64, minScore *float64) ([]search.Scored, error) {
 	store, err := search.OpenVectors(file)
 	if err != nil {
-		return nil, indexError(err)
+		return nil, e.indexError(err)
 	}
 	defer store.Close()
 	meta := store.Meta()
@@ -233,7 +233,7 @@ func (e *Engine) vectorSearch(ctx context.Context, r *search.Reader, file, query
 	}
 	matches, err := store.Query(vecs[0], k)
 	if err != nil {
-		return nil, indexError(err)
+		return nil, e.indexError(err)
 	}
 	var out []search.Scored
 	for _, m := range matches {
@@ -271,7 +271,7 @@ func (e *Engine) RankSkills(ctx context.Context, x *search.Index, p search.Param
 	}
 	r, err := search.Open(data)
 	if err != nil {
-		return nil, indexError(err)
+		return nil, e.indexError(err)
 	}
 	r.Built(p)
 	all := math.Inf(1)
