@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,6 +36,44 @@ func Activation(sk *Skill) string {
 	list("Scripts", "scripts", sk.Scripts)
 	list("Assets", "assets", sk.Assets)
 	return sb.String()
+}
+
+// Catalog is the list of skills Mastra's Agent puts in the system prompt
+// (SkillsProcessor, format xml): each skill's name, description, location
+// (<path>/SKILL.md) and source, sorted by name (ties in discovery order),
+// then the system message that tells the model how to use them. It is ""
+// for no skills.
+func Catalog(list []*Skill) string {
+	if len(list) == 0 {
+		return ""
+	}
+	sorted := slices.Clone(list)
+	slices.SortStableFunc(sorted, func(a, b *Skill) int { return strings.Compare(a.Name, b.Name) })
+	var sb strings.Builder
+	sb.WriteString("<available_skills>\n")
+	for i, sk := range sorted {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString("  <skill>\n    <name>" + escapeXML(sk.Name) + "</name>\n    <description>" + escapeXML(sk.Description) +
+			"</description>\n    <location>" + escapeXML(sk.Path+"/SKILL.md") + "</location>\n    <source>" + escapeXML(sk.Source) +
+			"</source>\n  </skill>")
+	}
+	sb.WriteString("\n</available_skills>\n\n" + catalogGuidance)
+	return sb.String()
+}
+
+// catalogGuidance is the system message Mastra adds after the catalogue.
+const catalogGuidance = "IMPORTANT: Skills are NOT tools. Do not call skill names directly as tool names. " +
+	"To use a skill, call the `skill` tool with the skill name as the \"name\" parameter. " +
+	"If multiple skills share the same name, use the exact location (shown in the location field) instead of the name to disambiguate. " +
+	"The location field identifies a skill for the `skill` and `skill_read` tools; it is not guaranteed to exist on your workspace filesystem, " +
+	"so read skill files with `skill_read` rather than with filesystem tools. " +
+	"When a user asks about a topic covered by an available skill, activate it immediately without asking for permission first."
+
+// escapeXML escapes the five XML special characters, as Mastra's catalogue does.
+func escapeXML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
 }
 
 // NotFound is Mastra's text for a skill that is not there.

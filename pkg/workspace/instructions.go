@@ -1,9 +1,16 @@
 package workspace
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/wstools/ws/pkg/skills"
+)
 
 // Instructions describes the workspace for a model's system prompt, in
-// Mastra's words for a local sandbox and a local filesystem (getInstructions).
+// Mastra's words for a local sandbox and a local filesystem (getInstructions),
+// then, when skills are configured and any loads, the catalogue of skills
+// and its guidance that Mastra's Agent adds as system messages (without it a
+// model is offered the skill tools but never told a skill's name).
 func (w *Workspace) Instructions() string {
 	var parts []string
 	if !w.cfg.Sandbox.Disabled {
@@ -20,5 +27,13 @@ func (w *Workspace) Instructions() string {
 		fs = append(fs, "File access is restricted to this directory.")
 	}
 	parts = append(parts, strings.Join(fs, " "))
+	if w.lacks(NeedSkills) == nil {
+		set, err := w.discoverSkills()
+		if err == nil {
+			if c := skills.Catalog(set.List()); c != "" {
+				parts = append(parts, c)
+			}
+		}
+	}
 	return strings.Join(parts, "\n\n")
 }
