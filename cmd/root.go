@@ -255,6 +255,15 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
+// queryArgs takes a QUERY of one or more words (search and skill search
+// join them with spaces: ws search reset password is one query).
+func queryArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return usagef("takes a QUERY (got 0 arguments)")
+	}
+	return nil
+}
+
 // argCount says how many arguments were given: "1 argument", "2 arguments".
 func argCount(n int) string {
 	if n == 1 {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/workspace"
@@ -23,15 +24,21 @@ path. Skills are found in the config's "skills" paths.`,
 
 func newSkillSearchCmd(app *App, runF func(context.Context, *workspace.SkillSearchRequest) error) *cobra.Command {
 	return toolCmd(app, workspace.SkillSearch, runF, &cobra.Command{
-		Use:   "search QUERY",
+		Use:   "search QUERY…",
 		Short: "Search the skills' instructions and references",
+		Long: `Search the skills' instructions and reference files (BM25 when the config
+enables bm25, else a case-insensitive substring match). Several QUERY words
+are one query, as if quoted.`,
 		Example: `  ws skill search layout
-  ws skill search 'brand colors' --skill brand-guidelines --top-k 3`,
-		Args: exactArgs(1, "one QUERY"),
+  ws skill search brand colors --skill brand-guidelines --top-k 3`,
+		Args: queryArgs,
 	}, func(b *binder, req *workspace.SkillSearchRequest) {
 		b.f.StringArrayVar(&req.SkillNames, "skill", nil, "search only this skill (repeatable; skillNames)")
 		b.countIn(&req.TopK, "top-k", "", b.atLeast("topK", 1), "5", "at most N results (topK)")
-	}, pathArg(func(req *workspace.SkillSearchRequest) *string { return &req.Query }))
+	}, func(cmd *cobra.Command, args []string, req *workspace.SkillSearchRequest) error {
+		req.Query = strings.Join(args, " ")
+		return nil
+	})
 }
 
 func newSkillReadCmd(app *App, runF func(context.Context, *workspace.SkillReadRequest) error) *cobra.Command {
