@@ -22,7 +22,7 @@ type Part struct {
 
 // Messages is a message list as a function-calling shim holds it: a JSON
 // array of messages, or an object (a request body) with a "messages"
-// array. Each message has a "role" and a "content" that is a string, an
+// array (or, as OpenAI's Responses API has it, an "input" array). Each message has a "role" and a "content" that is a string, an
 // array of parts or one part object.
 //
 // The file parts recognised, all in user messages, are those of the AI SDK
@@ -36,14 +36,14 @@ type Part struct {
 // file id, a text document and everything else are left as they are.
 type Messages struct {
 	doc      []byte
-	wrapped  bool
+	wrapped  string // the key of the list in a request body; "" for a bare list
 	messages []json.RawMessage
 	contents map[int][]json.RawMessage // parts of messages whose content is an array
 	Parts    []Part
 }
 
 // ErrNotMessages says what a message list must look like.
-var ErrNotMessages = errors.New(`expected a JSON array of messages, or an object with a "messages" array`)
+var ErrNotMessages = errors.New(`expected a JSON array of messages, or an object with a "messages" (or Responses API "input") array`)
 
 // ParseMessages reads a message list and finds its inline files.
 func ParseMessages(doc []byte) (*Messages, error) {
@@ -52,15 +52,19 @@ func ParseMessages(doc []byte) (*Messages, error) {
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		var body struct {
 			Messages json.RawMessage `json:"messages"`
+			Input    json.RawMessage `json:"input"` // OpenAI's Responses API
 		}
 		if err := json.Unmarshal(trimmed, &body); err != nil {
 			return nil, fmt.Errorf("invalid JSON: %v", err)
 		}
-		if len(body.Messages) == 0 || body.Messages[0] != '[' {
+		switch {
+		case len(body.Messages) > 0 && body.Messages[0] == '[':
+			m.wrapped, trimmed = "messages", body.Messages
+		case len(body.Messages) == 0 && len(body.Input) > 0 && body.Input[0] == '[':
+			m.wrapped, trimmed = "input", body.Input
+		default:
 			return nil, ErrNotMessages
 		}
-		m.wrapped = true
-		trimmed = body.Messages
 	}
 	if err := json.Unmarshal(trimmed, &m.messages); err != nil {
 		var syn *json.SyntaxError
@@ -181,9 +185,9 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 	}
 	list.WriteByte(']')
 	out := list.Bytes()
-	if m.wrapped {
+	if m.wrapped != "" {
 		var err error
-		if out, err = replaceKey(bytes.TrimSpace(m.doc), "messages", out); err != nil {
+		if out, err = replaceKey(bytes.TrimSpace(m.doc), m.wrapped, out); err != nil {
 			return nil, err
 		}
 	}

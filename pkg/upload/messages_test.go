@@ -119,8 +119,23 @@ func TestMessagesWrapped(t *testing.T) {
 	}
 }
 
+// A Responses API request body holds its messages in "input"; it was
+// refused as not a message list.
+func TestMessagesResponsesInput(t *testing.T) {
+	doc := `{"model": "m", "input": [{"type": "message", "role": "user", "content": [{"type": "input_file", "filename": "a.md", "file_data": "data:text/markdown;base64,aGk="}]}], "store": false}`
+	m, err := ParseMessages([]byte(doc))
+	if err != nil || len(m.Parts) != 1 || !m.Parts[0].Current || m.Parts[0].Name != "a.md" {
+		t.Fatalf("%+v %v", m, err)
+	}
+	out, _ := m.Rewrite(map[int]string{0: "N"})
+	if string(out) != `{"model":"m","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"N"}]}],"store":false}` {
+		t.Errorf("got %s", out)
+	}
+}
+
 func TestMessagesErrors(t *testing.T) {
-	for _, doc := range []string{`{`, `3`, `"x"`, `{"messages": 3}`, `{"model": "m"}`, `[3]`, `[{"role": "user", "content": [}]`} {
+	for _, doc := range []string{`{`, `3`, `"x"`, `{"messages": 3}`, `{"model": "m"}`, `[3]`, `[{"role": "user", "content": [}]`,
+		`{"input": "just text"}`, `{"messages": 3, "input": []}`} {
 		if _, err := ParseMessages([]byte(doc)); err == nil {
 			t.Errorf("ParseMessages(%s) accepted", doc)
 		}
