@@ -101,6 +101,9 @@ func (a *App) Workspace() (*workspace.Workspace, error) {
 	stateDir := a.opts.stateDir
 	if stateDir == "" {
 		stateDir = workspace.DefaultStateDir(root, os.Getenv("XDG_STATE_HOME"), home, os.TempDir())
+		if err := workspace.CheckDefaultStateDir(stateDir, os.TempDir()); err != nil {
+			return nil, err
+		}
 	} else if abs, err := filepath.Abs(stateDir); err == nil {
 		stateDir = abs
 	}

@@ -321,6 +321,12 @@ func RegexTimeout(path string, line int, limit string) *Error {
 // that has none.
 func NoStateDir() *Error { return newf(NotAvailable, "this workspace has no state directory") }
 
+// UnsafeStateDir: the default state directory under the shared temporary
+// directory is not the user's alone.
+func UnsafeStateDir(dir, why string) *Error {
+	return newf(EACCES, "state directory: %s %s, so ws does not keep this workspace's state there (others could read or plant it); remove it, or give --state-dir or WS_STATE_DIR", dir, why)
+}
+
 // DestroyHoldsRoot: destroy refuses a state directory that would take the
 // workspace's files with it.
 func DestroyHoldsRoot(dir string) *Error {

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/config"
@@ -138,9 +140,47 @@ func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 	}
 	dir := filepath.Join(base, "ws", id)
 	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || home == "" {
-		dir = filepath.Join(tmp, "ws-state-"+strconv.Itoa(os.Getuid()), id)
+		dir = filepath.Join(tempStateParent(tmp), id)
 	}
 	return dir
+}
+
+// tempStateParent is DefaultStateDir's directory under the temporary
+// directory: one per user.
+func tempStateParent(tmp string) string {
+	return filepath.Join(tmp, "ws-state-"+strconv.Itoa(os.Getuid()))
+}
+
+// CheckDefaultStateDir makes sure that a state directory DefaultStateDir
+// put under the temporary directory is the user's alone. Anyone may create
+// tmp/ws-state-<uid> first (its name is known), and whoever owns it could
+// read the kept versions of files there, or plant records: a version that
+// undo would write back into the workspace, read records that let a stale
+// write through. So the directory is made owner-only when missing, and one
+// that is a symlink, belongs to another user or is open to others is
+// refused. Any other dir passes as it is.
+func CheckDefaultStateDir(dir, tmp string) error {
+	parent := tempStateParent(tmp)
+	if filepath.Dir(dir) != parent {
+		return nil
+	}
+	if err := os.Mkdir(parent, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return errs.State(err)
+	}
+	fi, err := os.Lstat(parent)
+	if err != nil {
+		return errs.State(err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.IsDir():
+		return errs.UnsafeStateDir(parent, "is not a directory of its own (a symlink or a file)")
+	case ok && int(st.Uid) != os.Getuid():
+		return errs.UnsafeStateDir(parent, "belongs to another user")
+	case fi.Mode().Perm()&0o077 != 0:
+		return errs.UnsafeStateDir(parent, "is open to other users (mode "+fmt.Sprintf("%04o", fi.Mode().Perm())+")")
+	}
+	return nil
 }
 
 // normalizeKey spells a path the way Mastra's write lock and messages
