@@ -32,6 +32,9 @@ type ToolKey struct {
 	ID    string
 	Media bool
 	Fixed bool
+	// WSOnly: one of ws's own tools, offered only with tools.wsTools, so
+	// its name is taken only then.
+	WSOnly bool
 }
 
 // DefaultMediaTypes are the MIME types read_file returns as media parts
@@ -298,15 +301,22 @@ func checkNames(c *Config, tools []ToolKey) error {
 	}
 	for _, k := range tools {
 		id := k.ID
-		if k.Fixed || !c.ToolEnabled(id) {
+		if k.Fixed || !c.ToolEnabled(id) || k.WSOnly && !c.Tools.WSTools {
 			continue
 		}
 		name := id
 		if t := c.Tools.PerTool[id]; t.Name != "" {
 			name = t.Name
 		}
-		if _, dup := exposed[name]; dup {
-			return &Error{Key: "tools." + id + ".name", Msg: fmt.Sprintf(
+		if first, dup := exposed[name]; dup {
+			// The key blamed is the name the config gave: this tool's,
+			// or, when this one keeps its own id, the earlier tool's
+			// that was renamed to it.
+			key := id
+			if c.Tools.PerTool[id].Name == "" && c.Tools.PerTool[first].Name != "" {
+				key = first
+			}
+			return &Error{Key: "tools." + key + ".name", Msg: fmt.Sprintf(
 				"Duplicate workspace tool name \"%s\": tool \"%s\" conflicts with an already-registered tool. Check your tools config for duplicate \"name\" values.",
 				name, id)}
 		}
@@ -688,8 +698,18 @@ func (p *parser) bm25(key string, v any, out *search.Params) bool {
 
 func (p *parser) bm25Numbers(key string, m map[string]any, out *search.Params) {
 	p.object(key, m, map[string]func(string, any){
-		"k1": func(k string, v any) { out.K1 = p.finite(k, v) },
-		"b":  func(k string, v any) { out.B = p.finite(k, v) },
+		// Outside these ranges BM25's scores turn negative or zero, and
+		// search finds nothing (Mastra takes them and does so).
+		"k1": func(k string, v any) {
+			if out.K1 = p.finite(k, v); p.err == nil && out.K1 < 0 {
+				p.fail(k, "expected a number ≥ 0 (term frequency saturation; Mastra's default is 1.5), got %v", v)
+			}
+		},
+		"b": func(k string, v any) {
+			if out.B = p.finite(k, v); p.err == nil && (out.B < 0 || out.B > 1) {
+				p.fail(k, "expected a number from 0 to 1 (document length normalisation; Mastra's default is 0.75), got %v", v)
+			}
+		},
 	})
 }
 
@@ -800,6 +820,11 @@ func (p *parser) tool(key string, tk ToolKey, v any) Tool {
 		"requireReadBeforeWrite": func(k string, v any) { t.RequireReadBeforeWrite = p.boolPtr(k, v) },
 		"maxOutputTokens": func(k string, v any) {
 			if n, ok := p.nonNegInt(k, v); ok {
+				if n == 0 {
+					// Mastra takes 0 and answers every call with its
+					// truncation notice alone; 0 is not "no limit".
+					p.fail(k, "expected at least 1 (0 would cut every output to nothing; for a higher cap give a larger number)")
+				}
 				i := int(n)
 				t.MaxOutputTokens = &i
 			}

@@ -87,12 +87,32 @@ func TestParseErrors(t *testing.T) {
 		{`{"tools": {"hooks": {"beforeToolCall": ["/bin/e\u0000cho"]}}}`, `config: tools.hooks.beforeToolCall[0]: holds a NUL byte`},
 		{`{"tools": {"hooks": {"afterToolCall": "echo \u0000"}}}`, `config: tools.hooks.afterToolCall: holds a NUL byte`},
 		{`{"filesystem": {"allowedPaths": ["/tmp\u0000x"]}}`, `config: filesystem.allowedPaths[0]: holds a NUL byte`},
+		// Out of range, BM25 scores nothing and search finds nothing.
+		{`{"bm25": {"k1": -1}}`, "config: bm25.k1: expected a number ≥ 0"},
+		{`{"bm25": {"b": 5}}`, "config: bm25.b: expected a number from 0 to 1"},
+		{`{"bm25": {"bm25": {"b": -0.1}}}`, "config: bm25.bm25.b: expected a number from 0 to 1"},
+		// 0 is no "no limit": every output would be the notice alone.
+		{`{"tools": {"mastra_workspace_grep": {"maxOutputTokens": 0}}}`, "config: tools.mastra_workspace_grep.maxOutputTokens: expected at least 1"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in), testKeys)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("Parse(%s):\n got %v\nwant %s…", tt.in, err, tt.want)
 		}
+	}
+	// A tool keeping its id is not blamed for a clash: the key named is
+	// the rename the config gave.
+	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "mastra_workspace_grep"}}}`), testKeys); err == nil ||
+		!strings.HasPrefix(err.Error(), `config: tools.mastra_workspace_read_file.name: Duplicate workspace tool name "mastra_workspace_grep": tool "mastra_workspace_grep" conflicts`) {
+		t.Errorf("rename onto another tool's id: %v", err)
+	}
+	// ws's own tools take their names only when tools.wsTools offers them.
+	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "glob"}}}`), testKeys); err != nil {
+		t.Errorf("rename onto an unoffered ws tool: %v", err)
+	}
+	if _, err := Parse([]byte(`{"tools": {"wsTools": true, "mastra_workspace_read_file": {"name": "glob"}}}`), testKeys); err == nil ||
+		!strings.HasPrefix(err.Error(), `config: tools.mastra_workspace_read_file.name: Duplicate workspace tool name "glob"`) {
+		t.Errorf("rename onto an offered ws tool: %v", err)
 	}
 	// A disabled tool's name does not clash.
 	if _, err := Parse([]byte(`{"tools": {"mastra_workspace_read_file": {"name": "x"}, "mastra_workspace_grep": {"name": "x", "enabled": false}}}`), testKeys); err != nil {
@@ -127,7 +147,7 @@ const (
 )
 
 var testKeys = []ToolKey{{ID: ReadFile, Media: true}, {ID: WriteFile}, {ID: EditFile}, {ID: "mastra_workspace_grep"},
-	{ID: "mastra_workspace_list_files"}, {ID: "mastra_workspace_execute_command"}}
+	{ID: "mastra_workspace_list_files"}, {ID: "mastra_workspace_execute_command"}, {ID: "glob", WSOnly: true}}
 
 // The same key in two objects is no duplicate.
 func TestDuplicateKeyPerObject(t *testing.T) {

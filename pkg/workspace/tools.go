@@ -252,7 +252,7 @@ func Spec(id string) (*ToolSpec, bool) {
 func ConfigKeys() []config.ToolKey {
 	var keys []config.ToolKey
 	for _, s := range Tools() {
-		keys = append(keys, config.ToolKey{ID: s.ID, Media: s.MediaOptions, Fixed: s.AgentTool})
+		keys = append(keys, config.ToolKey{ID: s.ID, Media: s.MediaOptions, Fixed: s.AgentTool, WSOnly: s.WSOnly})
 	}
 	return keys
 }
