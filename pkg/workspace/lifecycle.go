@@ -102,11 +102,14 @@ type InfoResult struct {
 
 // InfoFilesystem is the filesystem's description.
 type InfoFilesystem struct {
-	Provider   string `json:"provider"` // "local"
-	BasePath   Bytes  `json:"base_path"`
-	ReadOnly   bool   `json:"read_only"`
-	Contained  bool   `json:"contained"`
-	TotalFiles *int   `json:"total_files,omitempty"`
+	Provider  string `json:"provider"` // "local"
+	BasePath  Bytes  `json:"base_path"`
+	ReadOnly  bool   `json:"read_only"`
+	Contained bool   `json:"contained"`
+	// AllowedPaths are filesystem.allowedPaths, absolute (getInfo's
+	// metadata.allowedPaths), when there are any and access is contained.
+	AllowedPaths []Bytes `json:"allowed_paths,omitempty"`
+	TotalFiles   *int    `json:"total_files,omitempty"`
 }
 
 // InfoSandbox is the sandbox's description.
@@ -144,6 +147,12 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 	res := &InfoResult{ID: w.ID(), Name: w.Name(), Status: "pending", StateDir: Bytes(w.stateDir),
 		Filesystem: InfoFilesystem{Provider: "local", BasePath: Bytes(w.fs.RealBase()), ReadOnly: w.readOnly, Contained: w.cfg.Filesystem.Contained},
 		Index:      InfoIndex{Name: w.IndexName()}}
+	if w.fs.Contained() {
+		paths, _ := w.fs.AllowedRoots()
+		for _, p := range paths {
+			res.Filesystem.AllowedPaths = append(res.Filesystem.AllowedPaths, Bytes(p))
+		}
+	}
 	if !w.cfg.Sandbox.Disabled {
 		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: Bytes(w.fs.RealBase())}
 	}
@@ -216,7 +225,15 @@ func (r *InfoResult) Text() string {
 		fsDesc += " (read-write"
 	}
 	if r.Filesystem.Contained {
-		fsDesc += ", contained)"
+		fsDesc += ", contained"
+		for i, p := range r.Filesystem.AllowedPaths {
+			if i == 0 {
+				fsDesc += "; also " + string(p)
+			} else {
+				fsDesc += ", " + string(p)
+			}
+		}
+		fsDesc += ")"
 	} else {
 		fsDesc += ", not contained)"
 	}
