@@ -82,6 +82,9 @@ func TestCommandRequests(t *testing.T) {
 		{"patch file", captured(newPatchCmd), []string{oldFile}, "", `{"input":"from file\n"}`},
 		{"undo", captured(newUndoCmd), []string{"a.txt", "--force"}, "", `{"path":"a.txt","force":true}`},
 		{"undo all", captured(newUndoCmd), nil, "", `{}`},
+		{"move", captured(newMoveCmd), []string{"a.txt", "b/c.txt"}, "", `{"source":"a.txt","destination":"b/c.txt"}`},
+		{"move overwrite", captured(newMoveCmd), []string{"a.txt", "b.txt", "--overwrite"}, "", `{"source":"a.txt","destination":"b.txt","overwrite":true}`},
+		{"move overwrite=false", captured(newMoveCmd), []string{"a.txt", "b.txt", "--overwrite=false"}, "", `{"source":"a.txt","destination":"b.txt","overwrite":false}`},
 		{"stat", captured(newStatCmd), []string{"s"}, "", `{"path":"s"}`},
 		{"mkdir", captured(newMkdirCmd), []string{"m", "--recursive=false"}, "", `{"path":"m","recursive":false}`},
 		{"ls", captured(newLsCmd), nil, "", `{}`},
@@ -194,6 +197,7 @@ func TestRootFor(t *testing.T) {
 		{[]string{"--root", "read", "stat", "x"}, "stat"},
 		{[]string{"--json", "skill", "search", "q"}, "skill"},
 		{[]string{"rm", "-r", "d"}, "delete"},
+		{[]string{"mv", "a", "b"}, "move"},
 		{[]string{"--version"}, ""},
 		{[]string{"mcp"}, "mcp"},
 	}
@@ -233,8 +237,10 @@ func TestCLIOnlyFields(t *testing.T) {
 	run(newDeleteCmd(app, func(_ context.Context, r *workspace.DeleteRequest) error { del = *r; return nil }), "a", "--dry-run")
 	var patch workspace.PatchRequest
 	run(newPatchCmd(app, func(_ context.Context, r *workspace.PatchRequest) error { patch = *r; return nil }), "--dry-run")
-	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun {
-		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun)
+	var move workspace.MoveRequest
+	run(newMoveCmd(app, func(_ context.Context, r *workspace.MoveRequest) error { move = *r; return nil }), "a", "b", "--dry-run")
+	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun || !move.DryRun {
+		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v move %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun, move.DryRun)
 	}
 }
 

@@ -39,6 +39,7 @@ var toolCommands = map[string]func(*App) *cobra.Command{
 	"undo":         func(a *App) *cobra.Command { return newUndoCmd(a, nil) },
 	"glob":         func(a *App) *cobra.Command { return newGlobCmd(a, nil) },
 	"send":         func(a *App) *cobra.Command { return newSendCmd(a, nil) },
+	"move":         func(a *App) *cobra.Command { return newMoveCmd(a, nil) },
 }
 
 // modeOf tells a table Command that is a mode of another command, run by
@@ -80,6 +81,8 @@ func newRootFor(app *App, args []string) *cobra.Command {
 		return newRoot(app, "--version")
 	case name == "rm":
 		return newRoot(app, "delete")
+	case name == "mv":
+		return newRoot(app, "move")
 	case toolCommands[name] != nil || otherCommands[name] != nil:
 		return newRoot(app, name)
 	}

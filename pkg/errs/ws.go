@@ -352,3 +352,30 @@ func DestroyNotConfirmed(asked bool) *Error {
 	}
 	return newf(ApprovalRefused, "destroy removes the workspace's state: confirm with --yes (there is no terminal to ask on)")
 }
+
+// MoveOnto: a move whose destination exists, without overwrite; how says
+// how to allow it, in the words of the interface in use.
+func MoveOnto(dest, how string) *Error {
+	return newf(EEXIST, "File already exists: %s (%s replaces it)", dest, how).at(dest, nil)
+}
+
+// MoveDir: move_file moves files and symbolic links, not directories.
+func MoveDir(path string) *Error {
+	return newf(EISDIR, "Path is a directory: %s (move moves files and symbolic links; move a directory with a shell command, mv)", path).at(path, nil)
+}
+
+// MoveIntoDir: a move whose destination is a directory: the destination
+// is the new path, and into names the one that moves the file into it.
+func MoveIntoDir(dest, into string) *Error {
+	return newf(EISDIR, "Path is a directory: %s (the destination is the new path: %s moves the file into it)", dest, into).at(dest, nil)
+}
+
+// MoveSame: a move whose source and destination are one file.
+func MoveSame(src, dest string) *Error {
+	return newf(InvalidArgument, "%s and %s are the same file: nothing to move", src, dest)
+}
+
+// MoveAcross: rename(2) cannot move between file systems (EXDEV).
+func MoveAcross(src, dest string, err error) *Error {
+	return newf(EIO, "cannot move %s to %s: they are on different file systems", src, dest).at(src, err)
+}

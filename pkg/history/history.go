@@ -24,11 +24,12 @@ const (
 	OpDelete Op = "delete"
 	OpPatch  Op = "patch"
 	OpUndo   Op = "undo"
+	OpMove   Op = "move"
 )
 
 func (o Op) valid() bool {
 	switch o {
-	case OpWrite, OpEdit, OpDelete, OpPatch, OpUndo:
+	case OpWrite, OpEdit, OpDelete, OpPatch, OpUndo, OpMove:
 		return true
 	}
 	return false

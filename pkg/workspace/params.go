@@ -212,6 +212,14 @@ type PatchRequest struct {
 	DryRun bool   `json:"-"` // ws patch --dry-run
 }
 
+// MoveRequest is the input of move (move_file).
+type MoveRequest struct {
+	DryRun      bool   `json:"-"` // ws move --dry-run: say what would move, move nothing
+	Source      string `json:"source" desc:"File or symbolic link to move (a link is moved itself, not what it points to)."`
+	Destination string `json:"destination" desc:"Its new path (not a directory to move it into); missing directories are made."`
+	Overwrite   *bool  `json:"overwrite,omitempty" default:"false" desc:"Replace a file already at destination (default false: refused)."`
+}
+
 // UndoRequest is the input of undo.
 type UndoRequest struct {
 	Path  string `json:"path,omitempty" desc:"File whose last change by ws to take back. Without it, the last change ws made in the workspace (all the files of a patch together)."`

@@ -36,6 +36,7 @@ const (
 	Undo       = "undo"
 	Glob       = "glob"
 	SendInput  = "send_input"
+	MoveFile   = "move_file"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -201,6 +202,9 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: Glob, Command: "glob", WSOnly: true,
 			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most 100. Hidden names and .gitignored files are left out unless asked; directories are not listed."},
 			(*Workspace).Glob),
+		tool(ToolSpec{ID: MoveFile, Command: "move", Writes: true, Op: "move", WSOnly: true,
+			Description: "Move or rename a file or a symbolic link within the workspace, in one step: destination is its new path (missing directories are made), and a file already there is replaced only with overwrite=true. undo moves it back."},
+			(*Workspace).Move),
 	}
 })
 

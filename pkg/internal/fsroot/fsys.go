@@ -814,6 +814,41 @@ func (fsys *FS) Remove(l Loc, recursive bool) error {
 	return nil
 }
 
+// Rename moves what is at from (a final symlink itself, not followed) to
+// to, whose parent must exist, each name taken below its opened parent so
+// that neither can be redirected out of the root. With noReplace a
+// destination that exists is refused (EEXIST), atomically; without, a
+// file there is replaced. Both directories are fsynced.
+func (fsys *FS) Rename(from, to Loc, noReplace bool) error {
+	fp, fname := from.Parent()
+	tp, tname := to.Parent()
+	ffd, err := fsys.Open(fp, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(ffd)
+	tfd, err := fsys.Open(tp, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(tfd)
+	if !noReplace {
+		err = unix.Renameat(ffd, fname, tfd, tname)
+	} else if err = unix.Renameat2(ffd, fname, tfd, tname, unix.RENAME_NOREPLACE); err == unix.EINVAL || err == unix.ENOSYS {
+		// Filesystems without RENAME_NOREPLACE: link(2) also refuses to
+		// replace (a file; a directory cannot be linked, and is refused).
+		if err = unix.Linkat(ffd, fname, tfd, tname, 0); err == nil {
+			err = unix.Unlinkat(ffd, fname, 0)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_ = unix.Fsync(tfd)
+	_ = unix.Fsync(ffd)
+	return nil
+}
+
 // RemoveEmptyDir removes the directory at l if it is empty (rmdir): a
 // directory that holds anything, a file or a symlink there, is left as it
 // is, with the error that says why (ENOTEMPTY, ENOTDIR).
