@@ -47,13 +47,7 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	if err != nil {
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
-	typ := "file"
-	switch {
-	case st.Mode&fs.ModeSymlink != 0:
-		typ = "symlink"
-	case st.IsDir():
-		typ = "directory"
-	}
+	typ := entryType(st.Mode)
 	recursive := req.Recursive != nil && *req.Recursive
 	if req.DryRun {
 		return w.dryDelete(l, req.Path, typ, recursive)
@@ -88,6 +82,18 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
 	return &DeleteResult{Path: Bytes(req.Path), Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
+}
+
+// entryType names what a path holds, as delete and move report it: a
+// file (any that is not a link or a directory), a symlink or a directory.
+func entryType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m.IsDir():
+		return "directory"
+	}
+	return "file"
 }
 
 // removable refuses a recursive delete of the directory l (typed as

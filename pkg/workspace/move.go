@@ -74,13 +74,11 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	if err != nil {
 		return nil, errs.FromOS("move", req.Source, err, false)
 	}
-	typ := "file"
+	typ := entryType(sst.Mode)
 	switch {
-	case sst.Mode&fs.ModeSymlink != 0:
-		typ = "symlink"
-	case sst.IsDir():
+	case typ == "directory":
 		return nil, errs.MoveDir(req.Source)
-	case !sst.Mode.IsRegular():
+	case typ == "file" && !sst.Mode.IsRegular():
 		return nil, errs.NotRegular("move", req.Source, nil)
 	}
 	overwrite := req.Overwrite != nil && *req.Overwrite
