@@ -205,6 +205,143 @@ func writeTime(t *testing.T, root string, size int) time.Duration {
 	return longest
 }
 
+// TestKillDuringMove kills `ws move` with SIGKILL at a random moment of
+// its run: the file must then be whole at exactly one of its two paths
+// (the rename is one step), and `ws undo` after the kill must leave it so
+// too (moved back, or refused with a reason, or nothing to undo), never
+// lose it or leave two copies. The kills straddle the rename: the test
+// fails unless some left the file moved and some did not.
+func TestKillDuringMove(t *testing.T) {
+	n := iterations(t, 50)
+	root := newRoot(t)
+	rng := rand.New(rand.NewSource(2))
+	window := moveTime(t, root)
+	var moved, stayed, lost int
+	where := func(a, b string, want []byte) (atA, atB bool) {
+		ga, errA := os.ReadFile(filepath.Join(root, a))
+		gb, errB := os.ReadFile(filepath.Join(root, b))
+		atA, atB = errA == nil, errB == nil
+		if atA && !bytes.Equal(ga, want) || atB && !bytes.Equal(gb, want) {
+			t.Errorf("%s or %s holds other bytes than the file's", a, b)
+		}
+		return atA, atB
+	}
+	for i := 0; i < n; i++ {
+		src, dst := fmt.Sprintf("src/f%d.txt", i), fmt.Sprintf("dst/%d/f.txt", i)
+		content := []byte(fmt.Sprintf("file %d\n", i))
+		if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, src), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := ws(root, "move", src, dst)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int63n(int64(window))))
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+		atA, atB := where(src, dst, content)
+		switch {
+		case atA && atB:
+			t.Errorf("iteration %d: after the kill the file is at both paths", i)
+		case !atA && !atB:
+			lost++
+			t.Errorf("iteration %d: after the kill the file is at neither path", i)
+		case atB:
+			moved++
+		default:
+			stayed++
+		}
+		out, err := ws(root, "undo", dst).CombinedOutput()
+		if err != nil && !bytes.Contains(out, []byte("nothing to undo")) && !bytes.Contains(out, []byte("cannot undo")) {
+			t.Errorf("iteration %d: undo after the kill: %v: %s", i, err, out)
+		}
+		if atA, atB := where(src, dst, content); atA == atB {
+			t.Errorf("iteration %d: after the kill and an undo the file is at both paths or neither (%v %v): %s", i, atA, atB, out)
+		}
+	}
+	counts := fmt.Sprintf("%d kills within %v of the start of a move: moved %d times, not moved %d times, lost %d", n, window.Round(time.Millisecond), moved, stayed, lost)
+	t.Log(counts)
+	if moved == 0 || stayed == 0 {
+		if n < 10 {
+			t.Skipf("the kills did not straddle the rename (%d iterations are too few to be sure): %s", n, counts)
+		}
+		t.Errorf("the kills did not straddle the rename, so little was tested: %s", counts)
+	}
+}
+
+// TestConcurrentMoves runs 6 ws processes moving one file back and forth
+// between two paths at once (x to y, y to x): each move takes both paths'
+// locks, in one order, so none waits for ever, and the file ends whole at
+// exactly one of them.
+func TestConcurrentMoves(t *testing.T) {
+	const movers = 6
+	moves := max(iterations(t, 20), 1)
+	root := newRoot(t)
+	content := []byte("the one file\n")
+	if err := os.WriteFile(filepath.Join(root, "x.txt"), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var done, refused atomic.Int64
+	var wg sync.WaitGroup
+	for m := 0; m < movers; m++ {
+		wg.Add(1)
+		go func(m int) {
+			defer wg.Done()
+			for i := 0; i < moves; i++ {
+				from, to := "x.txt", "d/y.txt"
+				if (m+i)%2 == 1 {
+					from, to = to, from
+				}
+				out, err := ws(root, "move", from, to).CombinedOutput()
+				switch {
+				case err == nil:
+					done.Add(1)
+				case bytes.Contains(out, []byte("File not found")): // another mover took it first
+					refused.Add(1)
+				default:
+					t.Errorf("mover %d, move %d: %v: %s", m, i, err, out)
+				}
+			}
+		}(m)
+	}
+	wg.Wait()
+	x, errX := os.ReadFile(filepath.Join(root, "x.txt"))
+	y, errY := os.ReadFile(filepath.Join(root, "d/y.txt"))
+	t.Logf("%d movers x %d moves of one file between two paths: %d moved, %d refused", movers, moves, done.Load(), refused.Load())
+	switch {
+	case (errX == nil) == (errY == nil):
+		t.Errorf("the file ends at both paths or neither (%v, %v)", errX, errY)
+	case errX == nil && !bytes.Equal(x, content), errY == nil && !bytes.Equal(y, content):
+		t.Errorf("the file's bytes changed")
+	}
+}
+
+// moveTime is how long an uninterrupted `ws move` takes here, process
+// start included: the longest of three runs.
+func moveTime(t *testing.T, root string) time.Duration {
+	longest := time.Millisecond
+	for i := range 3 {
+		name := fmt.Sprintf("probe%d.txt", i)
+		if err := os.WriteFile(filepath.Join(root, name), []byte("probe\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		out, err := ws(root, "move", name, "probe/"+name).CombinedOutput()
+		d := time.Since(start)
+		if err != nil {
+			t.Fatalf("a plain move failed: %v: %s", err, out)
+		}
+		longest = max(longest, d)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "probe")); err != nil {
+		t.Fatal(err)
+	}
+	return longest
+}
+
 // TestConcurrentEditors runs 8 ws processes editing one file at once, each
 // bumping its own counter line; a lost update shows as a counter short of
 // its count (or an edit that finds its line gone).
