@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
@@ -220,6 +221,22 @@ func (v positive[T]) Set(s string) error {
 		*v.p = T(n)
 	}
 	return err
+}
+
+// interval is a flag of ws's own that takes a number of seconds ≥ 0
+// (fractions allowed) into a duration; its default is what *p holds.
+type interval struct{ p *time.Duration }
+
+func (v interval) String() string { return strconv.FormatFloat(v.p.Seconds(), 'f', -1, 64) }
+func (v interval) Type() string   { return "seconds" }
+
+func (v interval) Set(s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || f > math.MaxInt64/float64(time.Second) {
+		return &badValue{"a number of seconds ≥ 0, not " + strconv.Quote(s)}
+	}
+	*v.p = time.Duration(f * float64(time.Second))
+	return nil
 }
 
 // choice declares a string flag that takes one of the parameter's values.

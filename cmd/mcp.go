@@ -22,6 +22,7 @@ type mcpHTTPOptions struct {
 	maxBody         int64
 	maxRequests     int
 	maxSessions     int
+	progressEvery   time.Duration
 }
 
 func newMCPCmd(app *App) *cobra.Command {
@@ -63,7 +64,7 @@ and answer, and exits.`,
 				// which would leave the commands of its calls running: the
 				// write fails instead, and Serve stops them.
 				signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-				return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out)
+				return mcp.Serve(cmd.Context(), ws, version, app.IO.In, app.IO.Out, o.options())
 			}
 			return app.serveMCPHTTP(cmd, o)
 		},
@@ -75,7 +76,18 @@ and answer, and exits.`,
 	f.Var(positive[int64]{&o.maxBody}, "max-body-bytes", "refuse a request body larger than this (413)")
 	f.Var(positive[int]{&o.maxRequests}, "max-requests", "requests handled at once; as many more may wait up to 1s for a place, the rest get 429")
 	f.Var(positive[int]{&o.maxSessions}, "max-sessions", "open sessions; a new one beyond gets 503")
+	o.progressEvery = mcp.DefaultProgressEvery
+	f.Var(interval{&o.progressEvery}, "progress-every",
+		"seconds between the progress notifications that tell a client which asked for them (a progressToken) that its call still runs; 0 = never")
 	return c
+}
+
+// options are the two transports' options the flags give.
+func (o mcpHTTPOptions) options() mcp.Options {
+	if o.progressEvery <= 0 {
+		return mcp.Options{ProgressEvery: -1} // never
+	}
+	return mcp.Options{ProgressEvery: o.progressEvery}
 }
 
 // serveMCPHTTP checks the address and the token, listens and serves.
@@ -116,6 +128,7 @@ func (a *App) serveMCPHTTP(cmd *cobra.Command, o mcpHTTPOptions) error {
 		fmt.Fprintf(a.IO.Err, "ws mcp: bearer token %s (set WS_MCP_TOKEN or --token-file to choose it)\n", token)
 	}
 	return mcp.ServeHTTP(cmd.Context(), ws, version, ln, mcp.HTTPOptions{
+		Options:        o.options(),
 		Token:          token,
 		MaxBodyBytes:   o.maxBody,
 		MaxRequests:    o.maxRequests,

@@ -29,7 +29,7 @@ func newScriptedClient(t *testing.T, ws *workspace.Workspace, capabilities strin
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &scriptedClient{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
-	go func() { c.done <- Serve(context.Background(), ws, "test", inR, outW); outW.Close() }()
+	go func() { c.done <- Serve(context.Background(), ws, "test", inR, outW, Options{}); outW.Close() }()
 	t.Cleanup(func() { inW.Close(); outR.Close() })
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` + capabilities + `,"clientInfo":{"name":"c","version":"1"}}}`)
 	if got := c.next(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":0,"result":{"capabilities"`) {

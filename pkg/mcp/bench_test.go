@@ -21,7 +21,7 @@ func BenchmarkCallStdio(b *testing.B) {
 	ws, _ := newTestWorkspace(b)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	go Serve(context.Background(), ws, "bench", inR, outW)
+	go Serve(context.Background(), ws, "bench", inR, outW, Options{})
 	defer inW.Close()
 	out := bufio.NewReader(outR)
 	roundTrip := func(msg string) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/js"
@@ -43,6 +44,10 @@ type Handler struct {
 	asks       map[string]chan *reply // by id, waiting for the client's answer
 	lastAsk    int64
 	inputEnded bool
+
+	// progressEvery is the interval of a call's progress notifications
+	// (see progress.go); 0 or less: none.
+	progressEvery time.Duration
 }
 
 // running is a request being answered, for notifications/cancelled.
@@ -66,6 +71,8 @@ func NewHandler(ws *workspace.Workspace, version string) *Handler {
 		known:    map[string]bool{},
 		inflight: map[string]*running{},
 		asks:     map[string]chan *reply{},
+
+		progressEvery: DefaultProgressEvery,
 	}
 	h.tools = offeredTools(ws)
 	for _, t := range h.tools {
@@ -404,6 +411,7 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      json.RawMessage `json:"_meta"`
 	}
 	if err := decodeRequired("tools/call", params, &p); err != nil {
 		return nil, err
@@ -415,7 +423,10 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
+	// A client that asked for progress hears that a long call still runs.
+	stop := h.reportProgress(ctx, p.Name, progressToken(p.Meta))
 	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
+	stop()
 	return toResult(h.ws.Base(), res, err), nil
 }
 

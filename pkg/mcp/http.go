@@ -24,6 +24,7 @@ import (
 
 // HTTPOptions set up ServeHTTP.
 type HTTPOptions struct {
+	Options
 	// Token is the bearer token every request must carry.
 	Token string
 	// MaxBodyBytes bounds a request's body (413 beyond it; 0:

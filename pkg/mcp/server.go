@@ -19,8 +19,9 @@ import (
 // in order. Serve returns when in ends, once every answer is written, or
 // when ctx is cancelled (with its error), once the calls it stops have
 // answered.
-func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer) error {
+func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer, opts Options) error {
 	h := NewHandler(ws, version)
+	h.progressEvery = opts.progressEvery()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// An answer that cannot be written (the client stopped reading)

@@ -27,7 +27,7 @@ func TestServeEndToEnd(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- Serve(context.Background(), ws, "test", inR, outW); outW.Close() }()
+	go func() { done <- Serve(context.Background(), ws, "test", inR, outW, Options{}); outW.Close() }()
 	lines := json.NewDecoder(outR)
 	id := 0
 	send := func(method string, params any) (json.RawMessage, *rpcError) {
@@ -166,7 +166,7 @@ func TestServeLines(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\r\n" +
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}`
 	var out bytes.Buffer
-	must(t, Serve(context.Background(), ws, "test", strings.NewReader(in), &out))
+	must(t, Serve(context.Background(), ws, "test", strings.NewReader(in), &out, Options{}))
 	lines := strings.Split(out.String(), "\n")
 	if len(lines) != 6 || lines[5] != "" {
 		t.Fatalf("want 5 lines, got %q", out.String())
@@ -190,7 +190,7 @@ func TestServeCancel(t *testing.T) {
 	var out lockedBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ws, "test", inR, &out) }()
+	go func() { done <- Serve(ctx, ws, "test", inR, &out, Options{}) }()
 	io.WriteString(inW, initialize+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 10"}}}`+"\n")
 	time.Sleep(200 * time.Millisecond)
 	cancel()
@@ -224,7 +224,7 @@ func (l *lockedBuffer) String() string {
 func TestServeWriteError(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	in := strings.NewReader(initialize + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n")
-	if err := Serve(context.Background(), ws, "test", in, failWriter{}); err != io.ErrClosedPipe {
+	if err := Serve(context.Background(), ws, "test", in, failWriter{}, Options{}); err != io.ErrClosedPipe {
 		t.Errorf("Serve: %v, want %v", err, io.ErrClosedPipe)
 	}
 }
@@ -243,7 +243,7 @@ func TestServeWriteErrorStopsCalls(t *testing.T) {
 	defer inW.Close()
 	out := &failAfter{ok: 1} // the answer to initialize, then nothing
 	done := make(chan error, 1)
-	go func() { done <- Serve(context.Background(), ws, "test", inR, out) }()
+	go func() { done <- Serve(context.Background(), ws, "test", inR, out, Options{}) }()
 	io.WriteString(inW, initialize+"\n"+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.2; echo a"}}}`+"\n"+
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 20; touch late"}}}`+"\n")

@@ -35,6 +35,7 @@ type session struct {
 
 func newSession(s *httpServer) *session {
 	ss := &session{id: rand.Text(), h: NewHandler(s.ws, s.version), srv: s}
+	ss.h.progressEvery = s.opts.progressEvery()
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.h.setSender(sendOnStream)
 	return ss

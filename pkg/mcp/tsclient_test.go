@@ -110,19 +110,21 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Error("the declined call wrote its file")
 	}
 
-	ws, url := serve(root)
+	ws, url := serve(root, "--progress-every", "0.3")
 	got = run("ts-client.mjs", url, testToken, itoa(ws.Process.Pid))
 	want := map[string]any{
-		"unauthorized": 401,
-		"noToken":      "refused",
-		"server":       "ws",
-		"read":         result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
-		"write":        result{Text: "Wrote 8 bytes to b.txt"},
-		"readBack":     result{Text: "b.txt (16 bytes)\n     1→from TypeScript"},
-		"missing":      result{Text: "File not found: nope.txt", IsError: true},
-		"exec":         result{Text: "hi\n\nExit code: 3"},
-		"second":       result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
-		"drained":      result{Text: "drained\n"},
+		"unauthorized":  401,
+		"noToken":       "refused",
+		"server":        "ws",
+		"read":          result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
+		"write":         result{Text: "Wrote 8 bytes to b.txt"},
+		"readBack":      result{Text: "b.txt (16 bytes)\n     1→from TypeScript"},
+		"missing":       result{Text: "File not found: nope.txt", IsError: true},
+		"exec":          result{Text: "hi\n\nExit code: 3"},
+		"second":        result{Text: "a.txt (12 bytes)\n     1→hello\n     2→world"},
+		"drained":       result{Text: "drained\n"},
+		"long":          result{Text: "long\n"},
+		"progressHeard": true,
 	}
 	for key, w := range want {
 		wj, _ := json.Marshal(w)

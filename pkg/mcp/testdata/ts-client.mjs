@@ -42,6 +42,16 @@ out("missing", await call("mastra_workspace_read_file", { path: "nope.txt" }));
 out("invalid", await call("mastra_workspace_read_file", { path: "a.txt", offset: 0 }));
 out("exec", await call("mastra_workspace_execute_command", { command: "echo hi; exit 3" }));
 
+// A call longer than the client's own timeout (1 s here, 60 s by default)
+// still answers when the client restarts its timeout on each progress
+// notification, which ws sends (every 0.3 s in this test) to a call that
+// asks for them.
+let heard = 0;
+const long = await client.callTool({ name: "mastra_workspace_execute_command", arguments: { command: "sleep 2; echo long" } },
+  undefined, { onprogress: () => { heard++; }, timeout: 1000, resetTimeoutOnProgress: true });
+out("long", text(long));
+out("progressHeard", heard >= 3);
+
 // A second session while a slow call of the first runs; then SIGTERM to
 // ws: the slow call still answers, and the server goes.
 const second = await session("second");
