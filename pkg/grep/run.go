@@ -23,8 +23,9 @@ import (
 type File struct {
 	Rel   string // workspace-relative
 	Hits  []Hit
-	Buf   []byte // the content, kept when there are hits (unless NoContent)
+	Buf   []byte // the content, kept when there are hits (unless NoContent); of a big file, the lines around its hits
 	Lines *Lines // the lines of Buf
+	Size  int64  // the bytes searched
 	loc   fsroot.Loc
 	link  bool // a symlink (its target's path is what is opened)
 	bin   bool
@@ -50,6 +51,9 @@ type Options struct {
 	// NoContent: only the hits are kept, not the files' content (-l, -c
 	// count matches over a whole tree without holding it in memory).
 	NoContent bool
+	// Before and After are the lines of context shown around a hit: a
+	// file searched in windows keeps those, not its whole content.
+	Before, After int
 	// OnFile, when set, is called with each file with hits as soon as it
 	// is taken, in walk order (to stream results): from a search
 	// goroutine, one call at a time, while the other files wait to be
@@ -96,6 +100,9 @@ type grepRun struct {
 	noObjects  bool
 	onFile     func(*File)
 	noContent  bool
+	before     int
+	after      int
+	ctx        context.Context
 	res        *Result
 }
 
@@ -113,7 +120,8 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		return nil, err
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
-		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent, res: &Result{}}
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent,
+		before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
@@ -375,6 +383,10 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			f.bin = true
 			return buf
 		}
+		if st.Size > windowFrom {
+			g.scanWindows(f, fd, st.Size)
+			return buf
+		}
 	}
 	buf, err = readAllSized(fd, st.Size, buf)
 	if err != nil {
@@ -385,6 +397,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		f.bin = true
 		return reuse(buf)
 	}
+	f.Size = int64(len(buf))
 	limit := g.maxCount
 	if g.invert {
 		limit = 0

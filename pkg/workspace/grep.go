@@ -93,7 +93,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 	}
 	o := grep.Options{Matcher: m, MaxCount: maxCount, MaxMatches: grepMaxMatches, Hidden: req.IncludeHidden != nil && *req.IncludeHidden,
-		Invert: req.Invert, NoIgnore: req.NoIgnore}
+		Invert: req.Invert, NoIgnore: req.NoIgnore, Before: before, After: after}
 	if len(req.Globs) > 0 || len(req.Types) > 0 {
 		o.Filter = &grep.Filter{Globs: req.Globs, Types: req.Types}
 	}

@@ -44,7 +44,7 @@ type rgLine struct {
 	Path           rgData       `json:"path"`
 	Lines          rgData       `json:"lines"`
 	LineNumber     int          `json:"line_number"`
-	AbsoluteOffset int          `json:"absolute_offset"`
+	AbsoluteOffset int64        `json:"absolute_offset"`
 	Submatches     []rgSubmatch `json:"submatches"`
 }
 
@@ -99,7 +99,7 @@ func (s *jsonlStream) file(f *grep.File) {
 	for _, h := range f.Hits {
 		hitAt[h.Line] = h.Col
 	}
-	st := rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1, BytesSearched: int64(len(f.Buf)), MatchedLines: len(f.Hits), Matches: len(f.Hits)}
+	st := rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1, BytesSearched: f.Size, MatchedLines: len(f.Hits), Matches: len(f.Hits)}
 	last := -1 // the last line sent
 	for _, h := range f.Hits {
 		for i := max(last+1, h.Line-s.before); i <= min(n-1, h.Line+s.after); i++ {
@@ -107,7 +107,7 @@ func (s *jsonlStream) file(f *grep.File) {
 			if end < len(f.Buf) && f.Buf[end] == '\n' {
 				end++ // rg's lines keep their newline
 			}
-			ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: start, Submatches: []rgSubmatch{}}
+			ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: f.Lines.Offset(i), Submatches: []rgSubmatch{}}
 			typ := "context"
 			if col, ok := hitAt[i]; ok {
 				typ = "match"

@@ -1,0 +1,255 @@
+package grep
+
+import (
+	"bytes"
+
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"golang.org/x/sys/unix"
+)
+
+// A file bigger than windowFrom is searched in windows of windowSize
+// bytes, each cut at a line's end, rather than read whole: the memory a
+// search takes stays bounded by the window, however big the file (a log
+// of gigabytes), and a file with hits keeps only its hit lines and their
+// context, not its content. Variables, so that tests can make them small.
+var (
+	windowFrom int64 = 256 << 20
+	windowSize       = 16 << 20
+)
+
+// keptLine is a line a windowed search holds for the printer: its number,
+// where it starts in the file, and its bytes with its newline, if it has one.
+type keptLine struct {
+	n    int
+	abs  int64
+	text []byte
+}
+
+// windowed is what a windowed search of one file gathers.
+type windowed struct {
+	g      *grepRun
+	before int
+	after  int
+	kept   []keptLine // the lines to print, in order, each once
+	ring   []keptLine // the last lines before the current window, for a hit's before-context
+	wantTo int        // the last line an after-context wants (-1: none)
+}
+
+// keep holds line kl, unless it is held already (lines come in order).
+func (w *windowed) keep(kl keptLine) {
+	if k := len(w.kept); k > 0 && w.kept[k-1].n >= kl.n {
+		return
+	}
+	kl.text = bytes.Clone(kl.text)
+	w.kept = append(w.kept, kl)
+}
+
+// scanWindows searches the file open at fd, of size bytes, window by
+// window, and fills f as scan does (f.Lines then holds only the kept
+// lines; see Lines).
+func (g *grepRun) scanWindows(f *File, fd int, size int64) {
+	w := &windowed{g: g, before: g.before, after: g.after, wantTo: -1}
+	buf := make([]byte, windowSize)
+	carry := 0     // bytes at buf's start carried over: the start of a line
+	var off int64  // where buf[0] is in the file
+	line := 0      // the number of buf[0]'s line
+	done := false  // the hits are all found: read on only for after-context
+	var hits []Hit // the file's, numbered in the file
+	for {
+		if g.ctx.Err() != nil {
+			return // the search is over: nobody takes this file's hits
+		}
+		n, err := preadFull(fd, buf[carry:], off+int64(carry))
+		if err != nil {
+			f.err = fsroot.SkipReason(err)
+			return
+		}
+		data := buf[:carry+n]
+		eof := carry+n < len(buf)
+		end := len(data)
+		if !eof {
+			i := bytes.LastIndexByte(data, '\n')
+			if i < 0 { // a line longer than the window: a bigger window
+				buf = append(buf, make([]byte, len(buf))...)
+				carry = len(data)
+				continue
+			}
+			end = i + 1
+		}
+		win := data[:end]
+		count := countLines(win)
+		if !done {
+			wh, timedOut := g.scanWindow(win, count, len(hits))
+			if timedOut != nil {
+				timedOut.Line += line
+				f.timeout = timedOut
+				return
+			}
+			for _, h := range wh {
+				h.Line += line
+				hits = append(hits, h)
+			}
+			if !g.noContent {
+				w.gather(win, count, line, off, wh)
+			}
+			done = g.maxCount > 0 && len(hits) >= g.maxCount
+		} else {
+			w.gather(win, count, line, off, nil)
+		}
+		line += count
+		off += int64(end)
+		carry = copy(buf, data[end:])
+		if eof || done && (g.noContent || w.wantTo < line) {
+			break
+		}
+	}
+	f.Hits = hits
+	f.Size = size
+	if len(hits) > 0 && !g.noContent {
+		f.Buf, f.Lines = sparseLines(w.kept, line)
+	}
+}
+
+// scanWindow finds the hits of one window (numbered in it), at most
+// what the file's limit leaves after found.
+func (g *grepRun) scanWindow(win []byte, count, found int) ([]Hit, *TimeoutError) {
+	limit := 0
+	if g.maxCount > 0 {
+		limit = g.maxCount - found
+	}
+	var hits []Hit
+	var err error
+	if g.noContent || g.invert {
+		hits, err = g.m.ScanLines(win, limitFor(g.invert, limit))
+	} else {
+		hits, err = g.m.Scan(win, limit)
+	}
+	if te, ok := err.(*TimeoutError); ok {
+		return nil, te
+	}
+	if g.invert {
+		hits = invertHits(hits, count, limit)
+	}
+	return hits, nil
+}
+
+// limitFor is the limit of a scan: none when the lines that do not match
+// are wanted (all the matching ones must be known).
+func limitFor(invert bool, limit int) int {
+	if invert {
+		return 0
+	}
+	return limit
+}
+
+// gather keeps, of the window win of count lines (whose first line is
+// first, at offset off in the file), the lines the hits wh (numbered in
+// the window) and the after-context of earlier hits want; then it moves
+// the ring on. The window's lines are indexed only when one is wanted:
+// most windows of a big file have no hit.
+func (w *windowed) gather(win []byte, count, first int, off int64, wh []Hit) {
+	var lines *Lines
+	at := func(i int) keptLine { // line i of the window
+		if lines == nil {
+			lines = IndexLines(win)
+		}
+		s, e := lines.Bounds(win, i)
+		if e < len(win) && win[e] == '\n' {
+			e++
+		}
+		return keptLine{n: first + i, abs: off + int64(s), text: win[s:e]}
+	}
+	for i := 0; i < count && first+i <= w.wantTo; i++ {
+		w.keep(at(i))
+	}
+	for _, h := range wh {
+		from := h.Line - w.before // may start in an earlier window
+		for _, kl := range w.ring {
+			if kl.n >= first+from {
+				w.keep(kl)
+			}
+		}
+		for i := max(from, 0); i <= min(count-1, h.Line+w.after); i++ {
+			w.keep(at(i))
+		}
+		w.wantTo = max(w.wantTo, first+h.Line+w.after)
+	}
+	if w.before == 0 {
+		return
+	}
+	// The ring: the last `before` lines seen, copied (the window's
+	// buffer is reused), found from the window's end.
+	for _, kl := range lastLines(win, first, count, off, w.before) {
+		kl.text = bytes.Clone(kl.text)
+		w.ring = append(w.ring, kl)
+	}
+	if extra := len(w.ring) - w.before; extra > 0 {
+		w.ring = append(w.ring[:0], w.ring[extra:]...)
+	}
+}
+
+// countLines is the number of lines of win (POSIX lines: a final newline
+// starts no line).
+func countLines(win []byte) int {
+	n := bytes.Count(win, []byte{'\n'})
+	if len(win) > 0 && win[len(win)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// lastLines is the last k (at most) of the count lines of win, whose
+// first is numbered first and starts at off in the file, in order.
+func lastLines(win []byte, first, count int, off int64, k int) []keptLine {
+	k = min(k, count)
+	out := make([]keptLine, k)
+	end := len(win) // the end of the line being found, its newline included
+	for j := k - 1; j >= 0; j-- {
+		s := 0
+		if end > 0 {
+			s = bytes.LastIndexByte(win[:end-1], '\n') + 1
+		}
+		out[j] = keptLine{n: first + count - k + j, abs: off + int64(s), text: win[s:end]}
+		end = s
+	}
+	return out
+}
+
+// sparseLines lays the kept lines out in one buffer, with the Lines that
+// finds them there by their numbers in the file (count in all).
+func sparseLines(kept []keptLine, count int) ([]byte, *Lines) {
+	size := 0
+	for _, kl := range kept {
+		size += len(kl.text)
+	}
+	buf := make([]byte, 0, size)
+	li := &Lines{count: count, at: make(map[int]int, len(kept))}
+	for _, kl := range kept {
+		li.at[kl.n] = len(li.starts)
+		li.starts = append(li.starts, len(buf))
+		li.ends = append(li.ends, len(buf)+len(bytes.TrimSuffix(kl.text, []byte("\n"))))
+		li.abs = append(li.abs, kl.abs)
+		buf = append(buf, kl.text...)
+	}
+	li.size = len(buf)
+	return buf, li
+}
+
+// preadFull reads len(p) bytes at off, fewer only at the end of the file.
+func preadFull(fd int, p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := unix.Pread(fd, p[n:], off+int64(n))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			return n, nil
+		}
+		n += m
+	}
+	return n, nil
+}
