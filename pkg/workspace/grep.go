@@ -100,7 +100,11 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	switch {
 	case req.Quiet:
 		o.MaxMatches = 1 // the first match decides
-	case req.FilesOnly || req.CountOnly:
+	case req.FilesOnly:
+		// Only the files: each one's first match decides (as rg -l), and
+		// no content is kept.
+		o.MaxMatches, o.MaxCount, o.NoContent = 0, 1, true
+	case req.CountOnly:
 		// No rows are shown: every match counts, and no content is kept.
 		o.MaxMatches, o.NoContent = 0, true
 	case req.Events != nil:
