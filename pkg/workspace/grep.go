@@ -168,12 +168,8 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	if stream != nil {
 		stream.summary()
-		for _, f := range files {
-			res.Files++
-			for _, h := range f.Hits {
-				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1})
-			}
-		}
+		res.Matches = placesOf(files)
+		res.Files = len(files)
 		return res, nil
 	}
 	if req.Quiet {
@@ -187,12 +183,8 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	if req.FilesOnly || req.CountOnly {
 		// No rows are shown and no content was kept: the matches say
 		// where they are (path and line), not what the line holds.
-		for _, f := range files {
-			res.Files++
-			for _, h := range f.Hits {
-				res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1})
-			}
-		}
+		res.Matches = placesOf(files)
+		res.Files = len(files)
 		if req.FilesOnly {
 			res.text = filesText(res)
 		} else {
@@ -202,6 +194,20 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	res.text = w.formatGrep(res, files, m, before, after, d)
 	return res, nil
+}
+
+// placesOf is the matches of files by path and line only: one slice made
+// to size, each file's path converted once (a count of millions of
+// matching lines took hundreds of bytes a match).
+func placesOf(files []*grep.File) []GrepMatch {
+	out := make([]GrepMatch, 0, countHits(files))
+	for _, f := range files {
+		p := Bytes(f.Rel)
+		for _, h := range f.Hits {
+			out = append(out, GrepMatch{Path: p, Line: h.Line + 1})
+		}
+	}
+	return out
 }
 
 // countHits is how many matching lines the files hold.
@@ -303,6 +309,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	hunks := 0
 	for _, f := range files {
 		res.Files++
+		path := Bytes(f.Rel)
 		n := f.Lines.Count()
 		// Hunks: [hit-C, hit+C], merged when they touch or overlap.
 		type span struct{ from, to int }
@@ -337,7 +344,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 			}
 		}
 		for _, h := range f.Hits {
-			gm := GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16Len(jsString(f.Lines.Get(f.Buf, h.Line)[:h.Col])) + 1, Text: Bytes(f.Lines.Get(f.Buf, h.Line))}
+			gm := GrepMatch{Path: path, Line: h.Line + 1, Column: js.UTF16Len(jsString(f.Lines.Get(f.Buf, h.Line)[:h.Col])) + 1, Text: Bytes(f.Lines.Get(f.Buf, h.Line))}
 			for i := max(0, h.Line-before); i <= min(n-1, h.Line+after); i++ {
 				if i != h.Line {
 					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: Bytes(f.Lines.Get(f.Buf, i))})
