@@ -97,6 +97,12 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 		return nil, errs.MoveOnto(req.Destination, how)
 	case exists && dst.Mode&fs.ModeSymlink == 0 && !dst.Mode.IsRegular():
 		return nil, errs.NotRegular("move", req.Destination, nil)
+	case exists:
+		// The file replaced is written over as a write would: refused
+		// when it changed since this thread read it.
+		if err := w.checkFresh(dt, dl, dreal, MoveFile); err != nil {
+			return nil, err
+		}
 	}
 	res := &MoveResult{Source: Bytes(req.Source), Destination: Bytes(req.Destination), Type: typ, Replaced: exists}
 	if req.DryRun {
@@ -120,13 +126,11 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	rec := w.record(history.OpMove,
 		history.Change{Key: sreal, Path: string(st.Rel()), Before: sbefore},
 		history.Change{Key: dreal, Path: string(dt.Rel()), Before: dbefore, MadeDirs: made})
+	var mkdirErr error
 	err = commit(ctx, func() error { // not after the deadline
 		p, _ := dl.Parent()
-		if err := w.fs.MkdirAll(p); err != nil {
-			if err == unix.EEXIST {
-				err = unix.ENOTDIR
-			}
-			return err
+		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
+			return mkdirErr
 		}
 		return w.fs.Rename(sl, dl, !overwrite)
 	})
@@ -134,22 +138,21 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 		rec.done(err)
 		w.removeMadeDirs(dreal, string(dt.Rel()), made)
 		switch {
+		case mkdirErr != nil && (errors.Is(err, unix.EEXIST) || errors.Is(err, unix.ENOTDIR)):
+			return nil, errs.NotDir(parentOf(req.Destination), err)
+		case mkdirErr != nil:
+			return nil, errs.FromOS("move", parentOf(req.Destination), err, true)
 		case errors.Is(err, unix.EXDEV):
 			return nil, errs.MoveAcross(req.Source, req.Destination, err)
 		case errors.Is(err, unix.EEXIST):
 			// Made between the check and the rename: refused all the same.
 			return nil, errs.MoveOnto(req.Destination, how)
-		case errors.Is(err, unix.ENOTDIR):
-			return nil, errs.NotDir(parentOf(req.Destination), err)
 		}
 		return nil, errs.FromOS("move", req.Source, err, false)
 	}
-	after, aerr := w.stateAt(dl, w.keepLimit())
-	if aerr != nil {
-		rec.done(aerr)
-	} else {
-		rec.done(nil, history.AbsentFingerprint(), after.Fingerprint())
-	}
+	// A rename keeps the file as it was (bytes, size, mtime): the
+	// destination's fingerprint is the source's before.
+	rec.done(nil, history.AbsentFingerprint(), sbefore.Fingerprint())
 	w.moveRead(sreal, dreal, dl)
 	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists)
 	return res, nil
