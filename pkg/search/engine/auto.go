@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strconv"
@@ -65,7 +66,7 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 		}
 		st, err := e.o.Files.Stat(f.loc)
 		if err != nil {
-			skip(f.id, reason(err))
+			skip(f.id, e.statReason(f, err))
 			continue
 		}
 		old, had := known[f.id]
@@ -158,6 +159,18 @@ func (e *Engine) indexFile(x *search.Index, f autoFile) (why string, ok bool) {
 		x.Add(search.Doc{ID: fmt.Sprintf("%s#chunk-%d", f.id, i), Content: c.Content, Source: src, StartLine: c.StartLine})
 	}
 	return why, true
+}
+
+// statReason says why a listed file could not be looked at: a symlink
+// whose target does not exist is a broken symlink (as grep and glob say),
+// not a file gone while indexing.
+func (e *Engine) statReason(f autoFile, err error) string {
+	if errors.Is(err, unix.ENOENT) {
+		if lst, lerr := e.o.Files.Lstat(f.loc); lerr == nil && lst.Mode&fs.ModeSymlink != 0 {
+			return "broken symlink"
+		}
+	}
+	return reason(err)
 }
 
 // cutReason says that a file was indexed only up to maxIndexedFile.

@@ -20,6 +20,7 @@ import (
 type Files interface {
 	Resolve(input string) (*fsroot.Target, error)
 	Stat(l fsroot.Loc) (fsroot.FileStat, error)
+	Lstat(l fsroot.Loc) (fsroot.FileStat, error)
 	Open(l fsroot.Loc, flags int, mode uint32) (int, error)
 	Walk(ctx context.Context, start fsroot.Loc, rel string, opts fsroot.WalkOptions, data any, visit func(e *fsroot.WalkEntry) (enter bool, data any)) (unreadable int, err error)
 	// Contained reports whether paths outside the allowed roots are refused.
