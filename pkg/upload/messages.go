@@ -22,8 +22,10 @@ type Part struct {
 
 // Messages is a message list as a function-calling shim holds it: a JSON
 // array of messages, or an object (a request body) with a "messages"
-// array (or, as OpenAI's Responses API has it, an "input" array). Each message has a "role" and a "content" that is a string, an
-// array of parts or one part object.
+// array (or, as OpenAI's Responses API has it, an "input" array). Each
+// message has a "role" and a "content" that is a string, an array of
+// parts, one part object, or (as Mastra stores messages) an object with a
+// "parts" array.
 //
 // The file parts recognised, all in user messages, are those of the AI SDK
 // and Mastra (`file` with `data` or `url`, `mediaType` or `mimeType` and
@@ -38,7 +40,8 @@ type Messages struct {
 	doc      []byte
 	wrapped  string // the key of the list in a request body; "" for a bare list
 	messages []json.RawMessage
-	contents map[int][]json.RawMessage // parts of messages whose content is an array
+	contents map[int][]json.RawMessage // parts of messages whose content is an array (or holds one)
+	stored   map[int]bool              // messages whose parts are the "parts" of a content object
 	Parts    []Part
 }
 
@@ -47,7 +50,7 @@ var ErrNotMessages = errors.New(`expected a JSON array of messages, or an object
 
 // ParseMessages reads a message list and finds its inline files.
 func ParseMessages(doc []byte) (*Messages, error) {
-	m := &Messages{doc: doc, contents: map[int][]json.RawMessage{}}
+	m := &Messages{doc: doc, contents: map[int][]json.RawMessage{}, stored: map[int]bool{}}
 	trimmed := bytes.TrimSpace(doc)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		var body struct {
@@ -100,6 +103,14 @@ func ParseMessages(doc []byte) (*Messages, error) {
 			}
 			m.contents[i] = parts
 		case len(c) > 0 && c[0] == '{':
+			if inner, ok := storedParts(c); ok {
+				// A message as Mastra stores it: {"format": 2, "parts": [...]}.
+				if err := json.Unmarshal(inner, &parts); err != nil {
+					return nil, fmt.Errorf("message %d: content.parts: %v", i, err)
+				}
+				m.contents[i], m.stored[i] = parts, true
+				break
+			}
 			parts = []json.RawMessage{c}
 		}
 		for j, raw := range parts {
@@ -174,6 +185,12 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 			}
 			b.WriteByte(']')
 			content = b.Bytes()
+			if m.stored[i] {
+				var err error
+				if content, err = replaceKey(bytes.TrimSpace(m.contentOf(raw)), "parts", content); err != nil {
+					return nil, err
+				}
+			}
 		} else {
 			content = []byte(repl[-1])
 		}
@@ -238,6 +255,28 @@ func replaceKey(obj []byte, key string, val []byte) ([]byte, error) {
 	out = append(out, obj[:start]...)
 	out = append(out, val...)
 	return append(out, obj[end:]...), nil
+}
+
+// storedParts is the "parts" array of a content object as Mastra stores
+// messages ({"format": 2, "parts": [...]}), which is no part itself.
+func storedParts(content []byte) (json.RawMessage, bool) {
+	var c struct {
+		Type  json.RawMessage `json:"type"`
+		Parts json.RawMessage `json:"parts"`
+	}
+	if json.Unmarshal(content, &c) != nil || c.Type != nil || len(c.Parts) == 0 || c.Parts[0] != '[' {
+		return nil, false
+	}
+	return c.Parts, true
+}
+
+// contentOf is a message's content value.
+func (m *Messages) contentOf(raw json.RawMessage) json.RawMessage {
+	var msg struct {
+		Content json.RawMessage `json:"content"`
+	}
+	_ = json.Unmarshal(raw, &msg)
+	return msg.Content
 }
 
 func jsonString(raw json.RawMessage) (string, bool) {

@@ -119,6 +119,23 @@ func TestMessagesWrapped(t *testing.T) {
 	}
 }
 
+// A message as Mastra stores it has its parts in content.parts; its files
+// were left in the list, untouched.
+func TestMessagesStored(t *testing.T) {
+	doc := `[{"id": "m1", "role": "user", "content": {"format": 2, "parts": [{"type": "text", "text": "see"}, {"type": "file", "data": "aGk=", "mimeType": "text/plain", "filename": "a.txt"}], "content": "see"}},
+ {"role": "user", "content": {"format": 2, "parts": "not parts"}}]`
+	m, err := ParseMessages([]byte(doc))
+	if err != nil || len(m.Parts) != 1 || m.Parts[0].Message != 0 || m.Parts[0].Index != 1 || m.Parts[0].Current || m.Parts[0].Name != "a.txt" {
+		t.Fatalf("%+v %v", m, err)
+	}
+	out, err := m.Rewrite(map[int]string{0: "N"})
+	want := `[{"id":"m1","role":"user","content":{"format":2,"parts":[{"type":"text","text":"see"},{"type":"text","text":"N"}],"content":"see"}},` +
+		`{"role":"user","content":{"format":2,"parts":"not parts"}}]`
+	if err != nil || string(out) != want {
+		t.Errorf("got %s %v\nwant %s", out, err, want)
+	}
+}
+
 // A Responses API request body holds its messages in "input"; it was
 // refused as not a message list.
 func TestMessagesResponsesInput(t *testing.T) {
