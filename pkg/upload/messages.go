@@ -52,14 +52,16 @@ var ErrNotMessages = errors.New(`expected a JSON array of messages, or an object
 func ParseMessages(doc []byte) (*Messages, error) {
 	m := &Messages{doc: doc, contents: map[int][]json.RawMessage{}, stored: map[int]bool{}}
 	trimmed := bytes.TrimSpace(doc)
-	if len(trimmed) > 0 && trimmed[0] == '{' {
+	if !json.Valid(trimmed) { // checked once: the helpers of rawjson.go trust it
+		var v any
+		return nil, fmt.Errorf("invalid JSON: %v", json.Unmarshal(trimmed, &v))
+	}
+	if trimmed[0] == '{' {
 		var body struct {
 			Messages json.RawMessage `json:"messages"`
 			Input    json.RawMessage `json:"input"` // OpenAI's Responses API
 		}
-		if err := json.Unmarshal(trimmed, &body); err != nil {
-			return nil, fmt.Errorf("invalid JSON: %v", err)
-		}
+		_ = unmarshalRaw(trimmed, &body)
 		switch {
 		case len(body.Messages) > 0 && body.Messages[0] == '[':
 			m.wrapped, trimmed = "messages", body.Messages
@@ -69,11 +71,10 @@ func ParseMessages(doc []byte) (*Messages, error) {
 			return nil, ErrNotMessages
 		}
 	}
-	if err := json.Unmarshal(trimmed, &m.messages); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			return nil, fmt.Errorf("invalid JSON: %v", err)
-		}
+	switch {
+	case trimmed[0] == '[':
+		m.messages = elements(trimmed)
+	case string(trimmed) != "null": // null is no message, as json.Unmarshal reads it
 		return nil, ErrNotMessages
 	}
 	last := -1
@@ -83,7 +84,7 @@ func ParseMessages(doc []byte) (*Messages, error) {
 	}
 	parsed := make([]message, len(m.messages))
 	for i, raw := range m.messages {
-		if err := json.Unmarshal(raw, &parsed[i]); err != nil {
+		if err := unmarshalRaw(raw, &parsed[i]); err != nil {
 			return nil, fmt.Errorf("message %d: expected an object with a role and a content", i)
 		}
 		if role, _ := jsonString(parsed[i].Role); role == "user" {
@@ -98,16 +99,12 @@ func ParseMessages(doc []byte) (*Messages, error) {
 		var parts []json.RawMessage
 		switch {
 		case len(c) > 0 && c[0] == '[':
-			if err := json.Unmarshal(c, &parts); err != nil {
-				return nil, fmt.Errorf("message %d: content: %v", i, err)
-			}
+			parts = elements(c)
 			m.contents[i] = parts
 		case len(c) > 0 && c[0] == '{':
 			if inner, ok := storedParts(c); ok {
 				// A message as Mastra stores it: {"format": 2, "parts": [...]}.
-				if err := json.Unmarshal(inner, &parts); err != nil {
-					return nil, fmt.Errorf("message %d: content.parts: %v", i, err)
-				}
+				parts = elements(inner)
 				m.contents[i], m.stored[i] = parts, true
 				break
 			}
@@ -227,27 +224,14 @@ func textPart(typ, text string) string {
 }
 
 // replaceKey replaces the value of key (its last occurrence, the one a
-// JSON decoder keeps) in the object obj.
+// JSON decoder keeps) in the object obj, which is valid JSON.
 func replaceKey(obj []byte, key string, val []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
 	start, end := -1, -1
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
+	fieldSpans(obj, func(k string, s, e int) {
+		if k == key {
+			start, end = s, e
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if k, _ := t.(string); k == key {
-			end = int(dec.InputOffset())
-			start = end - len(v)
-		}
-	}
+	})
 	if start < 0 {
 		return nil, fmt.Errorf("no %q key", key)
 	}
@@ -264,7 +248,7 @@ func storedParts(content []byte) (json.RawMessage, bool) {
 		Type  json.RawMessage `json:"type"`
 		Parts json.RawMessage `json:"parts"`
 	}
-	if json.Unmarshal(content, &c) != nil || c.Type != nil || len(c.Parts) == 0 || c.Parts[0] != '[' {
+	if unmarshalRaw(content, &c) != nil || c.Type != nil || len(c.Parts) == 0 || c.Parts[0] != '[' {
 		return nil, false
 	}
 	return c.Parts, true
@@ -275,19 +259,8 @@ func (m *Messages) contentOf(raw json.RawMessage) json.RawMessage {
 	var msg struct {
 		Content json.RawMessage `json:"content"`
 	}
-	_ = json.Unmarshal(raw, &msg)
+	_ = unmarshalRaw(raw, &msg)
 	return msg.Content
-}
-
-func jsonString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
 }
 
 // fields of a part in any of the dialects; each is decoded on its own so a
@@ -312,7 +285,7 @@ type partFields struct {
 // filePart recognises an inline file part.
 func filePart(raw json.RawMessage) (Part, bool) {
 	var f partFields
-	if json.Unmarshal(raw, &f) != nil {
+	if unmarshalRaw(raw, &f) != nil {
 		return Part{}, false
 	}
 	typ, _ := jsonString(f.Type)
@@ -327,7 +300,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 				FileData json.RawMessage `json:"file_data"`
 				Filename json.RawMessage `json:"filename"`
 			}
-			_ = json.Unmarshal(f.File, &file)
+			_ = unmarshalRaw(f.File, &file)
 			data, ok = jsonString(file.FileData)
 			p.Name, _ = jsonString(file.Filename)
 			break
@@ -344,7 +317,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 				MediaType json.RawMessage `json:"media_type"`
 				Data      json.RawMessage `json:"data"`
 			}
-			_ = json.Unmarshal(f.Source, &src)
+			_ = unmarshalRaw(f.Source, &src)
 			if t, _ := jsonString(src.Type); t != "base64" {
 				return Part{}, false
 			}
@@ -374,7 +347,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 			MimeType json.RawMessage `json:"mimeType"`
 			Blob     json.RawMessage `json:"blob"`
 		}
-		_ = json.Unmarshal(f.Resource, &res)
+		_ = unmarshalRaw(f.Resource, &res)
 		data, ok = jsonString(res.Blob)
 		raw64 = true
 		declared, _ = jsonString(res.MimeType)
@@ -387,7 +360,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 			var u struct {
 				URL json.RawMessage `json:"url"`
 			}
-			_ = json.Unmarshal(f.ImageURL, &u)
+			_ = unmarshalRaw(f.ImageURL, &u)
 			data, ok = jsonString(u.URL)
 		}
 		typ = "image"
@@ -399,7 +372,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 			Data   json.RawMessage `json:"data"`
 			Format json.RawMessage `json:"format"`
 		}
-		_ = json.Unmarshal(f.InputAudio, &a)
+		_ = unmarshalRaw(f.InputAudio, &a)
 		data, ok = jsonString(a.Data)
 		raw64 = true
 		switch format, _ := jsonString(a.Format); format {

@@ -1,0 +1,157 @@
+package upload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// A message list is mostly base64, megabytes of it, four levels deep
+// (list, message, content, part). encoding/json checks and copies a
+// value again at each level it is asked to decode, so ParseMessages checks
+// the whole document once (json.Valid) and then splits it with the
+// helpers below, which trust that it is valid: strings are skipped with
+// bytes.IndexByte, and values are subslices of the document, not copies.
+
+// errNotObject is unmarshalRaw's error for a value that is not an object.
+var errNotObject = errors.New("not an object")
+
+// skipSpace is the index of the first byte at or after i that is not JSON
+// whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index just past the string that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		n := 0 // backslashes just before the quote: an odd count escapes it
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// valueEnd is the index just past the value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i // a number, true, false or null
+	for j < len(b) && !strings.ContainsRune(" \t\r\n,]}", rune(b[j])) {
+		j++
+	}
+	return j
+}
+
+// elements are the values of the array arr.
+func elements(arr []byte) []json.RawMessage {
+	out := []json.RawMessage{}
+	i := skipSpace(arr, 1)
+	for i < len(arr) && arr[i] != ']' {
+		end := valueEnd(arr, i)
+		out = append(out, arr[i:end:end])
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+	return out
+}
+
+// eachField calls fn with every key (decoded) and value of the object obj,
+// in order.
+func eachField(obj []byte, fn func(key string, val json.RawMessage)) {
+	fieldSpans(obj, func(key string, start, end int) { fn(key, obj[start:end:end]) })
+}
+
+// fieldSpans calls fn with every key (decoded) of the object obj and where
+// its value starts and ends, in order.
+func fieldSpans(obj []byte, fn func(key string, start, end int)) {
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		kend := stringEnd(obj, i)
+		key, _ := jsonString(obj[i:kend])
+		i = skipSpace(obj, kend)
+		i = skipSpace(obj, i+1) // the colon
+		end := valueEnd(obj, i)
+		fn(key, i, end)
+		i = skipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+// unmarshalRaw is json.Unmarshal(raw, v) for raw that is valid JSON and v
+// a pointer to a struct whose fields are all json.RawMessage with a json
+// tag: a key matches a field's name ignoring case, the last one given wins,
+// and null leaves the struct as it is. The values are subslices of raw.
+func unmarshalRaw(raw []byte, v any) error {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return errNotObject
+	}
+	rv := reflect.ValueOf(v).Elem()
+	rt := rv.Type()
+	eachField(raw, func(key string, val json.RawMessage) {
+		for i := 0; i < rt.NumField(); i++ {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			if strings.EqualFold(name, key) {
+				rv.Field(i).Set(reflect.ValueOf(val))
+				return
+			}
+		}
+	})
+	return nil
+}
+
+// jsonString decodes a JSON string; ok is false for any other value.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true // nothing to unescape or replace
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
