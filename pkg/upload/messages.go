@@ -18,6 +18,7 @@ type Part struct {
 	// turn. A file of the thread history never stops the turn.
 	Current  bool
 	textType string // the type of a text part in this part's dialect
+	dataText string // the data string as sent
 }
 
 // Messages is a message list as a function-calling shim holds it: a JSON
@@ -148,12 +149,14 @@ func ParseMessages(doc []byte) (*Messages, error) {
 // left as it was. The result is compact JSON.
 func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 	byMessage := map[int]map[int]string{}
+	replaced := map[int]map[string]bool{} // the data strings replaced, by message
 	for k, note := range notes {
 		p := m.Parts[k]
 		if byMessage[p.Message] == nil {
-			byMessage[p.Message] = map[int]string{}
+			byMessage[p.Message], replaced[p.Message] = map[int]string{}, map[string]bool{}
 		}
 		byMessage[p.Message][p.Index] = textPart(p.textType, note)
+		replaced[p.Message][p.dataText] = true
 	}
 	var list bytes.Buffer
 	list.WriteByte('[')
@@ -184,7 +187,7 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 			content = b.Bytes()
 			if m.stored[i] {
 				var err error
-				if content, err = replaceKey(bytes.TrimSpace(m.contentOf(raw)), "parts", content); err != nil {
+				if content, err = storedContent(bytes.TrimSpace(m.contentOf(raw)), content, replaced[i]); err != nil {
 					return nil, err
 				}
 			}
@@ -210,6 +213,15 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 		return nil, err
 	}
 	return compact.Bytes(), nil
+}
+
+// jsonText is s as a JSON string, with <, > and & as they are.
+func jsonText(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func textPart(typ, text string) string {
@@ -239,6 +251,57 @@ func replaceKey(obj []byte, key string, val []byte) ([]byte, error) {
 	out = append(out, obj[:start]...)
 	out = append(out, val...)
 	return append(out, obj[end:]...), nil
+}
+
+// storedContent is a stored message's content object with its new parts.
+// Its mirrors follow, as Mastra keeps them: attachments holding the bytes of
+// a replaced file are dropped (a prompt built from the message would turn
+// them back into files), and the text mirror "content" is the text of the
+// parts, joined by newlines.
+func storedContent(content, parts []byte, replaced map[string]bool) ([]byte, error) {
+	out, err := replaceKey(content, "parts", parts)
+	if err != nil {
+		return nil, err
+	}
+	var c struct {
+		Attachments json.RawMessage `json:"experimental_attachments"`
+		Text        json.RawMessage `json:"content"`
+	}
+	_ = unmarshalRaw(out, &c)
+	if len(c.Attachments) > 0 && c.Attachments[0] == '[' {
+		var kept [][]byte
+		for _, a := range elements(c.Attachments) {
+			var att struct {
+				URL json.RawMessage `json:"url"`
+			}
+			_ = unmarshalRaw(a, &att)
+			if url, _ := jsonString(att.URL); !replaced[url] {
+				kept = append(kept, a)
+			}
+		}
+		list := "[" + string(bytes.Join(kept, []byte(","))) + "]" // as they were, no escaping added
+		if out, err = replaceKey(out, "experimental_attachments", []byte(list)); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := jsonString(c.Text); ok {
+		var texts []string
+		for _, p := range elements(parts) {
+			var f struct {
+				Type json.RawMessage `json:"type"`
+				Text json.RawMessage `json:"text"`
+			}
+			_ = unmarshalRaw(p, &f)
+			if t, _ := jsonString(f.Type); t == "text" {
+				text, _ := jsonString(f.Text)
+				texts = append(texts, text)
+			}
+		}
+		if out, err = replaceKey(out, "content", []byte(jsonText(strings.Join(texts, "\n")))); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // storedParts is the "parts" array of a content object as Mastra stores
@@ -394,7 +457,7 @@ func filePart(raw json.RawMessage) (Part, bool) {
 	if raw64 && strings.HasPrefix(data, "data:") {
 		raw64 = false // a data URL where base64 was expected is still read as one
 	}
-	p.Data = ParseInline(data)
+	p.Data, p.dataText = ParseInline(data), data
 	if raw64 {
 		p.Data = Inline{content: data}
 	}

@@ -120,16 +120,20 @@ func TestMessagesWrapped(t *testing.T) {
 }
 
 // A message as Mastra stores it has its parts in content.parts; its files
-// were left in the list, untouched.
+// were left in the list, untouched. Its mirrors follow: an attachment with
+// the bytes of a replaced file is dropped, and the text mirror is the text
+// of the parts.
 func TestMessagesStored(t *testing.T) {
-	doc := `[{"id": "m1", "role": "user", "content": {"format": 2, "parts": [{"type": "text", "text": "see"}, {"type": "file", "data": "aGk=", "mimeType": "text/plain", "filename": "a.txt"}], "content": "see"}},
+	doc := `[{"id": "m1", "role": "user", "content": {"format": 2, "parts": [{"type": "text", "text": "see <b>"}, {"type": "file", "data": "aGk=", "mimeType": "text/plain", "filename": "a.txt"}], "content": "see <b>",
+   "experimental_attachments": [{"name": "a.txt", "url": "aGk=", "contentType": "text/plain"}, {"name": "c.csv", "url": "https://x/c.csv"}]}},
  {"role": "user", "content": {"format": 2, "parts": "not parts"}}]`
 	m, err := ParseMessages([]byte(doc))
 	if err != nil || len(m.Parts) != 1 || m.Parts[0].Message != 0 || m.Parts[0].Index != 1 || m.Parts[0].Current || m.Parts[0].Name != "a.txt" {
 		t.Fatalf("%+v %v", m, err)
 	}
-	out, err := m.Rewrite(map[int]string{0: "N"})
-	want := `[{"id":"m1","role":"user","content":{"format":2,"parts":[{"type":"text","text":"see"},{"type":"text","text":"N"}],"content":"see"}},` +
+	out, err := m.Rewrite(map[int]string{0: "N & <n>"})
+	want := `[{"id":"m1","role":"user","content":{"format":2,"parts":[{"type":"text","text":"see <b>"},{"type":"text","text":"N & <n>"}],"content":"see <b>\nN & <n>",` +
+		`"experimental_attachments":[{"name":"c.csv","url":"https://x/c.csv"}]}},` +
 		`{"role":"user","content":{"format":2,"parts":"not parts"}}]`
 	if err != nil || string(out) != want {
 		t.Errorf("got %s %v\nwant %s", out, err, want)
