@@ -59,3 +59,29 @@ func TestCheckDefaultStateDir(t *testing.T) {
 		t.Errorf("elsewhere: %v", err)
 	}
 }
+
+// A home with no room for state (missing and not creatable, or not a
+// directory) sends the default state under the temporary directory, so
+// reads do not fail on recording themselves; a usable one keeps it.
+func TestDefaultStateDirUncreatableHome(t *testing.T) {
+	tmp, work := t.TempDir(), t.TempDir()
+	file := filepath.Join(work, "file")
+	os.WriteFile(file, nil, 0o600)
+	root := filepath.Join(work, "root")
+	os.Mkdir(root, 0o700)
+	home := filepath.Join(work, "home")
+	tests := []struct {
+		home, xdg string
+		underTmp  bool
+	}{
+		{home, "", false},                       // missing but creatable
+		{filepath.Join(file, "home"), "", true}, // below a file: never creatable
+		{home, filepath.Join(file, "state"), true},
+	}
+	for _, tt := range tests {
+		dir := DefaultStateDir(root, tt.xdg, tt.home, tmp)
+		if got := filepath.Dir(dir) == tempStateParent(tmp); got != tt.underTmp {
+			t.Errorf("DefaultStateDir(home %s, xdg %q) = %s; under tmp: %v, want %v", tt.home, tt.xdg, dir, got, tt.underTmp)
+		}
+	}
+}

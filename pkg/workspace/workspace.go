@@ -16,6 +16,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"golang.org/x/sys/unix"
 )
 
 // Options configure a Workspace. The caller (cmd) reads flags and the
@@ -128,8 +129,9 @@ func (w *Workspace) Close() error { return w.fs.Close() }
 // DefaultStateDir is where a workspace keeps its state when the user names
 // no directory: $XDG_STATE_HOME/ws/<16 hex of sha256(real root)>, else
 // ~/.local/state/ws/…. When that would lie inside the workspace itself (a
-// root at or above the home directory), the state goes under the temporary
-// directory instead, so tools never see or edit it.
+// root at or above the home directory), so that tools would see and edit
+// it, or could not be made there, the state goes under the temporary
+// directory instead.
 func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 	real := fsroot.RealpathPartial(root)
 	sum := sha256.Sum256([]byte(real))
@@ -139,10 +141,27 @@ func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 		base = filepath.Join(home, ".local", "state")
 	}
 	dir := filepath.Join(base, "ws", id)
-	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || home == "" {
+	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || home == "" || !creatable(dir) {
 		dir = filepath.Join(tempStateParent(tmp), id)
 	}
 	return dir
+}
+
+// creatable reports whether this user could make dir (or write in it, if
+// it is there): its nearest existing ancestor is a directory it may write
+// in. A home that is read-only or missing (HOME=/nonexistent, as some
+// containers and service accounts have) has no room for state, and every
+// read would fail on recording itself.
+func creatable(dir string) bool {
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err == nil {
+			return fi.IsDir() && unix.Access(p, unix.W_OK|unix.X_OK) == nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
+			return false
+		}
+	}
 }
 
 // tempStateParent is DefaultStateDir's directory under the temporary
