@@ -75,6 +75,10 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 			return nil, err
 		}
 		stop, output, err := hookAnswer(out)
+		if err != nil && len(out) >= runner.DefaultMaxOutput {
+			// Not bad JSON: ws kept only the start of a longer answer.
+			return nil, errs.HookBadJSON(fmt.Errorf("its answer is longer than the %d bytes ws keeps of a hook's output (make it shorter)", runner.DefaultMaxOutput))
+		}
 		if err != nil {
 			return nil, err
 		}
