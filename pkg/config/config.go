@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/search"
@@ -933,6 +934,10 @@ func (p *parser) nonEmpty(key string, v any) string {
 	s := p.str(key, v)
 	if p.err == nil && strings.TrimSpace(s) == "" {
 		p.fail(key, "expected a non-empty string")
+	}
+	if p.err == nil && strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		// A name is shown on one line (ws info) and sent in headers.
+		p.fail(key, "expected a string without control characters (newlines, tabs …), got %q", s)
 	}
 	return s
 }

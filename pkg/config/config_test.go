@@ -87,6 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"tools": {"hooks": {"beforeToolCall": ["/bin/e\u0000cho"]}}}`, `config: tools.hooks.beforeToolCall[0]: holds a NUL byte`},
 		{`{"tools": {"hooks": {"afterToolCall": "echo \u0000"}}}`, `config: tools.hooks.afterToolCall: holds a NUL byte`},
 		{`{"filesystem": {"allowedPaths": ["/tmp\u0000x"]}}`, `config: filesystem.allowedPaths[0]: holds a NUL byte`},
+		{`{"name": "my\nproject"}`, `config: name: expected a string without control characters (newlines, tabs …), got "my\nproject"`},
+		{`{"id": "a\tb"}`, `config: id: expected a string without control characters`},
 		// Out of range, BM25 scores nothing and search finds nothing.
 		{`{"bm25": {"k1": -1}}`, "config: bm25.k1: expected a number ≥ 0"},
 		{`{"bm25": {"b": 5}}`, "config: bm25.b: expected a number from 0 to 1"},
