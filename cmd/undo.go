@@ -11,7 +11,7 @@ func newUndoCmd(app *App, runF func(context.Context, *workspace.UndoRequest) err
 	return toolCmd(app, workspace.Undo, runF, &cobra.Command{
 		Use:   "undo [PATH]",
 		Short: "Take back the last change ws made to a file (or in the workspace)",
-		Long: `Put back what ws's last write, edit, delete, patch (or undo) of PATH replaced;
+		Long: `Put back what ws's last write, edit, delete, move, patch (or undo) of PATH replaced;
 without PATH, the last change ws made in the workspace, all the files of a
 patch together. It is refused, with the reason, when a file changed since
 (--force takes it back anyway). An undo is itself a change: undo again to

@@ -18,7 +18,7 @@ import (
 // UndoResult says what an undo restored.
 type UndoResult struct {
 	Undid    string       `json:"undid"` // the id of the change taken back
-	Op       string       `json:"op"`    // what that change was: write, edit, delete, patch, undo
+	Op       string       `json:"op"`    // what that change was: write, edit, delete, move, patch, undo
 	Files    []UndoneFile `json:"files"`
 	Forced   bool         `json:"forced,omitempty"`
 	Warnings []string     `json:"warnings,omitempty"`
