@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultLogCap is how much output is kept per stream of a background
@@ -36,6 +37,9 @@ type Log struct {
 	// was last written.
 	droppedLines, oldLines, lines int64
 	oldSize, unmarked             int64
+	// seq counts the rotations begun and finished, in <name>.seq: odd
+	// while one is under way (see openLog).
+	seq int64
 }
 
 // indexEvery is how much output may be written before the line index is
@@ -51,7 +55,21 @@ func CreateLog(dir, name string, cap int64) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Log{dir: dir, name: name, cap: cap, f: f}, nil
+	l := &Log{dir: dir, name: name, cap: cap, f: f}
+	if err := l.writeSeq(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// writeSeq writes the rotation count (atomically).
+func (l *Log) writeSeq() error {
+	path := filepath.Join(l.dir, l.name) + ".seq"
+	if err := os.WriteFile(path+".tmp", strconv.AppendInt(nil, l.seq, 10), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
 }
 
 // Write appends p, rotating as needed. It never fails on account of size.
@@ -99,6 +117,14 @@ func (l *Log) writeIndex() {
 }
 
 func (l *Log) rotate() error {
+	// Readers open the parts one by one; the odd count tells them that
+	// what they opened may mix two states (see openLog).
+	l.seq++
+	_ = l.writeSeq()
+	defer func() {
+		l.seq++
+		_ = l.writeSeq()
+	}()
 	cur := filepath.Join(l.dir, l.name)
 	old := cur + ".1"
 	if fi, err := os.Stat(old); err == nil {
@@ -371,9 +397,44 @@ func abs(n int64) int64 {
 	return n
 }
 
-// openLog opens a stream's parts, the older first (as ReadLog does).
+// openLog opens a stream's parts, the older first (as ReadLog does). A
+// rotation between the opens would give the older part of one state and
+// the current part of the next (output missing from the middle, or put at
+// the wrong offsets), so the parts are opened again until the rotation
+// count (<name>.seq) is even and the same before and after. A count that
+// stays odd (a writer killed while it rotated) is given up on after about
+// rotationWait; a log without one (of an older ws) is taken as it is.
 func openLog(dir, name string) (*logSnapshot, error) {
 	path := filepath.Join(dir, name)
+	for deadline := time.Now().Add(rotationWait); ; {
+		before, counted := readSeq(path)
+		s, err := openParts(path)
+		if err != nil || !counted {
+			return s, err
+		}
+		if after, _ := readSeq(path); after == before && before%2 == 0 || time.Now().After(deadline) {
+			return s, nil
+		}
+		s.close()
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// rotationWait bounds openLog's wait for a rotation to finish.
+const rotationWait = 100 * time.Millisecond
+
+// readSeq reads a log's rotation count; false when it has none.
+func readSeq(path string) (int64, bool) {
+	b, err := os.ReadFile(path + ".seq")
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil
+}
+
+// openParts opens a stream's parts as they are now.
+func openParts(path string) (*logSnapshot, error) {
 	s := &logSnapshot{}
 	if b, err := os.ReadFile(path + ".dropped"); err == nil {
 		s.dropped, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)

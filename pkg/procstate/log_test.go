@@ -148,3 +148,55 @@ func TestReadLogTailLines(t *testing.T) {
 	}
 	check("no index")
 }
+
+// TestReadLogFromDuringRotation reads a log while it is written and
+// rotated: every read is a true piece of the stream, at its true offset
+// (a read that opened the parts across a rotation took the older part of
+// one state and the current part of the next, and returned bytes from the
+// wrong places).
+func TestReadLogFromDuringRotation(t *testing.T) {
+	dir := t.TempDir()
+	l, err := CreateLog(dir, "out.log", 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The byte at absolute offset i is byteAt(i), so any piece can be
+	// checked against its offset.
+	byteAt := func(i int64) byte { return byte('a' + i%23) }
+	const total = 100000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var off int64
+		for off < total {
+			p := make([]byte, 1+off%7)
+			for k := range p {
+				p[k] = byteAt(off + int64(k))
+			}
+			l.Write(p)
+			off += int64(len(p))
+		}
+	}()
+	bad := 0
+	for reads := 0; ; reads++ {
+		select {
+		case <-done:
+			l.Close()
+			if bad > 0 {
+				t.Fatalf("%d of %d reads returned bytes that are not the stream's at their offsets", bad, reads)
+			}
+			return
+		default:
+		}
+		b, start, err := ReadLogFrom(dir, "out.log", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range b {
+			if b[k] != byteAt(start+int64(k)) {
+				bad++
+				break
+			}
+		}
+	}
+}
