@@ -125,6 +125,12 @@ func (s *Sandbox) Env(extra []string) []string {
 	if _, ok := vars["PATH"]; !ok {
 		set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
 	}
+	// Under bwrap the host's temp directory is not there (the sandbox has
+	// a private /tmp): a host TMPDIR outside what is bound writable would
+	// fail every temporary file (mktemp, compilers, package managers).
+	if v, ok := vars["TMPDIR"]; ok && s.cfg.Isolation == "bwrap" && !s.bwrapWritable(v) {
+		vars["TMPDIR"] = "/tmp"
+	}
 	keys := make([]string, 0, len(s.cfg.Env))
 	for k := range s.cfg.Env {
 		keys = append(keys, k)
@@ -254,6 +260,33 @@ var findBwrap = func() (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// bwrapWritable reports whether the directory dir is there and writable
+// inside bwrap: the private /tmp itself, or below the workspace, an
+// allowed path or a readWritePaths entry (as bwrapArgs binds them).
+func (s *Sandbox) bwrapWritable(dir string) bool {
+	if !filepath.IsAbs(dir) {
+		return false
+	}
+	dir = filepath.Clean(dir)
+	if dir == "/tmp" {
+		return true
+	}
+	if s.files == nil || s.readOnly {
+		return false
+	}
+	_, binds := s.files.AllowedRoots()
+	binds = append([]string{s.files.RealBase()}, binds...)
+	for _, p := range s.cfg.NativeSandbox.ReadWritePaths {
+		binds = append(binds, s.files.Absolute(p))
+	}
+	for _, b := range binds {
+		if rel, err := filepath.Rel(b, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }
 
 // bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories

@@ -86,14 +86,60 @@ func TestEnv(t *testing.T) {
 			want:  []string{"PATH=/call", "HOME=/home/u", "TMPDIR=/t", "TERM=xterm", "A=4", "NEW=v", "EMPTY="}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// The environment is the same whatever the isolation.
+			// The environment is the same whatever the isolation, but
+			// for a host TMPDIR that bwrap does not bind (TestBwrapTempDir).
 			for _, iso := range []string{"none", "bwrap", "landlock"} {
 				cfg := config.Default().Sandbox
 				cfg.Isolation, cfg.InheritEnv, cfg.Env = iso, tc.inherit, tc.env
 				s := New(Options{Config: cfg, HostEnv: tc.host})
-				if got := s.Env(tc.extra); !reflect.DeepEqual(got, tc.want) {
-					t.Errorf("isolation %s: env %q, want %q", iso, got, tc.want)
+				want := tc.want
+				if iso == "bwrap" {
+					want = slices.Clone(want)
+					if i := slices.Index(want, "TMPDIR=/t"); i >= 0 {
+						want[i] = "TMPDIR=/tmp"
+					}
 				}
+				if got := s.Env(tc.extra); !reflect.DeepEqual(got, want) {
+					t.Errorf("isolation %s: env %q, want %q", iso, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestBwrapTempDir: under bwrap a host TMPDIR that the sandbox does not
+// bind writable becomes its private /tmp (mktemp failed: "No such file or
+// directory"); one below the workspace, an allowed path or readWritePaths
+// stays, and so does one the config or the call sets.
+func TestBwrapTempDir(t *testing.T) {
+	tmp := tree(t, "root/", "extra/", "cache/")
+	root, extra, cache := filepath.Join(tmp, "root"), filepath.Join(tmp, "extra"), filepath.Join(tmp, "cache")
+	for _, tc := range []struct {
+		name, host string
+		readOnly   bool
+		env        map[string]string
+		extra      []string
+		want       string
+	}{
+		{name: "outside every bind", host: "/var/tmp/u", want: "/tmp"},
+		{name: "below /tmp", host: "/tmp/u1", want: "/tmp"},
+		{name: "relative", host: "tmp", want: "/tmp"},
+		{name: "/tmp itself", host: "/tmp/", want: "/tmp/"},
+		{name: "in the workspace", host: root + "/.tmp", want: root + "/.tmp"},
+		{name: "in a read-only workspace", host: root + "/.tmp", readOnly: true, want: "/tmp"},
+		{name: "in an allowed path", host: extra, want: extra},
+		{name: "in readWritePaths", host: cache + "/t", want: cache + "/t"},
+		{name: "beside the workspace", host: root + "-other", want: "/tmp"},
+		{name: "set by the config", host: "/var/tmp/u", env: map[string]string{"TMPDIR": "/var/tmp/cfg"}, want: "/var/tmp/cfg"},
+		{name: "set by the call", host: "/var/tmp/u", extra: []string{"TMPDIR=/var/tmp/call"}, want: "/var/tmp/call"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config.Default().Sandbox
+			cfg.Isolation, cfg.Env = "bwrap", tc.env
+			cfg.NativeSandbox.ReadWritePaths = []string{cache}
+			s := New(Options{Config: cfg, Files: testFiles(t, root, tmp, extra), ReadOnly: tc.readOnly, HostEnv: []string{"TMPDIR=" + tc.host}})
+			if got := s.Env(tc.extra); !slices.Contains(got, "TMPDIR="+tc.want) {
+				t.Errorf("env %q, want TMPDIR=%s", got, tc.want)
 			}
 		})
 	}
