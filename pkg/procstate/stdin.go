@@ -28,7 +28,15 @@ type stdinRelay struct {
 
 	once    sync.Once
 	closing chan struct{}
+	gone    chan struct{} // closed by watch: nobody reads the command's stdin any more
 	done    chan struct{}
+
+	// The watch holds a copy of w; closeW wakes it (closing wake) and
+	// waits for it (watched) before closing w, so the command reads end
+	// of file at once.
+	wake      int
+	watched   chan struct{}
+	closeOnce sync.Once
 }
 
 // openStdinRelay makes the FIFO in dir and returns the relay and the read
@@ -47,7 +55,28 @@ func openStdinRelay(dir string) (*stdinRelay, *os.File, error) {
 		fifo.Close()
 		return nil, nil, err
 	}
-	return &stdinRelay{dir: dir, fifo: fifo, w: w, closing: make(chan struct{}), done: make(chan struct{})}, r, nil
+	s := &stdinRelay{dir: dir, fifo: fifo, w: w, closing: make(chan struct{}), gone: make(chan struct{}), done: make(chan struct{}),
+		wake: -1, watched: make(chan struct{})}
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		close(s.watched) // no watch: the relay learns of a gone reader from a write
+	} else {
+		s.wake = p[1]
+		go s.watch(p[0])
+	}
+	return s, r, nil
+}
+
+// closeW closes the write end of the command's stdin, once, the watch's
+// copy first.
+func (s *stdinRelay) closeW() {
+	s.closeOnce.Do(func() {
+		if s.wake >= 0 {
+			unix.Close(s.wake)
+		}
+		<-s.watched
+		s.w.Close()
+	})
 }
 
 // run passes what arrives in the FIFO on to the command until close or
@@ -70,6 +99,7 @@ func (s *stdinRelay) run() {
 					_, err := s.w.Write(b)
 					return err == nil
 				})
+			case <-s.gone:
 			default:
 				continue
 			}
@@ -82,9 +112,42 @@ func (s *stdinRelay) run() {
 	s.finish()
 }
 
+// watch ends the relay once the command has closed its stdin (and no
+// child of its holds it): until then the relay would learn it only from
+// the next write, and the send that brought it would be told its bytes
+// went in. Poll reports POLLERR on a pipe's write end that has no reader;
+// wake (the read end of a pipe closeW closes) ends the watch.
+func (s *stdinRelay) watch(wake int) {
+	defer close(s.watched)
+	defer unix.Close(wake)
+	rc, err := s.w.SyscallConn()
+	if err != nil {
+		return
+	}
+	fd := -1
+	if rc.Control(func(f uintptr) { fd, err = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }) != nil || err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	fds := []unix.PollFd{{Fd: int32(fd)}, {Fd: int32(wake), Events: unix.POLLIN}}
+	for {
+		fds[0].Revents, fds[1].Revents = 0, 0
+		if _, err := unix.Poll(fds, -1); err == unix.EINTR {
+			continue
+		} else if err != nil || fds[1].Revents != 0 {
+			return
+		}
+		if fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
+			close(s.gone)
+			_ = s.fifo.SetReadDeadline(time.Now())
+			return
+		}
+	}
+}
+
 // finish closes both ends and leaves the mark that ws send reads.
 func (s *stdinRelay) finish() {
-	s.w.Close()
+	s.closeW()
 	s.fifo.Close()
 	if f, err := os.Create(filepath.Join(s.dir, StdinClosed)); err == nil {
 		f.Close()
@@ -105,7 +168,7 @@ func (s *stdinRelay) close() {
 	select {
 	case <-s.done:
 	case <-time.After(5 * time.Second):
-		s.w.Close() // unblocks a write the command does not read
+		s.closeW() // unblocks a write the command does not read
 		<-s.done
 	}
 }
@@ -116,7 +179,7 @@ func (s *stdinRelay) stop() {
 		return
 	}
 	s.once.Do(func() { close(s.closing) })
-	s.w.Close()
+	s.closeW()
 	_ = s.fifo.SetReadDeadline(time.Now())
 	<-s.done
 }
@@ -125,7 +188,7 @@ func (s *stdinRelay) stop() {
 func (s *stdinRelay) abort() {
 	if s != nil {
 		s.fifo.Close()
-		s.w.Close()
+		s.closeW()
 	}
 }
 

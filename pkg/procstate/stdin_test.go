@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -59,6 +60,30 @@ func TestStdinRelayClose(t *testing.T) {
 		if err := send(dir, "late"); err != ErrStdinClosed {
 			t.Fatalf("send after close: %v", err)
 		}
+	}
+}
+
+// TestStdinRelayReaderGone: a command that closes its stdin while it runs
+// ends the relay by itself: the next send fails as closed (it was told
+// its bytes went in, and they were lost).
+func TestStdinRelayReaderGone(t *testing.T) {
+	dir, _, r := relayed(t)
+	if err := send(dir, "first\n"); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(r, buf); err != nil || string(buf) != "first\n" {
+		t.Fatalf("the command read %q, %v", buf, err)
+	}
+	r.Close()
+	// The relay notices within its poll; the bound is generous.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, StdinClosed)); err == nil {
+			break
+		}
+	}
+	if err := send(dir, "lost\n"); err != ErrStdinClosed {
+		t.Fatalf("send after the command closed its stdin: %v, want ErrStdinClosed", err)
 	}
 }
 
