@@ -74,6 +74,11 @@ type Foreground struct {
 	// /dev/tty) that the shell outside the sandbox runs once ws exits. A
 	// terminal given as Stdin is passed on as a plain file.
 	NoTerminal bool
+	// SpareLeader: the command's first process is a wrapper that dies of
+	// TERM and INT and then kills what it runs at once (bwrap, with
+	// --die-with-parent). Those signals go to the rest of its group, so
+	// that the command gets its grace period; KILL goes to all.
+	SpareLeader bool
 }
 
 // RunForeground runs a command in its own process group with both streams
@@ -167,14 +172,14 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	case st = <-waitCh:
 	case <-timer:
 		res.TimedOut = true
-		st = stopGroup(pgid, syscall.SIGTERM, waitCh)
+		st = stopGroup(pgid, syscall.SIGTERM, c.SpareLeader, waitCh)
 	case <-ctx.Done():
 		sig := syscall.SIGTERM
 		var se *runner.SignalError
 		if errors.As(context.Cause(ctx), &se) && (se.Signal == syscall.SIGINT || se.Signal == syscall.SIGHUP) {
 			sig = se.Signal
 		}
-		st = stopGroup(pgid, sig, waitCh)
+		st = stopGroup(pgid, sig, c.SpareLeader, waitCh)
 	}
 	// The shell is gone; stop what it left behind in its group: TERM, then
 	// KILL to whatever is still there when the grace period ends (whether
@@ -209,10 +214,10 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	return res, nil
 }
 
-// stopGroup sends sig to the group, KILL after the grace period, and
-// returns the shell's status.
-func stopGroup(pgid int, sig syscall.Signal, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
-	SignalGroup(pgid, sig)
+// stopGroup sends sig to the group (see StopSignal), KILL after the
+// grace period, and returns the shell's status.
+func stopGroup(pgid int, sig syscall.Signal, spareLeader bool, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
+	StopSignal(pgid, sig, spareLeader)
 	select {
 	case st := <-waitCh:
 		return st
@@ -224,6 +229,24 @@ func stopGroup(pgid int, sig syscall.Signal, waitCh <-chan syscall.WaitStatus) s
 
 // SignalGroup sends sig to every process of the group pgid.
 func SignalGroup(pgid int, sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
+
+// StopSignal sends sig, a signal that asks a command to stop (or any
+// other but KILL), to the group pgid: to all of it, or with spareLeader
+// to every member but the leader
+// (bwrap, which would die of it and KILL the command at once; the
+// sandbox's init ignores it, and once the command is gone bwrap exits
+// with its status). KILL always goes to the whole group.
+func StopSignal(pgid int, sig syscall.Signal, spareLeader bool) {
+	if !spareLeader || sig == syscall.SIGKILL {
+		SignalGroup(pgid, sig)
+		return
+	}
+	eachProcess(func(pid int, st statFields) {
+		if st.pgrp == pgid && pid != pgid && !st.zombie() {
+			_ = syscall.Kill(pid, sig)
+		}
+	})
+}
 
 // exitCodeOf maps a wait status to a shell-style exit code: the code, or
 // 128+N for death by signal N (SPEC deviation 6).

@@ -32,6 +32,9 @@ type Record struct {
 	// The supervisor (ws __supervise) that waits for the process.
 	SupervisorPID   int    `json:"supervisor_pid"`
 	SupervisorStart uint64 `json:"supervisor_start_time"`
+	// SpareLeader: the leader of the group is bwrap, which signals that
+	// ask must spare (see StopSignal).
+	SpareLeader bool `json:"spare_leader,omitempty"`
 }
 
 // Exit is how a background process ended.

@@ -47,6 +47,9 @@ type Spec struct {
 	// StdinName in the record directory (ws send); without it the
 	// command's stdin is /dev/null.
 	Stdin bool `json:"stdin,omitempty"`
+	// SpareLeader: TERM and INT spare the command's first process (see
+	// Foreground.SpareLeader).
+	SpareLeader bool `json:"spare_leader,omitempty"`
 	// Callbacks, when set, are run by a dispatcher the supervisor sends
 	// the command's output and end to, on fd 4.
 	Callbacks *Callbacks `json:"callbacks,omitempty"`
@@ -158,7 +161,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	rec := &Record{
 		PID: pid, PGID: pid, StartTime: start, BootID: BootID(), Command: spec.Command, Cwd: spec.Dir,
 		Root: spec.Root, Thread: spec.Thread, StartedAt: time.Now().UTC(), TimeoutMs: spec.TimeoutMs,
-		SupervisorPID: os.Getpid(), SupervisorStart: self,
+		SupervisorPID: os.Getpid(), SupervisorStart: self, SpareLeader: spec.SpareLeader,
 	}
 	store := &Store{dir: filepath.Dir(dir)}
 	if err := store.Commit(dir, rec); err != nil {
@@ -273,7 +276,7 @@ wait:
 				}
 			}
 		}()
-		stopGroupAndTree(pid, stopWith, grace, ended, now)
+		stopGroupAndTree(pid, stopWith, spec.SpareLeader, grace, ended, now)
 		close(stopping)
 	}
 	relay.stop()
@@ -358,12 +361,12 @@ func logStream(l *Log, r io.Reader, seen func(p []byte)) {
 }
 
 // stopGroupAndTree stops a running command: sig (TERM or INT) to its
-// process group and to every other descendant of the supervisor, then, if
+// process group (see StopSignal) and to every other descendant of the supervisor, then, if
 // anything is left after the grace period (or as soon as now is closed),
 // KILL. The command's pid stays unreaped until this returns (see the
 // reaper), so the group id cannot have been reused.
-func stopGroupAndTree(pgid int, sig syscall.Signal, grace time.Duration, ended, now <-chan struct{}) {
-	SignalGroup(pgid, sig)
+func stopGroupAndTree(pgid int, sig syscall.Signal, spareLeader bool, grace time.Duration, ended, now <-chan struct{}) {
+	StopSignal(pgid, sig, spareLeader)
 	// The group has it; the descendants outside it get it once too (a
 	// second TERM or INT often means "stop now, skip the clean-up").
 	for _, p := range liveDescendantsOutside(os.Getpid(), pgid) {

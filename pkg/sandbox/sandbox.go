@@ -204,6 +204,11 @@ func (s *Sandbox) Confined() bool {
 	return s.cfg.Isolation == "bwrap" || s.cfg.Isolation == "landlock"
 }
 
+// Bwrapped reports whether commands run under bubblewrap: the first
+// process is bwrap, which TERM and INT must spare (it dies of them and
+// KILLs what it confines at once; see procstate.StopSignal).
+func (s *Sandbox) Bwrapped() bool { return s.cfg.Isolation == "bwrap" }
+
 // landlockABI is the kernel's Landlock ABI; tests replace it to stand for
 // a kernel without Landlock.
 var landlockABI = landlock.ABI

@@ -111,7 +111,7 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	timeout := w.commandTimeout(req.Timeout)
 	start := w.now()
 	run, err := procstate.RunForeground(ctx, procstate.Foreground{Argv: argv, Env: sb.Env(req.Env), Dir: cwd,
-		Timeout: timeout, Stdin: req.Stdin, NoTerminal: sb.Confined()})
+		Timeout: timeout, Stdin: req.Stdin, NoTerminal: sb.Confined(), SpareLeader: sb.Bwrapped()})
 	if err != nil {
 		return nil, errs.CommandFailed(err)
 	}

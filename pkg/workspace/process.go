@@ -392,8 +392,8 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	rec := e.Record
 	if !stops {
 		// Any other signal is only delivered (HUP to reload, USR1 …):
-		// to the group, with no escalation and no wait.
-		procstate.SignalGroup(rec.PGID, sig)
+		// to the group (bwrap spared), with no escalation and no wait.
+		procstate.StopSignal(rec.PGID, sig, rec.SpareLeader)
 		return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{
 			fmt.Sprintf("Sent %s to process %s (and its process group).", unix.SignalName(sig), req.PID)}}, nil
 	}
@@ -409,7 +409,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		// No supervisor: signal the group ourselves, checking each time
 		// that the pid is still the recorded process. Its status is not
 		// ours to read: the exit recorded is the last signal sent.
-		procstate.SignalGroup(rec.PGID, sig)
+		procstate.StopSignal(rec.PGID, sig, rec.SpareLeader)
 		deadline := time.Now().Add(procstate.KillGrace)
 		for rec.Running() && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
