@@ -117,6 +117,12 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	if in.tty {
 		attr.Foreground, attr.Ctty = true, 0
 	}
+	// ws killed with KILL (an agent harness's timeout, the OOM killer)
+	// cannot stop the command's group, which is not its own: the shell, or
+	// what it executed, gets KILL then too, rather than run on unwatched.
+	// (Go keeps the forking thread while ws runs: no goroutine of ws
+	// exits locked to its thread.)
+	attr.Pdeathsig = syscall.SIGKILL
 	// syscall.ForkExec rather than os.StartProcess: the latter probes for
 	// pidfd support with an extra fork the first time, which is a good part
 	// of a short command's cost.
