@@ -402,17 +402,25 @@ func abs(n int64) int64 {
 // the current part of the next (output missing from the middle, or put at
 // the wrong offsets), so the parts are opened again until the rotation
 // count (<name>.seq) is even and the same before and after. A count that
-// stays odd (a writer killed while it rotated) is given up on after about
-// rotationWait; a log without one (of an older ws) is taken as it is.
+// stays odd for rotationWait (a writer killed while it rotated) is given
+// up on, and so is a writer that rotates without pause for ten times as
+// long; a log without a count (of an older ws) is taken as it is.
 func openLog(dir, name string) (*logSnapshot, error) {
 	path := filepath.Join(dir, name)
-	for deadline := time.Now().Add(rotationWait); ; {
+	start := time.Now()
+	stuck, stuckSince := int64(-1), start
+	for {
 		before, counted := readSeq(path)
 		s, err := openParts(path)
 		if err != nil || !counted {
 			return s, err
 		}
-		if after, _ := readSeq(path); after == before && before%2 == 0 || time.Now().After(deadline) {
+		after, _ := readSeq(path)
+		now := time.Now()
+		if after != stuck {
+			stuck, stuckSince = after, now
+		}
+		if after == before && before%2 == 0 || now.Sub(stuckSince) > rotationWait || now.Sub(start) > 10*rotationWait {
 			return s, nil
 		}
 		s.close()
@@ -420,7 +428,7 @@ func openLog(dir, name string) (*logSnapshot, error) {
 	}
 }
 
-// rotationWait bounds openLog's wait for a rotation to finish.
+// rotationWait bounds openLog's wait for one rotation to finish.
 const rotationWait = 100 * time.Millisecond
 
 // readSeq reads a log's rotation count; false when it has none.
