@@ -150,8 +150,8 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	var out, errc capture
 	var readers sync.WaitGroup
 	readers.Add(2)
-	go func() { defer readers.Done(); io.Copy(&out, outR) }()
-	go func() { defer readers.Done(); io.Copy(&errc, errR) }()
+	go func() { defer readers.Done(); copyPipe(&out, outR) }()
+	go func() { defer readers.Done(); copyPipe(&errc, errR) }()
 	readersDone := make(chan struct{})
 	go func() { readers.Wait(); close(readersDone) }()
 
@@ -203,9 +203,10 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	select {
 	case <-readersDone:
 	case <-time.After(100 * time.Millisecond):
-		// Someone outside the group still holds the pipes: stop reading.
-		outR.Close()
-		errR.Close()
+		// Someone outside the group still holds the pipes (or the readers
+		// are slow): take what is in them now, and stop reading.
+		_ = outR.SetReadDeadline(time.Now())
+		_ = errR.SetReadDeadline(time.Now())
 		<-readersDone
 	}
 	outR.Close()
@@ -218,6 +219,42 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 		res.ExitCode = 124
 	}
 	return res, nil
+}
+
+// copyPipe copies the pipe r into c until it ends, or, once a read
+// deadline is set, until it holds nothing more: what was in it is kept
+// (closing it instead dropped what a slow reader had not read yet).
+func copyPipe(c *capture, r *os.File) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			c.Write(buf[:n])
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			drainPipe(r, buf, func(b []byte) { c.Write(b) })
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// pipeMax bounds what drainPipe takes: a pipe holds no more than
+// fs.pipe-max-size (1 MiB by default), so more is a writer that goes on.
+const pipeMax = 1 << 20
+
+// drainPipe passes sink what is in the pipe r now (see runner.Drain), up
+// to about pipeMax bytes: a writer outside ws's reach that keeps it full
+// cannot hold the read for ever.
+func drainPipe(r *os.File, buf []byte, sink func([]byte)) {
+	taken := 0
+	runner.Drain(r, buf, func(b []byte) bool {
+		sink(b)
+		taken += len(b)
+		return taken < pipeMax+len(buf)
+	})
 }
 
 // stopGroup sends sig to the group (see StopSignal), KILL after the

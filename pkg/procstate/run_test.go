@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRunForegroundSession: a command runs in a process group of its own,
@@ -48,5 +49,75 @@ func TestRunForegroundSession(t *testing.T) {
 				t.Errorf("session %s, want ws's (%s)", f[2], wsSession)
 			}
 		})
+	}
+}
+
+// TestCopyPipeKeepsWhatIsLeft: once a read deadline is set (the command is
+// gone, and someone else holds the pipe), the copy takes what is in the
+// pipe and stops; it used to be closed, and what a slow reader had not
+// read yet was lost.
+func TestCopyPipeKeepsWhatIsLeft(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close() // held open: a leftover process
+	data := strings.Repeat("x", 40000) + "end\n"
+	if _, err := w.Write([]byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	var c capture
+	if err := r.SetReadDeadline(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	copyPipe(&c, r) // returns: the deadline has passed
+	if got, _ := c.bytes(); string(got) != data {
+		t.Fatalf("kept %d bytes, want %d", len(got), len(data))
+	}
+}
+
+// TestStreamCopyCatchUp: a supervisor that records a command's end after
+// a catch-up finds in the log everything that was in the pipe, however
+// slow the copy (here: held up in seen), and the copy goes on after it.
+func TestStreamCopyCatchUp(t *testing.T) {
+	dir := t.TempDir()
+	l, err := CreateLog(dir, "out.log", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hold := make(chan struct{})
+	first := true
+	c := newStreamCopy(l, r, func(p []byte) {
+		if first {
+			first = false
+			<-hold
+		}
+	})
+	go c.run()
+	w.Write([]byte("one\n"))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if b, _, _ := ReadLog(dir, "out.log"); string(b) == "one\n" || time.Now().After(deadline) {
+			break
+		}
+	}
+	w.Write([]byte("two\n")) // in the pipe while the copy is held up
+	caught := make(chan struct{})
+	go func() { c.catchUp(nil); close(caught) }()
+	close(hold)
+	<-caught
+	if b, _, _ := ReadLog(dir, "out.log"); string(b) != "one\ntwo\n" {
+		t.Fatalf("logged at the catch-up: %q", b)
+	}
+	w.Write([]byte("three\n"))
+	w.Close()
+	<-c.done
+	if b, _, _ := ReadLog(dir, "out.log"); string(b) != "one\ntwo\nthree\n" {
+		t.Fatalf("logged at the end: %q", b)
 	}
 }

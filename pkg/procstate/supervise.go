@@ -181,14 +181,14 @@ func Supervise(dir string, ready io.WriteCloser) int {
 
 	var copies sync.WaitGroup
 	copies.Add(2)
-	go func() {
-		defer copies.Done()
-		logStream(outLog, outR, func(p []byte) { events.chunk("stdout", p) })
-	}()
-	go func() {
-		defer copies.Done()
-		logStream(errLog, errR, func(p []byte) { events.chunk("stderr", p) })
-	}()
+	outCopy := newStreamCopy(outLog, outR, func(p []byte) { events.chunk("stdout", p) })
+	errCopy := newStreamCopy(errLog, errR, func(p []byte) { events.chunk("stderr", p) })
+	for _, c := range []*streamCopy{outCopy, errCopy} {
+		go func() {
+			defer copies.Done()
+			c.run()
+		}()
+	}
 
 	// The reaper first only notices that the command ended (WNOWAIT): while
 	// it is an unreaped zombie its pid, and so its process group id, cannot
@@ -284,11 +284,18 @@ wait:
 	status := <-leader
 	// What the command wrote before it ended is still in the pipes: let the
 	// copies drain it, but do not wait on a descendant that keeps them open.
+	// Past a short wait the copies are told to catch up: to log what is in
+	// the pipes now and go on (a descendant's later output is logged too);
+	// the end is recorded once they have, so that a reader who sees it
+	// finds all the command's output in the logs (the copies may be slow
+	// on a loaded machine: a fixed wait recorded the end first).
 	drained := make(chan struct{})
 	go func() { copies.Wait(); close(drained) }()
 	select {
 	case <-drained:
 	case <-time.After(250 * time.Millisecond):
+		outCopy.catchUp(drained)
+		errCopy.catchUp(drained)
 	}
 	x := &Exit{EndedAt: time.Now().UTC(), TimedOut: timedOut, Killed: killed}
 	switch {
@@ -341,22 +348,61 @@ func MsDuration(ms float64) time.Duration {
 	return max(time.Duration(math.Round(ms*float64(time.Millisecond))), 1)
 }
 
-// logStream copies one output stream of the command into its log until
+// streamCopy copies one output stream of the command into its log until
 // the stream ends. seen, when set, is shown each chunk as it is logged:
 // the place for anyone who follows the output live.
-func logStream(l *Log, r io.Reader, seen func(p []byte)) {
+type streamCopy struct {
+	log    *Log
+	r      *os.File // a pipe, non-blocking (os.Pipe's)
+	seen   func(p []byte)
+	caught chan struct{} // closed once a catch-up is done
+	done   chan struct{} // closed when the stream has ended
+}
+
+func newStreamCopy(l *Log, r *os.File, seen func(p []byte)) *streamCopy {
+	return &streamCopy{log: l, r: r, seen: seen, caught: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (c *streamCopy) keep(p []byte) {
+	c.log.Write(p)
+	if c.seen != nil {
+		c.seen(p)
+	}
+}
+
+func (c *streamCopy) run() {
+	defer close(c.done)
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := r.Read(buf)
+		n, err := c.r.Read(buf)
 		if n > 0 {
-			l.Write(buf[:n])
-			if seen != nil {
-				seen(buf[:n])
-			}
+			c.keep(buf[:n])
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// catchUp: what is in the pipe now is logged, then the copy
+			// goes on (Drain lifts the deadline).
+			drainPipe(c.r, buf, func(b []byte) { c.keep(b) })
+			close(c.caught)
+			continue
 		}
 		if err != nil {
 			return
 		}
+	}
+}
+
+// catchUp has the copy log everything in the pipe now, and returns once
+// it has, the stream has ended, or drained is closed (or, as a bound, a
+// few seconds have passed). Everything read before is logged by then.
+func (c *streamCopy) catchUp(drained <-chan struct{}) {
+	if c.r.SetReadDeadline(time.Now()) != nil {
+		return
+	}
+	select {
+	case <-c.caught:
+	case <-c.done:
+	case <-drained:
+	case <-time.After(5 * time.Second):
 	}
 }
 
