@@ -234,6 +234,15 @@ func CommandError(what string, argv []string, err error, stderr string) *Error {
 // Interrupted: a wait cut short because ws was asked to stop.
 var Interrupted = textError(Timeout, "interrupted while %s")
 
+// InterruptedBy is Interrupted with what ended the wait (context.Cause):
+// a signal to ws is kept, so that ws exits as that signal asks (130 for
+// INT, 143 for TERM), as exec does.
+func InterruptedBy(cause error, what string) *Error {
+	e := Interrupted(what)
+	e.Err = cause
+	return e
+}
+
 // BadJSONArgs: call arguments that are not JSON.
 func BadJSONArgs(id string, err error) *Error {
 	e := newf(InvalidArgument, "invalid JSON arguments for %s: %v", id, err)

@@ -87,7 +87,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		}
 		select {
 		case <-ctx.Done():
-			return nil, errs.Interrupted("following process " + req.PID)
+			return nil, errs.InterruptedBy(context.Cause(ctx), "following process "+req.PID)
 		case <-time.After(followPoll):
 		}
 	}

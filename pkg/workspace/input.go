@@ -149,7 +149,7 @@ func (w *Workspace) sendError(ctx context.Context, pid string, sent int64, stall
 	case errors.As(err, &src):
 		return errs.IOFailed("read", "the input", src.Err)
 	case ctx.Err() != nil:
-		return errs.Interrupted(fmt.Sprintf("writing to the stdin of process %s (%d bytes went in)", pid, sent))
+		return errs.InterruptedBy(context.Cause(ctx), fmt.Sprintf("writing to the stdin of process %s (%d bytes went in)", pid, sent))
 	}
 	return errs.IOFailed("send", "the stdin of process "+pid, err)
 }
@@ -181,7 +181,7 @@ func (w *Workspace) closeStdin(ctx context.Context, e *procstate.Entry, dir stri
 		}
 		select {
 		case <-ctx.Done():
-			return errs.Interrupted("closing the stdin of process " + pid)
+			return errs.InterruptedBy(context.Cause(ctx), "closing the stdin of process "+pid)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}

@@ -353,7 +353,7 @@ func (w *Workspace) waitExit(ctx context.Context, e *procstate.Entry, deadline t
 		}
 		select {
 		case <-ctx.Done():
-			return nil, false, errs.Interrupted("waiting for process " + strconv.Itoa(e.Record.PID))
+			return nil, false, errs.InterruptedBy(context.Cause(ctx), "waiting for process "+strconv.Itoa(e.Record.PID))
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, 100*time.Millisecond)
@@ -501,7 +501,7 @@ func (w *Workspace) killLeftovers(ctx context.Context, e *procstate.Entry, pid s
 	for deadline := time.Now().Add(procstate.KillGrace + 3*time.Second); rec.SupervisorRunning() && time.Now().Before(deadline); {
 		select {
 		case <-ctx.Done():
-			return nil, errs.Interrupted("stopping what process " + pid + " left running")
+			return nil, errs.InterruptedBy(context.Cause(ctx), "stopping what process "+pid+" left running")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
