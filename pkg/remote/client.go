@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -37,6 +39,8 @@ type Call struct {
 	Signals <-chan os.Signal
 	// Repeat is how long a signal repeats the first (0: runner.RepeatWindow).
 	Repeat time.Duration
+	// Heartbeat is how often each side pings (0: every 10 s).
+	Heartbeat time.Duration
 }
 
 // Run runs the call and returns the remote command's exit status. An
@@ -48,9 +52,12 @@ func Run(ctx context.Context, c Call) (int, error) {
 	// Its own process group: a ^C on the terminal comes to ws, which
 	// passes it on, instead of ending the transport under the command.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stdout = c.Stdout
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return 0, err
 	}
@@ -61,8 +68,35 @@ func Run(ctx context.Context, c Call) (int, error) {
 	if err := cmd.Start(); err != nil {
 		return 0, errs.CannotReach(c.Target.URL, errs.Errno(err), err)
 	}
+	every := c.Heartbeat
+	if every == 0 {
+		every = heartbeat
+	}
+	c.Header.HeartbeatMS = int(every / time.Millisecond)
+	done := make(chan struct{})
+	defer close(done)
 	fw := &frameWriter{w: stdin}
-	go sendSession(fw, c)
+	go sendSession(fw, c, done, every)
+
+	// Both streams count as word from the other side; a write to a slow
+	// local reader is not the link's silence. The watch starts with the
+	// server's first ping (an earlier ws never pings).
+	alive := newLiveness(time.Now)
+	copied := make(chan struct{})
+	go func() {
+		io.CopyBuffer(heldWriter{c.Stdout, alive}, hearing{stdout, alive}, make([]byte, maxFrame))
+		close(copied)
+	}()
+	var silent atomic.Bool
+	var watch sync.Once
+	pinged := func() {
+		watch.Do(func() {
+			go alive.watch(done, every, silentBeats*every, func() {
+				silent.Store(true)
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			})
+		})
+	}
 
 	var sig struct {
 		sync.Mutex
@@ -73,8 +107,6 @@ func Run(ctx context.Context, c Call) (int, error) {
 	if within == 0 {
 		within = runner.RepeatWindow
 	}
-	done := make(chan struct{})
-	defer close(done)
 	go func() {
 		for {
 			select {
@@ -94,7 +126,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 					continue
 				}
 				if first {
-					fw.frame(kindSignal, []byte{byte(n)})
+					// Not waiting on it: a link that holds the frame must
+					// not keep the next signal from ending the transport.
+					go fw.frame(kindSignal, []byte{byte(n)})
 				} else {
 					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				}
@@ -102,9 +136,11 @@ func Run(ctx context.Context, c Call) (int, error) {
 		}
 	}()
 
-	r := &reply{stderr: c.Stderr}
-	r.read(bufio.NewReaderSize(stderr, maxFrame+5), fw, c.Stdin)
+	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit()}
+	defer r.credit.close()
+	r.read(bufio.NewReaderSize(hearing{stderr, alive}, maxFrame+5), fw, c.Stdin)
 	stdin.Close()
+	<-copied
 	werr := cmd.Wait()
 	switch {
 	case r.exit >= 0:
@@ -126,6 +162,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		status = ee.ExitCode()
+	}
+	if silent.Load() {
+		return 0, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down")
 	}
 	if r.started {
 		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))
@@ -162,6 +201,11 @@ func describe(said string, status int) string {
 	return said
 }
 
+// seconds writes d in seconds ("60 s", "0.3 s").
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
 // notFound tells a shell's or a container runtime's "no such program".
 func notFound(said string) bool {
 	s := strings.ToLower(said)
@@ -169,9 +213,10 @@ func notFound(said string) bool {
 		strings.Contains(s, "executable file not found")
 }
 
-// sendSession sends the header and the input files. Errors mean the
-// transport went away; what it said is reported from the other side.
-func sendSession(fw *frameWriter, c Call) {
+// sendSession sends the header and the input files, then pings every
+// heartbeat until done closes. Errors mean the transport went away; what
+// it said is reported from the other side.
+func sendSession(fw *frameWriter, c Call, done <-chan struct{}, every time.Duration) {
 	head, err := json.Marshal(c.Header)
 	if err != nil {
 		return
@@ -187,6 +232,7 @@ func sendSession(fw *frameWriter, c Call) {
 			return
 		}
 	}
+	ping(fw, done, every)
 }
 
 // sendFile sends one input's bytes and says how reading it ended.
@@ -230,7 +276,11 @@ type reply struct {
 	// as the connection ended, or a crash's.
 	after bytes.Buffer
 	// passed: after went to stderr already.
-	passed  bool
+	passed bool
+	// pinged is called on each ping from the server.
+	pinged func()
+	// credit is how much stdin the server takes.
+	credit  *credit
 	started bool
 	exit    int
 }
@@ -277,7 +327,15 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 		case kindStderr:
 			r.stderr.Write(payload)
 		case kindWantStdin:
-			once.Do(func() { go pumpStdin(fw, stdin) })
+			once.Do(func() { go pumpStdin(fw, stdin, r.credit) })
+		case kindCredit:
+			if len(payload) == 4 && r.credit != nil {
+				r.credit.add(int(binary.BigEndian.Uint32(payload)))
+			}
+		case kindPing:
+			if r.pinged != nil {
+				r.pinged()
+			}
 		case kindExit:
 			if n, err := strconv.Atoi(string(payload)); err == nil {
 				r.exit = n
@@ -317,17 +375,27 @@ func (r *reply) findMarker(br *bufio.Reader) bool {
 	}
 }
 
-// pumpStdin sends stdin to the server.
-func pumpStdin(fw *frameWriter, stdin io.Reader) {
+// pumpStdin sends stdin to the server, as much as its credit allows.
+func pumpStdin(fw *frameWriter, stdin io.Reader, cr *credit) {
 	if stdin == nil {
 		fw.frame(kindStdinEOF, nil)
 		return
 	}
+	if cr == nil {
+		cr = newCredit()
+	}
 	buf := make([]byte, maxFrame)
 	for {
-		n, err := stdin.Read(buf)
-		if n > 0 && fw.frame(kindStdin, buf[:n]) != nil {
+		room := cr.wait(len(buf))
+		if room == 0 {
 			return
+		}
+		n, err := stdin.Read(buf[:room])
+		if n > 0 {
+			cr.spend(n)
+			if fw.frame(kindStdin, buf[:n]) != nil {
+				return
+			}
 		}
 		if err != nil {
 			fw.frame(kindStdinEOF, nil)

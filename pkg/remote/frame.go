@@ -17,6 +17,9 @@ const (
 	kindStdin    = 'D' // bytes of stdin
 	kindStdinEOF = 'E' // stdin ended
 	kindSignal   = 'S' // the local ws got a signal: one byte, its number
+	// kindPing says the side is still there (both ways, every heartbeat,
+	// once the header asked for it: an earlier ws ignores it).
+	kindPing = 'P'
 )
 
 // From the server (on the transport's stderr, after the marker):
@@ -24,6 +27,9 @@ const (
 	kindStderr    = 'e' // bytes of the command's stderr
 	kindWantStdin = 'I' // the command reads stdin: send it
 	kindExit      = 'X' // the command ended: its exit status, decimal
+	// kindCredit lets the client send more stdin: 4 bytes, big-endian,
+	// how many (an earlier client ignores it).
+	kindCredit = 'C'
 )
 
 // marker is what the server writes first on stderr. What the transport

@@ -3,11 +3,20 @@ package remote
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 func TestFrames(t *testing.T) {
@@ -157,5 +166,182 @@ func TestServeSignalBeforeStart(t *testing.T) {
 				t.Errorf("status %d (sent %d), ran %v, stderr %q; want %d, not run, nothing said", status, r.exit, ran, stderr.String(), tc.status)
 			}
 		})
+	}
+}
+
+// TestLiveness: the link is silent once nothing came for longer than the
+// limit while this side was ready to read; a write of ours that waits on a
+// slow reader is not the link's silence, and the silence counts afresh
+// when it ends.
+func TestLiveness(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	now := t0
+	l := newLiveness(func() time.Time { return now })
+	at := func(d time.Duration) { now = t0.Add(d) }
+	for _, step := range []struct {
+		do     func()
+		at     time.Duration
+		silent bool
+	}{
+		{nil, 59 * time.Second, false},
+		{nil, 61 * time.Second, true},
+		{l.heard, 61 * time.Second, false},
+		{nil, 122 * time.Second, true},
+		{func() {
+			release := l.hold()
+			at(10 * time.Minute)
+			if l.silent(time.Minute) {
+				t.Error("silent while this side held its reads")
+			}
+			release()
+		}, 10*time.Minute + 30*time.Second, false},
+		{nil, 11*time.Minute + time.Second, true},
+	} {
+		if step.do != nil {
+			step.do()
+		}
+		at(step.at)
+		if got := l.silent(time.Minute); got != step.silent {
+			t.Errorf("at +%v: silent %v, want %v", step.at, got, step.silent)
+		}
+	}
+}
+
+// TestServeSilentClient: a client that asked for a heartbeat and then went
+// silent without closing (a dropped link) is a hangup: the command is
+// stopped as when its terminal closes, and the server pinged meanwhile
+// (before, the command ran on until the remote sshd noticed, hours later).
+func TestServeSilentClient(t *testing.T) {
+	head, _ := json.Marshal(Header{Version: "v", Args: []string{"exec", "--", "sleep 600"}, HeartbeatMS: 20})
+	in, client := io.Pipe()
+	defer client.Close()
+	go (&frameWriter{w: client}).frame(kindHeader, head)
+	hup := make(chan struct{})
+	var out bytes.Buffer
+	var mu sync.Mutex
+	status := serve(in, lockedWriter{&mu, &out}, "v", func(s *Session) int {
+		select {
+		case <-hup:
+			return 129
+		case <-time.After(30 * time.Second):
+			return 0
+		}
+	}, func() { close(hup) })
+	mu.Lock()
+	defer mu.Unlock()
+	r := &reply{stderr: io.Discard}
+	pings := 0
+	r.pinged = func() { pings++ }
+	r.read(bufio.NewReader(&out), &frameWriter{w: io.Discard}, nil)
+	if status != 129 || r.exit != 129 || pings == 0 {
+		t.Errorf("status %d (sent %d), %d pings; want 129 after a hangup, pings", status, r.exit, pings)
+	}
+}
+
+// lockedWriter serialises writes to w with mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestRunSilentServer: a server that pinged once and then went silent
+// without closing (a dropped link) ends the call with a lost connection
+// and the transport is ended (before, the local ws waited for it forever).
+func TestRunSilentServer(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "silent.sh")
+	os.WriteFile(script, []byte(`printf '\000ws-remote/1\000P\000\000\000\000' >&2; echo $$ > "$0.pid"; exec sleep 600`+"\n"), 0o755)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), Call{
+			Target: Target{URL: "exec:sh silent.sh", Prefix: []string{"sh", script}},
+			Open:   func(string) (io.ReadCloser, error) { return nil, os.ErrNotExist },
+			Stdout: io.Discard, Stderr: io.Discard, Heartbeat: 20 * time.Millisecond,
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if errs.CodeOf(err) != errs.RemoteLost || !strings.HasSuffix(err.Error(), ": nothing came from there for 0.12 s: the link is down") {
+			t.Fatalf("got %v; want a lost connection", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run still waits on a silent server")
+	}
+	pid, _ := os.ReadFile(script + ".pid")
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
+		t.Errorf("the transport (pid %q) still runs", pid)
+	}
+}
+
+// TestStdinCredit: the server gives credit for what the command read, in
+// quarter windows, and a client that keeps to it is never held; one that
+// does not (an earlier ws) is held once a window is queued.
+func TestStdinCredit(t *testing.T) {
+	var paid []int
+	q := newStdinQueue(func(n int) { paid = append(paid, n) })
+	held := 0
+	hold := func() func() { held++; return func() {} }
+	chunk := bytes.Repeat([]byte("y"), maxFrame)
+	for sent := 0; sent < stdinWindow; sent += maxFrame {
+		q.push(chunk, hold)
+	}
+	if held != 0 {
+		t.Fatalf("a client within its credit was held %d times", held)
+	}
+	got, err := io.ReadAll(io.LimitReader(q, stdinWindow/2+1))
+	if err != nil || len(got) != stdinWindow/2+1 || !reflect.DeepEqual(paid, []int{stdinWindow / 4, stdinWindow / 4}) {
+		t.Fatalf("read %d bytes (%v), paid %v; want two quarter windows", len(got), err, paid)
+	}
+	// Over the window: held until the command reads.
+	for range 9 {
+		q.push(chunk, hold)
+	}
+	waiting := make(chan struct{})
+	pushed := make(chan struct{})
+	go func() {
+		q.push([]byte("more"), func() func() { close(waiting); return func() {} })
+		close(pushed)
+	}()
+	select {
+	case <-pushed:
+		t.Fatal("a push over the window was not held")
+	case <-waiting:
+	}
+	io.ReadFull(q, make([]byte, maxFrame))
+	<-pushed
+	q.end(io.EOF)
+	rest, err := io.ReadAll(q)
+	if err != nil || !bytes.HasSuffix(rest, []byte("ymore")) {
+		t.Fatalf("the rest: %d bytes ending %q, %v", len(rest), rest[max(0, len(rest)-5):], err)
+	}
+
+	// The client waits for credit, and sends as much as it has.
+	cr := newCredit()
+	if n := cr.wait(maxFrame); n != maxFrame {
+		t.Fatalf("before any credit: %d, want no bound", n)
+	}
+	cr.add(10)
+	if n := cr.wait(maxFrame); n != 10 {
+		t.Fatalf("with 10 of credit: %d", n)
+	}
+	cr.spend(10)
+	woke := make(chan int)
+	go func() { woke <- cr.wait(maxFrame) }()
+	cr.add(maxFrame * 2)
+	if n := <-woke; n != maxFrame {
+		t.Fatalf("after more credit: %d", n)
+	}
+	cr.spend(maxFrame * 2)
+	go func() { woke <- cr.wait(maxFrame) }()
+	cr.close()
+	if n := <-woke; n != 0 {
+		t.Fatalf("after the session: %d", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
 )
@@ -27,6 +28,10 @@ type Header struct {
 	// Inputs are the local files the command reads, as named in Args;
 	// their bytes follow the header, in this order.
 	Inputs []string `json:"inputs,omitempty"`
+	// HeartbeatMS: once the inputs are sent, the client pings this often
+	// and asks the server to ping as often while the command runs (0, from
+	// an earlier ws: neither pings).
+	HeartbeatMS int `json:"heartbeat_ms,omitempty"`
 }
 
 // wireHeader is Header as it crosses: its strings keep their bytes (a
@@ -39,11 +44,12 @@ type wireHeader struct {
 	StdinTTY  bool               `json:"stdin_tty"`
 	StdoutTTY bool               `json:"stdout_tty"`
 	Inputs    []statefile.String `json:"inputs,omitempty"`
+	Heartbeat int                `json:"heartbeat_ms,omitempty"`
 }
 
 // MarshalJSON writes the header with every byte of its strings.
 func (h Header) MarshalJSON() ([]byte, error) {
-	return json.Marshal(wireHeader{h.Version, statefile.Strings(h.Args), h.StdinTTY, h.StdoutTTY, statefile.Strings(h.Inputs)})
+	return json.Marshal(wireHeader{h.Version, statefile.Strings(h.Args), h.StdinTTY, h.StdoutTTY, statefile.Strings(h.Inputs), h.HeartbeatMS})
 }
 
 // UnmarshalJSON reads a header written by MarshalJSON.
@@ -52,7 +58,7 @@ func (h *Header) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	*h = Header{w.Version, statefile.Plain(w.Args), w.StdinTTY, w.StdoutTTY, statefile.Plain(w.Inputs)}
+	*h = Header{w.Version, statefile.Plain(w.Args), w.StdinTTY, w.StdoutTTY, statefile.Plain(w.Inputs), w.Heartbeat}
 	return nil
 }
 
@@ -124,16 +130,38 @@ func (r *inputReader) Close() error { return nil }
 
 // Serve is the server side: it reads the session from in (the transport's
 // stdin), runs it with run, and returns the exit status. stderr is the
-// transport's stderr; the command's stdout is the process's own.
+// transport's stderr; the command's stdout is the process's own. When the
+// client goes away (its stream ends, or goes silent for silentBeats of the
+// heartbeat it asked for), the process gets SIGHUP, as a command whose
+// terminal closed does.
 func Serve(in io.Reader, stderr io.Writer, version string, run func(*Session) int) int {
+	self := os.Getpid()
+	return serve(in, stderr, version, run, func() { syscall.Kill(self, syscall.SIGHUP) })
+}
+
+// serve is Serve with what a hangup does.
+func serve(in io.Reader, stderr io.Writer, version string, run func(*Session) int, hangup func()) int {
 	if _, err := io.WriteString(stderr, marker); err != nil {
 		return 1
 	}
 	fw := &frameWriter{w: stderr}
 	s := &Session{Stderr: streamWriter{fw, kindStderr}, inputs: map[string]*input{}}
 	defer s.close()
-	br := bufio.NewReaderSize(in, maxFrame+5)
-	if err := s.readHeader(br); err != nil {
+	alive := newLiveness(time.Now)
+	br := bufio.NewReaderSize(hearing{in, alive}, maxFrame+5)
+	// The pings start with the header, so that the client hears them
+	// while its input files cross too.
+	done := make(chan struct{})
+	stop := sync.OnceFunc(func() { close(done) })
+	defer stop()
+	var every time.Duration
+	pinging := func() {
+		if s.HeartbeatMS > 0 {
+			every = time.Duration(s.HeartbeatMS) * time.Millisecond
+			go ping(fw, done, every)
+		}
+	}
+	if err := s.readHeader(br, pinging); err != nil {
 		var sig *signalledError
 		if errors.As(err, &sig) {
 			// The command never ran: the session ends as the signal
@@ -149,10 +177,30 @@ func Serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 	if s.Version != version {
 		fmt.Fprintf(s.Stderr, "ws: warning: ws here is version %s, the calling ws %s ('ws remote install' copies it)\n", version, s.Version)
 	}
-	pr, pw := io.Pipe()
-	s.Stdin = &askingReader{r: pr, ask: func() error { return fw.frame(kindWantStdin, nil) }}
-	go s.pump(br, pw)
-	return fw.exit(run(s))
+	q := newStdinQueue(func(n int) { fw.frame(kindCredit, creditFrame(n)) })
+	defer q.close()
+	var once sync.Once
+	gone := func() {
+		once.Do(func() {
+			q.end(io.ErrUnexpectedEOF)
+			hangup()
+		})
+	}
+	s.Stdin = &askingReader{r: q, ask: func() error {
+		// The credit first: a client that keeps to it knows so when asked.
+		if err := fw.frame(kindCredit, creditFrame(stdinWindow)); err != nil {
+			return err
+		}
+		return fw.frame(kindWantStdin, nil)
+	}}
+	go s.pump(br, q, alive, gone)
+	if every > 0 {
+		alive.heard() // the silence counts from here: the inputs were the client's words
+		go alive.watch(done, every, silentBeats*every, gone)
+	}
+	code := run(s)
+	stop()
+	return fw.exit(code)
 }
 
 // exit sends the exit status and returns it.
@@ -169,8 +217,9 @@ func (s *Session) close() {
 	}
 }
 
-// readHeader reads the header and the input files.
-func (s *Session) readHeader(br *bufio.Reader) error {
+// readHeader reads the header and the input files; started is called
+// between the two.
+func (s *Session) readHeader(br *bufio.Reader, started func()) error {
 	kind, payload, err := readFrame(br)
 	if err != nil {
 		return err
@@ -184,6 +233,7 @@ func (s *Session) readHeader(br *bufio.Reader) error {
 	if err := json.Unmarshal(payload, &s.Header); err != nil {
 		return fmt.Errorf("bad header: %v", err)
 	}
+	started()
 	for _, path := range s.Inputs {
 		in, err := readInput(br, path)
 		if err != nil {
@@ -254,22 +304,21 @@ func signalFrame(kind byte, payload []byte) *signalledError {
 }
 
 // pump reads the client's frames for the rest of the session: stdin into
-// pw, signals raised here as if they had come to this process. A stream
-// that ends without its end (the client went away) is a hangup.
-func (s *Session) pump(br *bufio.Reader, pw *io.PipeWriter) {
+// q, signals raised here as if they had come to this process. A stream
+// that ends without its end (the client went away) is gone.
+func (s *Session) pump(br *bufio.Reader, q *stdinQueue, alive *liveness, gone func()) {
 	self := os.Getpid()
 	for {
 		kind, payload, err := readFrame(br)
 		if err != nil {
-			pw.CloseWithError(io.ErrUnexpectedEOF)
-			syscall.Kill(self, syscall.SIGHUP)
+			gone()
 			return
 		}
 		switch kind {
 		case kindStdin:
-			pw.Write(payload)
+			q.push(payload, alive.hold)
 		case kindStdinEOF:
-			pw.Close()
+			q.end(io.EOF)
 		case kindSignal:
 			if len(payload) == 1 {
 				syscall.Kill(self, syscall.Signal(payload[0]))
