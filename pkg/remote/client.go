@@ -83,8 +83,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 	// server's first ping (an earlier ws never pings).
 	alive := newLiveness(time.Now)
 	copied := make(chan struct{})
+	out := &outWriter{w: heldWriter{c.Stdout, alive}}
 	go func() {
-		io.CopyBuffer(heldWriter{c.Stdout, alive}, hearing{stdout, alive}, make([]byte, maxFrame))
+		io.CopyBuffer(out, hearing{stdout, alive}, make([]byte, maxFrame))
 		close(copied)
 	}()
 	var silent atomic.Bool
@@ -143,6 +144,10 @@ func Run(ctx context.Context, c Call) (int, error) {
 	<-copied
 	werr := cmd.Wait()
 	switch {
+	case out.err != nil:
+		// The output did not reach its place: ws fails as it would here
+		// (before, it exited as the command did, the output lost).
+		return 0, out.err
 	case r.exit >= 0:
 		if !r.passed {
 			r.stderr.Write(r.after.Bytes())
@@ -199,6 +204,23 @@ func describe(said string, status int) string {
 		said += " (exit status " + strconv.Itoa(status) + ")"
 	}
 	return said
+}
+
+// outWriter passes the command's stdout on. After a write fails (a full
+// disk), the rest is read and dropped, so the remote command finishes as
+// it would have here, and err says why.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err == nil {
+		if _, err := o.w.Write(p); err != nil {
+			o.err = err
+		}
+	}
+	return len(p), nil
 }
 
 // seconds writes d in seconds ("60 s", "0.3 s").
