@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -163,6 +164,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 		return 128 + int(got), nil // as if the signal had ended it
 	}
 	said := strings.TrimSpace(r.before.String())
+	if !r.started && len(oneLine(said)) > maxSaid {
+		r.stderr.Write(r.before.Bytes()) // too long for the message: as they came
+	}
 	status := -1
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
@@ -187,23 +191,48 @@ const (
 	maxWords = 64 << 10
 )
 
-// describe is what the transport said, for a message.
+// describe is what the transport said, for a message. Words too long for
+// one keep their end, where ssh and the container runtimes say what went
+// wrong ("Host key verification failed."), from a line's start if one
+// fits; the caller passes them on in full.
 func describe(said string, status int) string {
-	if said == "" {
-		said = "nothing on stderr"
+	one := oneLine(said)
+	switch {
+	case one == "":
+		one = "nothing on stderr"
+	case len(one) > maxSaid:
+		one = tail(said)
 	}
-	said = strings.Join(strings.Fields(said), " ")
-	if len(said) > maxSaid {
-		cut := maxSaid
-		for cut > 0 && !utf8.RuneStart(said[cut]) {
-			cut--
-		}
-		said = said[:cut] + "…"
-	}
+	said = one
 	if status >= 0 {
 		said += " (exit status " + strconv.Itoa(status) + ")"
 	}
 	return said
+}
+
+// oneLine is s with its runs of space and its line breaks as one space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// tail is the end of said that fits in a message.
+func tail(said string) string {
+	lines := strings.Split(strings.TrimSpace(said), "\n")
+	end := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		next := oneLine(strings.Join(lines[i:], "\n"))
+		if len(next) > maxSaid-len("… ") {
+			break
+		}
+		end = next
+	}
+	if end != "" {
+		return "… " + end
+	}
+	last := oneLine(lines[len(lines)-1])
+	cut := len(last) - (maxSaid - len("…"))
+	for cut < len(last) && !utf8.RuneStart(last[cut]) {
+		cut++
+	}
+	return "…" + last[cut:]
 }
 
 // outWriter passes the command's stdout on. After a write fails (a full
@@ -228,11 +257,25 @@ func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
-// notFound tells a shell's or a container runtime's "no such program".
+// notFound tells a shell's or a container runtime's "no such program"
+// about ws, on one of the lines said (not one about something else, as
+// ssh's "Could not chdir to home directory …: No such file or directory"
+// or kubectl's 'pods "agent-7" not found').
 func notFound(said string) bool {
-	s := strings.ToLower(said)
-	return strings.Contains(s, "not found") || strings.Contains(s, "no such file or directory") ||
-		strings.Contains(s, "executable file not found")
+	for _, line := range strings.Split(strings.ToLower(said), "\n") {
+		if !strings.Contains(line, "not found") && !strings.Contains(line, "no such file or directory") {
+			continue
+		}
+		words := strings.FieldsFunc(line, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.-/", r)
+		})
+		for _, w := range words {
+			if w == "ws" || strings.HasSuffix(w, "/ws") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sendSession sends the header and the input files, then pings every
@@ -311,7 +354,7 @@ type reply struct {
 // connection. Words too long for a message are passed on in full.
 func (r *reply) lastWords() string {
 	said := strings.TrimSpace(r.after.String())
-	if len(said) > maxSaid && !r.passed {
+	if len(oneLine(said)) > maxSaid && !r.passed {
 		r.stderr.Write(r.after.Bytes())
 		r.passed = true
 	}

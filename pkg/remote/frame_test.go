@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 )
@@ -343,5 +344,73 @@ func TestStdinCredit(t *testing.T) {
 	cr.close()
 	if n := <-woke; n != 0 {
 		t.Fatalf("after the session: %d", n)
+	}
+}
+
+// TestDescribe: the transport's words in a message; words too long for
+// one keep their end, where ssh says what went wrong (before, a changed
+// host key was quoted as its banner of @ signs, cut before the verdict).
+func TestDescribe(t *testing.T) {
+	hostKey := `@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @
+@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+IT IS POSSIBLE THAT SOMEONE IS DOING SOMETHING NASTY!
+Someone could be eavesdropping on you right now (man-in-the-middle attack)!
+It is also possible that a host key has just been changed.
+The fingerprint for the ED25519 key sent by the remote host is
+SHA256:9pHdzwSPtpHL0tsp/+VmNjpHfmY1ytOl7sxw0dhMlDY.
+Please contact your system administrator.
+Add correct host key in known_hosts to get rid of this message.
+Offending ED25519 key in known_hosts:1
+  remove with:
+  ssh-keygen -f "known_hosts" -R "[box]:2222"
+Host key for [box]:2222 has changed and you have requested strict checking.
+Host key verification failed.
+`
+	long := strings.Repeat("é", 300) + " the end"
+	for _, tc := range []struct {
+		said   string
+		status int
+		want   string
+	}{
+		{"", 255, "nothing on stderr (exit status 255)"},
+		{"ssh: connect to host box port 22: Connection refused\n", 255, "ssh: connect to host box port 22: Connection refused (exit status 255)"},
+		{"a\n  b\tc", -1, "a b c"},
+		{hostKey, 255, `… SHA256:9pHdzwSPtpHL0tsp/+VmNjpHfmY1ytOl7sxw0dhMlDY. Please contact your system administrator. Add correct host key in known_hosts to get rid of this message. Offending ED25519 key in known_hosts:1 remove with: ssh-keygen -f "known_hosts" -R "[box]:2222" Host key for [box]:2222 has changed and you have requested strict checking. Host key verification failed. (exit status 255)`},
+		{long, -1, "…" + strings.Repeat("é", 194) + " the end"},
+	} {
+		got := describe(tc.said, tc.status)
+		if got != tc.want {
+			t.Errorf("describe(%.30q, %d) = %q, want %q", tc.said, tc.status, got, tc.want)
+		}
+		if !utf8.ValidString(got) || len(got) > maxSaid+len(" (exit status 255)") {
+			t.Errorf("describe(%.30q): %d bytes, valid UTF-8 %v", tc.said, len(got), utf8.ValidString(got))
+		}
+	}
+}
+
+// TestNotFound: only a "not found" about ws itself means there is no ws
+// there (before, a missing pod or home directory was taken for it, and
+// the message said to install ws).
+func TestNotFound(t *testing.T) {
+	for _, tc := range []struct {
+		said string
+		want bool
+	}{
+		{"sh: 1: exec: ws: not found", true},
+		{"bash: line 1: ws: command not found", true},
+		{"env: 'ws': No such file or directory", true},
+		{`OCI runtime exec failed: exec failed: unable to start container process: exec: "ws": executable file not found in $PATH: unknown`, true},
+		{"Error: crun: executable file `ws` not found in $PATH: No such file or directory", true},
+		{"sh: /opt/bin/ws: No such file or directory", true},
+		{"Could not chdir to home directory /nonexistent: No such file or directory\nThis account is currently not available.", false},
+		{`Error from server (NotFound): pods "agent-7" not found`, false},
+		{"error: unable to upgrade connection: container not found (\"work\")", false},
+		{"Error response from daemon: No such container: sandbox", false},
+		{"ssh: Could not resolve hostname ws: Name or service not known", false},
+	} {
+		if got := notFound(tc.said); got != tc.want {
+			t.Errorf("notFound(%q) = %v, want %v", tc.said, got, tc.want)
+		}
 	}
 }
