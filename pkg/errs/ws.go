@@ -308,6 +308,11 @@ func NoWSThere(url, said string) *Error {
 	return newf(RemoteNoWS, "remote %s: no ws there (%s); 'ws remote install %s' copies this one there", url, said, url)
 }
 
+// OldWSThere: the ws on the other side is too old to serve --remote.
+func OldWSThere(url, said string) *Error {
+	return newf(RemoteNoWS, "remote %s: the ws there is older than --remote (%s); 'ws remote install %s' copies this one there", url, said, url)
+}
+
 // ConnectionLost: the connection ended before the remote command did.
 func ConnectionLost(url, said string) *Error {
 	return newf(RemoteLost, "remote %s: the connection ended before the command did: %s", url, said)

@@ -178,6 +178,9 @@ func Run(ctx context.Context, c Call) (int, error) {
 	if r.started {
 		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))
 	}
+	if strings.Contains(said, `unknown command "__remote"`) {
+		return 0, errs.OldWSThere(c.Target.URL, describe(said, status))
+	}
 	if status == 126 || status == 127 || notFound(said) {
 		return 0, errs.NoWSThere(c.Target.URL, describe(said, status))
 	}
