@@ -96,7 +96,12 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		head = append(head, "--thread", th) // a thread is data, not a local path
 	}
 	sigc := make(chan os.Signal, 2)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	// A hangup is passed on unless it is ignored here (nohup), as a
+	// local command keeps ignoring it then.
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(sigc, syscall.SIGHUP)
+	}
 	defer signal.Stop(sigc)
 	code, err := remote.Run(ctx, remote.Call{
 		Target: t,
