@@ -102,6 +102,10 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 	if !signal.Ignored(syscall.SIGHUP) {
 		signal.Notify(sigc, syscall.SIGHUP)
 	}
+	// ^Z: ws tells the remote side before it stops.
+	if !signal.Ignored(syscall.SIGTSTP) {
+		signal.Notify(sigc, syscall.SIGTSTP)
+	}
 	defer signal.Stop(sigc)
 	code, err := remote.Run(ctx, remote.Call{
 		Target: t,

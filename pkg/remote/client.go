@@ -42,6 +42,9 @@ type Call struct {
 	Repeat time.Duration
 	// Heartbeat is how often each side pings (0: every 10 s).
 	Heartbeat time.Duration
+	// Stop stops this process, for a SIGTSTP on Signals (nil: SIGSTOP
+	// to itself); it returns once the process runs again.
+	Stop func()
 }
 
 // Run runs the call and returns the remote command's exit status. An
@@ -116,6 +119,10 @@ func Run(ctx context.Context, c Call) (int, error) {
 				return
 			case s := <-c.Signals:
 				n, _ := s.(syscall.Signal)
+				if n == syscall.SIGTSTP {
+					suspend(fw, alive, c.Stop)
+					continue
+				}
 				sig.Lock()
 				first, repeat := sig.got == 0, n == sig.got && time.Since(firstAt) < within
 				if first {
@@ -253,6 +260,20 @@ func (o *outWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// suspend stops this ws (^Z) and tells the server first, so that neither
+// side takes the pings that stop meanwhile for a dropped link: the remote
+// command runs on, as a local one does while ws is stopped.
+func suspend(fw *frameWriter, alive *liveness, stop func()) {
+	if stop == nil {
+		stop = func() { syscall.Kill(os.Getpid(), syscall.SIGSTOP) }
+	}
+	release := alive.hold()
+	fw.frame(kindPause, nil)
+	stop()
+	fw.frame(kindResume, nil)
+	release()
 }
 
 // seconds writes d in seconds ("60 s", "0.3 s").

@@ -20,6 +20,10 @@ const (
 	// kindPing says the side is still there (both ways, every heartbeat,
 	// once the header asked for it: an earlier ws ignores it).
 	kindPing = 'P'
+	// kindPause and kindResume: the local ws is stopped (^Z) and runs
+	// again; the server does not watch for silence in between.
+	kindPause  = 'Z'
+	kindResume = 'z'
 )
 
 // From the server (on the transport's stderr, after the marker):

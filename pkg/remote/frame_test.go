@@ -414,3 +414,60 @@ func TestNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestSuspend: ^Z on the local ws tells the server before the process
+// stops and again once it runs, and neither side takes the stop for
+// silence (before, the heartbeat would have stopped the remote command of
+// a ws left stopped for a minute).
+func TestSuspend(t *testing.T) {
+	var b bytes.Buffer
+	fw := &frameWriter{w: &b}
+	t0 := time.Unix(1000, 0)
+	now := t0
+	alive := newLiveness(func() time.Time { return now })
+	stopped := false
+	suspend(fw, alive, func() {
+		stopped = true
+		if b.String() != "Z\x00\x00\x00\x00" {
+			t.Errorf("before the stop the server got %q, want a pause", b.String())
+		}
+		now = t0.Add(time.Hour)
+		if alive.silent(time.Minute) {
+			t.Error("the stop counts as silence")
+		}
+	})
+	if !stopped || b.String() != "Z\x00\x00\x00\x00z\x00\x00\x00\x00" || alive.silent(time.Minute) {
+		t.Errorf("stopped %v, frames %q, silent %v; want a pause, a resume, not silent", stopped, b.String(), alive.silent(time.Minute))
+	}
+}
+
+// TestServePaused: while the client is stopped (^Z) its silence is no
+// hangup; once it runs again, silence is.
+func TestServePaused(t *testing.T) {
+	head, _ := json.Marshal(Header{Version: "v", Args: []string{"exec", "--", "sleep 600"}, HeartbeatMS: 20})
+	in, client := io.Pipe()
+	defer client.Close()
+	cw := &frameWriter{w: client}
+	go func() {
+		cw.frame(kindHeader, head)
+		cw.frame(kindPause, nil)
+	}()
+	hup := make(chan struct{})
+	status := serve(in, io.Discard, "v", func(s *Session) int {
+		select {
+		case <-hup:
+			return 1 // hung up while paused
+		case <-time.After(time.Second): // 50 heartbeats
+		}
+		go cw.frame(kindResume, nil)
+		select {
+		case <-hup:
+			return 129
+		case <-time.After(30 * time.Second):
+			return 0
+		}
+	}, func() { close(hup) })
+	if status != 129 {
+		t.Errorf("status %d; want 129: no hangup while paused (1), a hangup after (0 if none)", status)
+	}
+}

@@ -308,6 +308,7 @@ func signalFrame(kind byte, payload []byte) *signalledError {
 // that ends without its end (the client went away) is gone.
 func (s *Session) pump(br *bufio.Reader, q *stdinQueue, alive *liveness, gone func()) {
 	self := os.Getpid()
+	var resume func()
 	for {
 		kind, payload, err := readFrame(br)
 		if err != nil {
@@ -315,6 +316,15 @@ func (s *Session) pump(br *bufio.Reader, q *stdinQueue, alive *liveness, gone fu
 			return
 		}
 		switch kind {
+		case kindPause:
+			if resume == nil {
+				resume = alive.hold()
+			}
+		case kindResume:
+			if resume != nil {
+				resume()
+				resume = nil
+			}
 		case kindStdin:
 			q.push(payload, alive.hold)
 		case kindStdinEOF:
