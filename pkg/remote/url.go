@@ -1,14 +1,17 @@
 package remote
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 )
 
 // Target is where commands run: over ssh or through an exec prefix.
 type Target struct {
-	// URL is the target as given.
+	// URL is the target as given, for messages: with the values of
+	// options and variables that look secret hidden (Redact).
 	URL string
 	// SSH: the destination ([user@]host), its port ("" for ssh's default)
 	// and the workspace root there ("" for the login directory).
@@ -22,33 +25,44 @@ type Target struct {
 // Parse reads a target: ssh://[user@]host[:port][/path] or exec:PREFIX.
 // In an ssh path, a leading /~/ means the login directory.
 func Parse(raw string) (Target, error) {
+	t, err := parse(raw)
+	t.URL = Redact(raw)
+	return t, err
+}
+
+func parse(raw string) (Target, error) {
+	shown := Redact(raw)
 	if rest, ok := strings.CutPrefix(raw, "exec:"); ok {
 		prefix := strings.Fields(rest)
 		if len(prefix) == 0 {
-			return Target{}, fmt.Errorf("remote %q: exec: needs the command that runs a program in the sandbox, as in exec:docker exec -i CTR", raw)
+			return Target{}, fmt.Errorf("remote %q: exec: needs the command that runs a program in the sandbox, as in exec:docker exec -i CTR", shown)
 		}
 		return Target{URL: raw, Prefix: prefix}, nil
 	}
 	if !strings.HasPrefix(raw, "ssh://") {
-		return Target{}, fmt.Errorf("remote %q: give ssh://[user@]host[:port]/path or exec:PREFIX", raw)
+		return Target{}, fmt.Errorf("remote %q: give ssh://[user@]host[:port]/path or exec:PREFIX", shown)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Target{}, fmt.Errorf("remote %q: %v", raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // not the URL again, password and all
+		}
+		return Target{}, fmt.Errorf("remote %q: %v", shown, err)
 	}
 	host := u.Hostname()
 	switch {
 	case host == "":
-		return Target{}, fmt.Errorf("remote %q: no host", raw)
+		return Target{}, fmt.Errorf("remote %q: no host", shown)
 	case strings.HasPrefix(host, "-"):
-		return Target{}, fmt.Errorf("remote %q: a host cannot start with -", raw)
+		return Target{}, fmt.Errorf("remote %q: a host cannot start with -", shown)
 	case u.RawQuery != "" || u.Fragment != "":
-		return Target{}, fmt.Errorf("remote %q: no query or fragment, only ssh://[user@]host[:port]/path", raw)
+		return Target{}, fmt.Errorf("remote %q: no query or fragment, only ssh://[user@]host[:port]/path", shown)
 	case u.User != nil && strings.HasPrefix(u.User.Username(), "-"):
-		return Target{}, fmt.Errorf("remote %q: a user cannot start with -", raw)
+		return Target{}, fmt.Errorf("remote %q: a user cannot start with -", shown)
 	}
 	if _, set := u.User.Password(); set {
-		return Target{}, fmt.Errorf("remote %q: no password in the URL (ssh takes keys; BatchMode never prompts)", raw)
+		return Target{}, fmt.Errorf("remote %q: no password in the URL (ssh takes keys; BatchMode never prompts)", shown)
 	}
 	t := Target{URL: raw, SSH: true, Dest: host, Port: u.Port()}
 	if u.User != nil {
@@ -66,6 +80,57 @@ func Parse(raw string) (Target, error) {
 	}
 	return t, nil
 }
+
+// secretWords are the parts of option and variable names whose values
+// Redact hides.
+var secretWords = []string{"token", "password", "passwd", "secret", "credential"}
+
+func secretName(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range secretWords {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact is a target as messages show it: the password of an ssh URL,
+// and in an exec: prefix the values of options (--token=V, --token V) and
+// variables (API_TOKEN=V) whose names look secret, become xxxxx. An agent's
+// transcript or a log then does not keep them.
+func Redact(raw string) string {
+	rest, ok := strings.CutPrefix(raw, "exec:")
+	if !ok {
+		if u, err := url.Parse(raw); err == nil {
+			if _, set := u.User.Password(); set {
+				return u.Redacted()
+			}
+			return raw
+		}
+		return sshPassword.ReplaceAllString(raw, "${1}xxxxx@")
+	}
+	words := strings.Fields(rest)
+	hid := false
+	for i, w := range words {
+		name, _, assign := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		switch {
+		case assign && secretName(name):
+			words[i] = w[:strings.Index(w, "=")+1] + "xxxxx"
+			hid = true
+		case strings.HasPrefix(w, "-") && !assign && secretName(name) && i+1 < len(words):
+			words[i+1] = "xxxxx"
+			hid = true
+		}
+	}
+	if !hid {
+		return raw
+	}
+	return "exec:" + strings.Join(words, " ")
+}
+
+// sshPassword finds the password of a URL that does not parse.
+var sshPassword = regexp.MustCompile(`(//[^/@:]*:)[^/@]*@`)
 
 // sshServe is the remote shell command that starts the server: ws from the
 // PATH, or from ~/.local/bin where `ws remote install` puts it.

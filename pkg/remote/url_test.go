@@ -63,3 +63,28 @@ func TestCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRedact: messages name the target without the secrets given in it
+// (before, every error and ws remote install repeated a kubectl --token
+// or the password of an ssh URL it refused).
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ssh://dev@box:2222/w", "ssh://dev@box:2222/w"},
+		{"ssh://dev:hunter2@box/w", "ssh://dev:xxxxx@box/w"},
+		{"ssh://dev:hun%zz@box/w", "ssh://dev:xxxxx@box/w"},
+		{"exec:docker exec -i sb", "exec:docker exec -i sb"},
+		{"exec:kubectl --token=eyJhbGci exec -i pod --", "exec:kubectl --token=xxxxx exec -i pod --"},
+		{"exec:kubectl --token eyJhbGci exec -i pod --", "exec:kubectl --token xxxxx exec -i pod --"},
+		{"exec:env API_TOKEN=abc DB_PASSWORD=p ws", "exec:env API_TOKEN=xxxxx DB_PASSWORD=xxxxx ws"},
+		{"exec:env PATH=/nonexistent", "exec:env PATH=/nonexistent"},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if tg, err := Parse(tc.in); err == nil && tg.URL != tc.want {
+			t.Errorf("Parse(%q).URL = %q, want %q", tc.in, tg.URL, tc.want)
+		} else if err != nil && strings.Contains(err.Error(), "hun") {
+			t.Errorf("Parse(%q): %v shows the password", tc.in, err)
+		}
+	}
+}
