@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strconv"
@@ -49,8 +50,45 @@ type Call struct {
 
 // Run runs the call and returns the remote command's exit status. An
 // error means there was none: the transport failed, ws is not installed
-// there, or the connection broke.
+// there, or the connection broke. A connection the server refused before
+// the session began (sshd's MaxStartups turns away handshakes beyond 10
+// at once) is tried again, a few times: nothing ran there yet.
 func Run(ctx context.Context, c Call) (int, error) {
+	for attempt := 1; ; attempt++ {
+		code, err, again := runOnce(ctx, c)
+		if !again || attempt == maxAttempts {
+			return code, err
+		}
+		// 50 ms, 100 ms, … up to 1 s, and up to half as much again at
+		// random, so that calls turned away together do not come back
+		// together.
+		wait := min(time.Duration(50<<(attempt-1))*time.Millisecond, time.Second)
+		wait += time.Duration(rand.Int64N(int64(wait / 2)))
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case s := <-c.Signals:
+			if n, _ := s.(syscall.Signal); n != syscall.SIGTSTP {
+				return 128 + int(n), nil // as if the signal had ended it
+			}
+			suspend(&frameWriter{w: io.Discard}, newLiveness(time.Now), c.Stop)
+		case <-time.After(wait):
+		}
+	}
+}
+
+// maxAttempts bounds the attempts at a connection turned away.
+const maxAttempts = 8
+
+// turnedAway tells a connection the server refused before it began: the
+// ssh handshake did not start (kex_exchange_identification, or
+// ssh_exchange_identification from an older ssh).
+func turnedAway(said string, status int) bool {
+	return status == 255 && (strings.Contains(said, "kex_exchange_identification:") || strings.Contains(said, "ssh_exchange_identification:"))
+}
+
+// runOnce is one attempt at the call; again says it may be tried again.
+func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 	argv := c.Target.Command(c.SSH, "")
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	// Its own process group: a ^C on the terminal comes to ws, which
@@ -59,18 +97,18 @@ func Run(ctx context.Context, c Call) (int, error) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return 0, err
+		return 0, err, false
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return 0, err, false
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		return 0, err
+		return 0, err, false
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, errs.CannotReach(c.Target.URL, errs.Errno(err), err)
+		return 0, errs.CannotReach(c.Target.URL, errs.Errno(err), err), false
 	}
 	every := c.Heartbeat
 	if every == 0 {
@@ -80,7 +118,8 @@ func Run(ctx context.Context, c Call) (int, error) {
 	done := make(chan struct{})
 	defer close(done)
 	fw := &frameWriter{w: stdin}
-	go sendSession(fw, c, done, every)
+	marked := make(chan struct{})
+	go sendSession(fw, c, marked, done, every)
 
 	// Both streams count as word from the other side; a write to a slow
 	// local reader is not the link's silence. The watch starts with the
@@ -145,7 +184,7 @@ func Run(ctx context.Context, c Call) (int, error) {
 		}
 	}()
 
-	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit()}
+	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit(), marked: marked}
 	defer r.credit.close()
 	r.read(bufio.NewReaderSize(hearing{stderr, alive}, maxFrame+5), fw, c.Stdin)
 	stdin.Close()
@@ -155,20 +194,20 @@ func Run(ctx context.Context, c Call) (int, error) {
 	case out.err != nil:
 		// The output did not reach its place: ws fails as it would here
 		// (before, it exited as the command did, the output lost).
-		return 0, out.err
+		return 0, out.err, false
 	case r.exit >= 0:
 		if !r.passed {
 			r.stderr.Write(r.after.Bytes())
 		}
-		return r.exit, nil
+		return r.exit, nil, false
 	case ctx.Err() != nil:
-		return 0, ctx.Err()
+		return 0, ctx.Err(), false
 	}
 	sig.Lock()
 	got := sig.got
 	sig.Unlock()
 	if got != 0 {
-		return 128 + int(got), nil // as if the signal had ended it
+		return 128 + int(got), nil, false // as if the signal had ended it
 	}
 	said := strings.TrimSpace(r.before.String())
 	if !r.started && len(oneLine(said)) > maxSaid {
@@ -180,18 +219,21 @@ func Run(ctx context.Context, c Call) (int, error) {
 		status = ee.ExitCode()
 	}
 	if silent.Load() {
-		return 0, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down")
+		return 0, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down"), false
 	}
 	if r.started {
-		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))
+		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status)), false
+	}
+	if !r.started && turnedAway(said, status) {
+		return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr), true
 	}
 	if strings.Contains(said, `unknown command "__remote"`) {
-		return 0, errs.OldWSThere(c.Target.URL, describe(said, status))
+		return 0, errs.OldWSThere(c.Target.URL, describe(said, status)), false
 	}
 	if status == 126 || status == 127 || notFound(said) {
-		return 0, errs.NoWSThere(c.Target.URL, describe(said, status))
+		return 0, errs.NoWSThere(c.Target.URL, describe(said, status)), false
 	}
-	return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr)
+	return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr), false
 }
 
 // maxSaid bounds what a message quotes of the transport's words, and
@@ -302,16 +344,26 @@ func notFound(said string) bool {
 	return false
 }
 
-// sendSession sends the header and the input files, then pings every
-// heartbeat until done closes. Errors mean the transport went away; what
+// sendSession sends the header and, once marked closes, the input files,
+// then pings every heartbeat until done closes. Errors mean the transport went away; what
 // it said is reported from the other side.
-func sendSession(fw *frameWriter, c Call, done <-chan struct{}, every time.Duration) {
+func sendSession(fw *frameWriter, c Call, marked, done <-chan struct{}, every time.Duration) {
 	head, err := json.Marshal(c.Header)
 	if err != nil {
 		return
 	}
 	if fw.frame(kindHeader, head) != nil {
 		return
+	}
+	// The input files wait for the server's marker: a connection turned
+	// away before it has read none of them, and the call can be tried
+	// again (a file that is a pipe could not be read twice).
+	if len(c.Header.Inputs) > 0 {
+		select {
+		case <-marked:
+		case <-done:
+			return
+		}
 	}
 	buf := make([]byte, maxFrame)
 	for _, path := range c.Header.Inputs {
@@ -369,7 +421,9 @@ type reply struct {
 	// pinged is called on each ping from the server.
 	pinged func()
 	// credit is how much stdin the server takes.
-	credit  *credit
+	credit *credit
+	// marked is closed when the marker came.
+	marked  chan struct{}
 	started bool
 	exit    int
 }
@@ -393,6 +447,9 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 		return
 	}
 	r.started = true
+	if r.marked != nil {
+		close(r.marked)
+	}
 	var once sync.Once
 	for {
 		// A stream that is not frames is words (the transport's, as the
