@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -84,6 +85,10 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 	if err != nil {
 		return c, usagef("--remote: %v", err), true
 	}
+	ssh, err := sshCommand()
+	if err != nil {
+		return c, usagef("%v", err), true
+	}
 	f := c.Flags()
 	head := []string{}
 	if t.Root != "" {
@@ -109,7 +114,7 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 	defer signal.Stop(sigc)
 	code, err := remote.Run(ctx, remote.Call{
 		Target: t,
-		SSH:    strings.Fields(os.Getenv("WS_SSH_COMMAND")),
+		SSH:    ssh,
 		Header: remote.Header{
 			Version:   version,
 			Args:      append(head, args...),
@@ -134,6 +139,16 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		return c, &exitStatusError{code}, true
 	}
 	return c, nil, true
+}
+
+// sshCommand is WS_SSH_COMMAND split into words as a shell would (nil:
+// ssh from the PATH).
+func sshCommand() ([]string, error) {
+	words, err := remote.SplitWords(os.Getenv("WS_SSH_COMMAND"))
+	if err != nil {
+		return nil, fmt.Errorf("WS_SSH_COMMAND: %v", err)
+	}
+	return words, nil
 }
 
 // localInputs are the local files a parsed command line reads.
@@ -212,7 +227,11 @@ static one, for the remote's architecture.`,
 			if err != nil {
 				return err
 			}
-			res, err := remote.Install(cmd.Context(), t, strings.Fields(os.Getenv("WS_SSH_COMMAND")), self, version)
+			ssh, err := sshCommand()
+			if err != nil {
+				return usagef("%v", err)
+			}
+			res, err := remote.Install(cmd.Context(), t, ssh, self, version)
 			if err != nil {
 				return app.fail(remoteInstallTool, err)
 			}

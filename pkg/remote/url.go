@@ -33,7 +33,10 @@ func Parse(raw string) (Target, error) {
 func parse(raw string) (Target, error) {
 	shown := Redact(raw)
 	if rest, ok := strings.CutPrefix(raw, "exec:"); ok {
-		prefix := strings.Fields(rest)
+		prefix, err := SplitWords(rest)
+		if err != nil {
+			return Target{}, fmt.Errorf("remote %q: %v", shown, err)
+		}
 		if len(prefix) == 0 {
 			return Target{}, fmt.Errorf("remote %q: exec: needs the command that runs a program in the sandbox, as in exec:docker exec -i CTR", shown)
 		}
@@ -79,6 +82,59 @@ func parse(raw string) (Target, error) {
 		t.Root = "/"
 	}
 	return t, nil
+}
+
+// SplitWords splits s into words as a POSIX shell does, without
+// expanding anything: blanks separate words, 'single' and "double" quotes
+// and a backslash keep what they quote in one word (an exec: prefix or
+// WS_SSH_COMMAND = "ssh -F '/Users/me/My Drive/ssh_config'").
+func SplitWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in := false // a word has begun (perhaps empty: '')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		case c == '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("a ' is not closed")
+			}
+			w.WriteString(s[i+1 : i+1+end])
+			i += 1 + end
+			in = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New(`a " is not closed`)
+			}
+			in = true
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				w.WriteByte(s[i])
+			}
+			in = true
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
 }
 
 // secretWords are the parts of option and variable names whose values

@@ -88,3 +88,32 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitWords(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{in: "", want: nil},
+		{in: "  ssh  -F cfg ", want: []string{"ssh", "-F", "cfg"}},
+		{in: `ssh -F '/Users/me/My Drive/cfg'`, want: []string{"ssh", "-F", "/Users/me/My Drive/cfg"}},
+		{in: `ssh -o "ProxyCommand=nc -x \"p\" %h %p"`, want: []string{"ssh", "-o", `ProxyCommand=nc -x "p" %h %p`}},
+		{in: `a\ b c\\d '' ""`, want: []string{"a b", `c\d`, "", ""}},
+		{in: `x"y"'z'`, want: []string{"xyz"}},
+		{in: `"a\b"`, want: []string{`a\b`}},
+		{in: "'open", err: "' is not closed"},
+		{in: `"open\"`, err: `" is not closed`},
+	} {
+		got, err := SplitWords(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("SplitWords(%q) = %q, %v; want error %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SplitWords(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
