@@ -80,12 +80,9 @@ func (l *liveness) watch(done <-chan struct{}, interval, limit time.Duration, go
 	}
 }
 
-// ping sends a ping frame now and every interval after until done closes
-// or the link fails.
+// ping sends a ping frame every interval until done closes or the link
+// fails. The callers send the first one themselves, at once.
 func ping(fw *frameWriter, done <-chan struct{}, interval time.Duration) {
-	if fw.frame(kindPing, nil) != nil {
-		return
-	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

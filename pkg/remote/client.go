@@ -373,7 +373,9 @@ func sendSession(fw *frameWriter, c Call, marked, done <-chan struct{}, every ti
 			return
 		}
 	}
-	ping(fw, done, every)
+	if fw.frame(kindPing, nil) == nil {
+		ping(fw, done, every)
+	}
 }
 
 // sendFile sends one input's bytes and says how reading it ended.

@@ -158,6 +158,7 @@ func serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 	pinging := func() {
 		if s.HeartbeatMS > 0 {
 			every = time.Duration(s.HeartbeatMS) * time.Millisecond
+			fw.frame(kindPing, nil) // the first before the command can say anything
 			go ping(fw, done, every)
 		}
 	}
