@@ -471,3 +471,19 @@ func TestServePaused(t *testing.T) {
 		t.Errorf("status %d; want 129: no hangup while paused (1), a hangup after (0 if none)", status)
 	}
 }
+
+// TestServeVersion: another version there is a warning the caller reads
+// from its own side (before: "ws here is version …", said of the remote).
+func TestServeVersion(t *testing.T) {
+	head, _ := json.Marshal(Header{Version: "1.4.0", Args: []string{"read", "a.txt"}})
+	var in, out bytes.Buffer
+	(&frameWriter{w: &in}).frame(kindHeader, head)
+	status := serve(&in, &out, "1.3.0", func(*Session) int { return 0 }, func() {})
+	var stderr bytes.Buffer
+	r := &reply{stderr: &stderr}
+	r.read(bufio.NewReader(&out), &frameWriter{w: io.Discard}, nil)
+	want := "ws: warning: the ws there is version 1.3.0, this one 1.4.0 ('ws remote install' copies this one there)\n"
+	if status != 0 || stderr.String() != want {
+		t.Errorf("status %d, stderr %q; want %q", status, stderr.String(), want)
+	}
+}

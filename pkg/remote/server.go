@@ -176,7 +176,8 @@ func serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 		return fw.exit(1)
 	}
 	if s.Version != version {
-		fmt.Fprintf(s.Stderr, "ws: warning: ws here is version %s, the calling ws %s ('ws remote install' copies it)\n", version, s.Version)
+		// Shown on the caller's side: "there" is this machine.
+		fmt.Fprintf(s.Stderr, "ws: warning: the ws there is version %s, this one %s ('ws remote install' copies this one there)\n", version, s.Version)
 	}
 	q := newStdinQueue(func(n int) { fw.frame(kindCredit, creditFrame(n)) })
 	defer q.close()
