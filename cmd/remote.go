@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -129,8 +130,18 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		Signals: sigc,
 		Repeat:  repeatWindow(),
 	})
+	isExec := c.Name() == "exec" && c.Parent() == root
+	var after *remote.AfterOutput
 	switch {
-	case err != nil && c.Name() == "exec" && c.Parent() == root:
+	case errors.As(err, &after) && a.opts.json:
+		// The remote command's envelope (or part of it) is on stdout:
+		// the error goes to stderr, not in a second envelope.
+		render.Error(a.IO, err)
+		if isExec {
+			return c, &exitStatusError{exitWSFailed}, true
+		}
+		return c, &exitStatusError{exitFailure}, true
+	case err != nil && isExec:
 		a.fail(workspace.ExecuteCommand, err)
 		return c, &exitStatusError{exitWSFailed}, true
 	case err != nil:

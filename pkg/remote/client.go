@@ -219,10 +219,10 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 		status = ee.ExitCode()
 	}
 	if silent.Load() {
-		return 0, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down"), false
+		return 0, afterOutput(out, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down")), false
 	}
 	if r.started {
-		return 0, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status)), false
+		return 0, afterOutput(out, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))), false
 	}
 	if !r.started && turnedAway(said, status) {
 		return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr), true
@@ -287,15 +287,33 @@ func tail(said string) string {
 	return "…" + last[cut:]
 }
 
+// AfterOutput is an error that came once the remote command had printed
+// some of its output: a caller that promises one JSON envelope on stdout
+// must not print a second one (the remote command's is there already).
+type AfterOutput struct{ Err error }
+
+func (e *AfterOutput) Error() string { return e.Err.Error() }
+func (e *AfterOutput) Unwrap() error { return e.Err }
+
+// afterOutput is err, marked as AfterOutput when out has passed output on.
+func afterOutput(out *outWriter, err error) error {
+	if out.wrote {
+		return &AfterOutput{err}
+	}
+	return err
+}
+
 // outWriter passes the command's stdout on. After a write fails (a full
 // disk), the rest is read and dropped, so the remote command finishes as
 // it would have here, and err says why.
 type outWriter struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	wrote bool // some output came
 }
 
 func (o *outWriter) Write(p []byte) (int, error) {
+	o.wrote = o.wrote || len(p) > 0
 	if o.err == nil {
 		if _, err := o.w.Write(p); err != nil {
 			o.err = err
