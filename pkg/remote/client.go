@@ -233,7 +233,7 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 	if status == 126 || status == 127 || notFound(said) {
 		return 0, errs.NoWSThere(c.Target.URL, describe(said, status)), false
 	}
-	return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr), false
+	return 0, errs.CannotReach(c.Target.URL, describe(said, status)+sshHint(said), werr), false
 }
 
 // maxSaid bounds what a message quotes of the transport's words, and
@@ -334,6 +334,18 @@ func suspend(fw *frameWriter, alive *liveness, stop func()) {
 	stop()
 	fw.frame(kindResume, nil)
 	release()
+}
+
+// sshHint is what to do about ssh's commonest refusals, which ssh run by
+// hand would have asked about (ws runs it with BatchMode: it never asks).
+func sshHint(said string) string {
+	switch {
+	case strings.Contains(said, "Host key verification failed."):
+		return "; ssh to the host once by hand to check its key and accept it"
+	case strings.Contains(said, "Permission denied (publickey"):
+		return "; ws runs ssh without prompts (BatchMode): load the key into ssh-agent or name it with IdentityFile"
+	}
+	return ""
 }
 
 // seconds writes d in seconds ("60 s", "0.3 s").
