@@ -22,7 +22,8 @@ import (
 // writable one on the PATH under $HOME, else the first writable one on the
 // PATH, else ~/.local/bin (which the ssh transport adds to the PATH). It
 // prints "same DIR/ws" or "need DIR/ws" (probe) or "DIR/ws" (copy), and
-// "path" or "nopath" after it. A copy is written beside its place, checked
+// "path" or "nopath" after it, then another ws that comes first on the
+// PATH, if there is one. A copy is written beside its place, checked
 // by running it (and with sha256sum when there is one), then renamed.
 const installScript = `set -e
 mode=$1 want=$2 sys=$3
@@ -37,8 +38,14 @@ done
 IFS=$IFS_
 [ -n "$dir" ] || dir=$any
 [ -n "$dir" ] || { dir=$HOME/.local/bin; on=nopath; }
+# first: another ws that a session runs instead (ssh adds ~/.local/bin
+# after the PATH).
+first() {
+  f=$(PATH="$PATH:$HOME/.local/bin" command -v ws 2>/dev/null) || f=
+  [ "$f" = "$dir/ws" ] || echo "$f"
+}
 if [ "$mode" = probe ]; then
-  if [ -x "$dir/ws" ] && [ "$("$dir/ws" __selfcheck 2>/dev/null)" = "$want" ]; then echo "same $dir/ws $on"; else echo "need $dir/ws $on"; fi
+  if [ -x "$dir/ws" ] && [ "$("$dir/ws" __selfcheck 2>/dev/null)" = "$want" ]; then echo "same $dir/ws $on $(first)"; else echo "need $dir/ws $on"; fi
   exit 0
 fi
 mkdir -p "$dir"
@@ -54,7 +61,7 @@ check=$("$tmp" __selfcheck) || { echo "the copy does not run there" >&2; exit 4;
 [ "$check" = "$want" ] || { echo "the copy says $check, not $want" >&2; exit 4; }
 mv -f "$tmp" "$dir/ws"
 trap - EXIT
-echo "$dir/ws $on"
+echo "$dir/ws $on $(first)"
 `
 
 // Selfcheck is what `ws __selfcheck` prints for the binary at path: its
@@ -91,6 +98,9 @@ type Installed struct {
 	// OnPath: the directory is on the target's PATH (for ssh:// the
 	// transport adds ~/.local/bin itself).
 	OnPath bool `json:"on_path"`
+	// ShadowedBy is another ws that comes first on the PATH there: the
+	// one --remote runs.
+	ShadowedBy string `json:"shadowed_by,omitempty"`
 }
 
 // Text says where ws is, and what to do when the exec: prefix cannot find
@@ -99,6 +109,9 @@ func (r *Installed) Text() string {
 	s := "installed ws " + r.Version + " at " + r.Path + " on " + r.URL + " (sha256 " + r.SHA256 + ")"
 	if r.Already {
 		s = "ws " + r.Version + " is already at " + r.Path + " on " + r.URL + " (sha256 " + r.SHA256 + ")"
+	}
+	if r.ShadowedBy != "" {
+		s += "\nnote: --remote runs " + r.ShadowedBy + " there, which comes first on the PATH: remove it, or put " + filepath.Dir(r.Path) + " before it"
 	}
 	if !r.OnPath {
 		s += "\nnote: " + filepath.Dir(r.Path) + " is not on the PATH there: add it, or put ws in a directory on it"
@@ -134,9 +147,13 @@ func Install(ctx context.Context, t Target, ssh []string, self, version string) 
 			return Installed{}, err
 		}
 	}
-	path, on, ok := strings.Cut(rest, " ")
-	if !ok || !strings.HasPrefix(path, "/") {
+	words := strings.SplitN(rest, " ", 3)
+	if len(words) < 2 || !strings.HasPrefix(words[0], "/") {
 		return Installed{}, errs.CannotReach(t.URL, "unexpected answer: "+out, nil)
+	}
+	path, on := words[0], words[1]
+	if len(words) == 3 {
+		res.ShadowedBy = words[2]
 	}
 	res.Path, res.OnPath = path, on == "path" || t.SSH && strings.HasSuffix(filepath.Dir(path), "/.local/bin")
 	return res, nil

@@ -1,0 +1,67 @@
+package remote
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestInstallShadowed: when another ws comes first on the PATH there, the
+// one --remote runs, install says so (before, it reported the copy as
+// installed, and --remote went on running the other one). The binary is a
+// script that answers __selfcheck as ws does.
+func TestInstallShadowed(t *testing.T) {
+	sys, err := exec.Command("uname", "-sm").Output()
+	if err != nil {
+		t.Skip(err)
+	}
+	if want, err := unameOf(runtime.GOOS, runtime.GOARCH); err != nil || want != strings.TrimSpace(string(sys)) {
+		t.Skipf("uname -sm says %q (%v)", sys, err)
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	bin := filepath.Join(home, ".local", "bin")
+	other := filepath.Join(dir, "other")
+	for _, d := range []string{bin, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self := filepath.Join(dir, "ws")
+	script := "#!/bin/sh\n[ \"$1\" = __selfcheck ] || exit 1\ns=$(sha256sum \"$0\")\necho \"v1 ${s%% *}\"\n"
+	if err := os.WriteFile(self, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "ws"), []byte("#!/bin/sh\necho old\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := os.Getenv("PATH")
+	for _, tc := range []struct {
+		name, path, shadow string
+	}{
+		{"shadowed", other + ":" + bin + ":" + path, filepath.Join(other, "ws")},
+		{"first", bin + ":" + other + ":" + path, ""},
+	} {
+		tg, err := Parse("exec:env HOME=" + home + " PATH=" + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, round := range []string{"copy", "same"} {
+			res, err := Install(context.Background(), tg, nil, self, "v1")
+			if err != nil {
+				t.Fatalf("%s, %s: %v", tc.name, round, err)
+			}
+			if res.Path != filepath.Join(bin, "ws") || res.Already != (round == "same") || res.ShadowedBy != tc.shadow {
+				t.Errorf("%s, %s: %+v; want %s, shadowed by %q", tc.name, round, res, filepath.Join(bin, "ws"), tc.shadow)
+			}
+			if note := "note: --remote runs " + tc.shadow + " there"; (tc.shadow != "") != strings.Contains(res.Text(), note) {
+				t.Errorf("%s, %s: %q", tc.name, round, res.Text())
+			}
+		}
+		os.Remove(filepath.Join(bin, "ws"))
+	}
+}
