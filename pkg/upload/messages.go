@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -14,6 +15,9 @@ type Part struct {
 	Data    Inline // its bytes, encoded
 	Message int    // index of the message in the list
 	Index   int    // index of the part in the message's content; -1 when the content is this one part
+	// Attachment is the index of the file in the experimental_attachments of
+	// a message as Mastra stores it, for a file that has no part; else -1.
+	Attachment int
 	// Current is set for the files of the last user message: the current
 	// turn. A file of the thread history never stops the turn.
 	Current  bool
@@ -97,7 +101,7 @@ func ParseMessages(doc []byte) (*Messages, error) {
 	for i, msg := range parsed {
 		role, _ := jsonString(msg.Role)
 		c := bytes.TrimSpace(msg.Content)
-		var parts []json.RawMessage
+		var parts, atts []json.RawMessage
 		switch {
 		case len(c) > 0 && c[0] == '[':
 			parts = elements(c)
@@ -107,15 +111,18 @@ func ParseMessages(doc []byte) (*Messages, error) {
 				// A message as Mastra stores it: {"format": 2, "parts": [...]}.
 				parts = elements(inner)
 				m.contents[i], m.stored[i] = parts, true
+				atts = storedAttachments(c)
 				break
 			}
 			parts = []json.RawMessage{c}
 		}
+		inParts := map[string]bool{}
 		for j, raw := range parts {
 			p, ok := filePart(raw)
 			if !ok {
 				continue
 			}
+			inParts[p.dataText] = true
 			if key := p.Data.Key(); p.Name != "" && key != "" {
 				if _, seen := names[key]; !seen {
 					names[key] = p.Name
@@ -124,10 +131,28 @@ func ParseMessages(doc []byte) (*Messages, error) {
 			if role != "user" {
 				continue
 			}
-			p.Message, p.Index, p.Current = i, j, i == last
+			p.Message, p.Index, p.Attachment, p.Current = i, j, -1, i == last
 			if m.contents[i] == nil {
 				p.Index = -1
 			}
+			all = append(all, p)
+		}
+		// Files that are only attachments (AI SDK v4 messages as Mastra
+		// stores them): the ones whose bytes no part holds.
+		for k, raw := range atts {
+			p, ok := attachmentPart(raw)
+			if !ok {
+				continue
+			}
+			if key := p.Data.Key(); p.Name != "" && key != "" { // a part it mirrors takes its name too
+				if _, seen := names[key]; !seen {
+					names[key] = p.Name
+				}
+			}
+			if inParts[p.dataText] || role != "user" {
+				continue
+			}
+			p.Message, p.Index, p.Attachment, p.Current = i, -1, k, i == last
 			all = append(all, p)
 		}
 	}
@@ -155,7 +180,11 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 		if byMessage[p.Message] == nil {
 			byMessage[p.Message], replaced[p.Message] = map[int]string{}, map[string]bool{}
 		}
-		byMessage[p.Message][p.Index] = textPart(p.textType, note)
+		at := p.Index
+		if p.Attachment >= 0 {
+			at = attachmentKey(p.Attachment)
+		}
+		byMessage[p.Message][at] = textPart(p.textType, note)
 		replaced[p.Message][p.dataText] = true
 	}
 	var list bytes.Buffer
@@ -173,8 +202,23 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 		if parts := m.contents[i]; parts != nil {
 			var b bytes.Buffer
 			b.WriteByte('[')
+			// Notes of files that were only attachments come first, in
+			// their order: a prompt puts attachments before the parts.
+			var keys []int
+			for k := range repl {
+				if k <= attachmentKey(0) {
+					keys = append(keys, k)
+				}
+			}
+			sort.Sort(sort.Reverse(sort.IntSlice(keys)))
+			for _, k := range keys {
+				if b.Len() > 1 {
+					b.WriteByte(',')
+				}
+				b.WriteString(repl[k])
+			}
 			for j, part := range parts {
-				if j > 0 {
+				if b.Len() > 1 {
 					b.WriteByte(',')
 				}
 				if text, ok := repl[j]; ok {
@@ -302,6 +346,50 @@ func storedContent(content, parts []byte, replaced map[string]bool) ([]byte, err
 		}
 	}
 	return out, nil
+}
+
+// attachmentKey is where Rewrite keeps the note of attachment k of a
+// message, below the parts' indexes (and -1, the content as one part).
+func attachmentKey(k int) int { return -2 - k }
+
+// storedAttachments are the experimental_attachments of a content object
+// as Mastra stores messages.
+func storedAttachments(content []byte) []json.RawMessage {
+	var c struct {
+		Attachments json.RawMessage `json:"experimental_attachments"`
+	}
+	if unmarshalRaw(content, &c) != nil || len(c.Attachments) == 0 || c.Attachments[0] != '[' {
+		return nil
+	}
+	return elements(c.Attachments)
+}
+
+// attachmentPart recognises an attachment ({name, contentType, url}) whose
+// url is inline data.
+func attachmentPart(raw json.RawMessage) (Part, bool) {
+	var a struct {
+		Name        json.RawMessage `json:"name"`
+		ContentType json.RawMessage `json:"contentType"`
+		URL         json.RawMessage `json:"url"`
+	}
+	if unmarshalRaw(raw, &a) != nil {
+		return Part{}, false
+	}
+	data, ok := jsonString(a.URL)
+	if !ok || Classify(data) != KindInline {
+		return Part{}, false
+	}
+	p := Part{textType: "text", Data: ParseInline(data), dataText: data}
+	p.Name, _ = jsonString(a.Name)
+	switch declared, _ := jsonString(a.ContentType); {
+	case p.Data.MIMEType() != "":
+		p.MIMEType = p.Data.MIMEType()
+	case declared != "":
+		p.MIMEType = declared
+	default:
+		p.MIMEType = DefaultMIMEType
+	}
+	return p, true
 }
 
 // storedParts is the "parts" array of a content object as Mastra stores

@@ -140,6 +140,35 @@ func TestMessagesStored(t *testing.T) {
 	}
 }
 
+// A file that is only an attachment of a stored message (AI SDK v4) is
+// one to upload: its note comes first among the parts, and the attachment
+// goes. An attachment that mirrors a part is that part's file, and a link
+// stays.
+func TestMessagesStoredAttachments(t *testing.T) {
+	doc := `[{"role": "user", "content": {"format": 2, "parts": [{"type": "text", "text": "see"}, {"type": "file", "data": "aGk=", "mimeType": "text/plain"}], "content": "see",
+  "experimental_attachments": [{"name": "a.txt", "contentType": "text/plain", "url": "aGk="}, {"name": "b.csv", "contentType": "text/csv", "url": "data:text/csv;base64,eCx5"},
+   {"name": "l.pdf", "url": "https://x/l.pdf"}, {"name": "c.md", "url": "data:text/markdown;base64,Iw=="}]}}]`
+	m, err := ParseMessages([]byte(doc))
+	if err != nil || len(m.Parts) != 3 {
+		t.Fatalf("%+v %v", m, err)
+	}
+	want := []struct {
+		idx, att   int
+		name, mime string
+	}{{1, -1, "a.txt", "text/plain"}, {-1, 1, "b.csv", "text/csv"}, {-1, 3, "c.md", "text/markdown"}}
+	for i, w := range want {
+		if p := m.Parts[i]; p.Index != w.idx || p.Attachment != w.att || p.Name != w.name || p.MIMEType != w.mime || !p.Current {
+			t.Errorf("part %d = %+v, want %+v", i, p, w)
+		}
+	}
+	out, err := m.Rewrite(map[int]string{0: "A", 1: "B", 2: "C"})
+	exp := `[{"role":"user","content":{"format":2,"parts":[{"type":"text","text":"B"},{"type":"text","text":"C"},{"type":"text","text":"see"},{"type":"text","text":"A"}],` +
+		`"content":"B\nC\nsee\nA","experimental_attachments":[{"name":"l.pdf","url":"https://x/l.pdf"}]}}]`
+	if err != nil || string(out) != exp {
+		t.Errorf("got %s %v\nwant %s", out, err, exp)
+	}
+}
+
 // A Responses API request body holds its messages in "input"; it was
 // refused as not a message list.
 func TestMessagesResponsesInput(t *testing.T) {

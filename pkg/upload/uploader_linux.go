@@ -90,9 +90,11 @@ type Outcome struct {
 	Written bool   `json:"written"`
 	Reason  string `json:"reason,omitempty"`
 	// Message and Part locate the file part in a message list (Part is -1
-	// when the message content is the part itself).
-	Message *int `json:"message,omitempty"`
-	Part    *int `json:"part,omitempty"`
+	// when the message content is the part itself); Attachment, in place of
+	// Part, a file that is only an attachment of a message as Mastra stores it.
+	Message    *int `json:"message,omitempty"`
+	Part       *int `json:"part,omitempty"`
+	Attachment *int `json:"attachment,omitempty"`
 	// Current marks a file of the current turn, the last user message
 	// (messages mode; on the command line every file is of the current turn).
 	Current bool   `json:"current,omitempty"`
@@ -645,9 +647,12 @@ func (c *call) messages(list *Messages) (*Result, error) {
 	res := &Result{Directory: c.dir, Files: []Outcome{}}
 	notes := map[int]string{}
 	for i, p := range parts {
-		msg, part := p.Message, p.Index
+		msg, part, att := p.Message, p.Index, p.Attachment
 		uf := Outcome{Name: DisplayName(p.Name), FileName: statefile.String(p.Name), Type: media.Normalize(p.MIMEType),
 			Message: &msg, Part: &part, Current: p.Current}
+		if att >= 0 {
+			uf.Part, uf.Attachment = nil, &att
+		}
 		switch {
 		case !accepted[i]:
 			uf.Status, uf.Reason = StatusSkipped, skippedReason
