@@ -77,6 +77,14 @@ func TestDefaultStateDirUncreatableHome(t *testing.T) {
 		{home, "", false},                       // missing but creatable
 		{filepath.Join(file, "home"), "", true}, // below a file: never creatable
 		{home, filepath.Join(file, "state"), true},
+		{home, filepath.Join(work, "kept"), false}, // there already: kept, writable or not
+	}
+	os.MkdirAll(filepath.Join(work, "kept", "ws", "x"), 0o700)
+	kept := DefaultStateDir(root, filepath.Join(work, "kept"), home, tmp)
+	os.MkdirAll(kept, 0o700)
+	for _, d := range []string{kept, filepath.Dir(kept)} {
+		os.Chmod(d, 0o500) // as sudo leaves one: not this user's to write
+		t.Cleanup(func() { os.Chmod(d, 0o700) })
 	}
 	for _, tt := range tests {
 		dir := DefaultStateDir(root, tt.xdg, tt.home, tmp)

@@ -147,16 +147,18 @@ func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 	return dir
 }
 
-// creatable reports whether this user could make dir (or write in it, if
-// it is there): its nearest existing ancestor is a directory it may write
-// in. A home that is read-only or missing (HOME=/nonexistent, as some
-// containers and service accounts have) has no room for state, and every
-// read would fail on recording itself.
+// creatable reports whether dir is there or this user could make it: its
+// nearest existing ancestor is a directory it may write in. A home that is
+// read-only or missing (HOME=/nonexistent, as some containers and service
+// accounts have) has no room for state, and every read would fail on
+// recording itself. A dir that is there is kept even if it cannot be
+// written (one made by sudo): it may hold this workspace's history, and
+// its errors say where it is, where a silent move would hide it.
 func creatable(dir string) bool {
 	for p := dir; ; p = filepath.Dir(p) {
 		fi, err := os.Stat(p)
 		if err == nil {
-			return fi.IsDir() && unix.Access(p, unix.W_OK|unix.X_OK) == nil
+			return p == dir || fi.IsDir() && unix.Access(p, unix.W_OK|unix.X_OK) == nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(p) == p {
 			return false
