@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/search"
@@ -235,13 +237,16 @@ func Load(path string, tools []ToolKey) (*Config, error) {
 // Parse checks and decodes a config document; tools are the tool keys it
 // may hold.
 func Parse(data []byte, tools []ToolKey) (*Config, error) {
+	// A byte order mark, as some editors save UTF-8, is not JSON but says
+	// nothing: taken off.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err == io.EOF {
 		return nil, &Error{Msg: "empty (a config is a JSON object, at least {})"}
 	} else if err != nil {
-		return nil, &Error{Msg: "invalid JSON: " + err.Error()}
+		return nil, &Error{Msg: "invalid JSON" + where(data, err) + ": " + err.Error()}
 	}
 	if dec.More() {
 		return nil, &Error{Msg: "invalid JSON: trailing data after the top-level object"}
@@ -290,6 +295,21 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// where is " at line L, column C" for a JSON syntax error in data (a
+// stray comma in a long config is found by its place), or "".
+func where(data []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset <= 0 {
+		return ""
+	}
+	// Offset counts the bytes read when the error was found: the bad
+	// character is the last of them.
+	before := data[:min(se.Offset-1, int64(len(data)))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf(" at line %d, column %d", line, col)
 }
 
 // checkNames refuses two tools exposed under one name, as Mastra does.
@@ -763,8 +783,12 @@ func (p *parser) command(key string, v any) []string {
 		return []string{"/bin/sh", "-c", x}
 	case []any:
 		cmd := p.strings(key, x)
-		if p.err == nil && len(cmd) == 0 {
+		switch {
+		case p.err != nil:
+		case len(cmd) == 0:
 			p.fail(key, "expected a command (an array of program and arguments), got an empty array")
+		case strings.TrimSpace(cmd[0]) == "":
+			p.fail(key+"[0]", "expected a program, got %q", cmd[0])
 		}
 		return cmd
 	}
@@ -795,6 +819,12 @@ func (p *parser) tools(key string, v any, t *Tools) {
 				"timeout":        func(k string, v any) { t.HookTimeout = p.seconds(k, v) },
 			})
 		},
+	}
+	// Mastra's AST tool (registered only where @ast-grep/napi is
+	// installed): a Mastra config may configure it, and "unknown key"
+	// would not say why it cannot be.
+	fields["mastra_workspace_ast_edit"] = func(k string, v any) {
+		p.fail(k, "ws has no AST editing tool (Mastra offers it only with @ast-grep/napi installed); remove this key (edit_file, multi_edit and apply_patch edit text)")
 	}
 	for _, tk := range p.toolKeys {
 		fields[tk.ID] = func(k string, v any) { t.PerTool[tk.ID] = p.tool(k, tk, v) }

@@ -76,6 +76,9 @@ func TestParseErrors(t *testing.T) {
 		{`{"bm25": true, "tools": {}, "bm25": false}`, "config: bm25: given twice in its object (keep one)"},
 		{`{"upload": {"rules": [{"a": 1}, {"b": 1, "b": 2}]}}`, "config: upload.rules[1].b: given twice in its object (keep one)"},
 		{`{`, "config: invalid JSON"},
+		// A syntax error says where it is.
+		{"{\n  \"tools\": {\n    \"enabled\": true,\n  }\n}", "config: invalid JSON at line 4, column 3: invalid character '}' looking for beginning of object key string"},
+		{`{"é": tru}`, "config: invalid JSON at line 1, column 10: invalid character '}' in literal true"},
 		{`{} {}`, "config: invalid JSON: trailing data"},
 		{`{"skills": "skills"}`, "config: skills: expected an array of strings, got string"},
 		{`{"autoIndexPaths": [1]}`, "config: autoIndexPaths[0]: expected a string, got number"},
@@ -89,6 +92,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"filesystem": {"allowedPaths": ["/tmp\u0000x"]}}`, `config: filesystem.allowedPaths[0]: holds a NUL byte`},
 		{`{"name": "my\nproject"}`, `config: name: expected a string without control characters (newlines, tabs …), got "my\nproject"`},
 		{`{"id": "a\tb"}`, `config: id: expected a string without control characters`},
+		{`{"tools": {"hooks": {"beforeToolCall": [""]}}}`, `config: tools.hooks.beforeToolCall[0]: expected a program, got ""`},
+		{`{"tools": {"mastra_workspace_ast_edit": {"enabled": false}}}`, "config: tools.mastra_workspace_ast_edit: ws has no AST editing tool"},
 		// Out of range, BM25 scores nothing and search finds nothing.
 		{`{"bm25": {"k1": -1}}`, "config: bm25.k1: expected a number ≥ 0"},
 		{`{"bm25": {"b": 5}}`, "config: bm25.b: expected a number from 0 to 1"},
@@ -138,6 +143,15 @@ func TestMillisClamped(t *testing.T) {
 	c, err = Parse([]byte(`{"operationTimeout": 1500}`), testKeys)
 	if err != nil || c.Tools.OperationTimeoutMs != 1500 {
 		t.Errorf("operationTimeout 1500: %v, %v", c, err)
+	}
+}
+
+// A UTF-8 byte order mark before the object, as some editors write it,
+// is taken off.
+func TestParseBOM(t *testing.T) {
+	c, err := Parse([]byte("\ufeff{\"bm25\": true}"), testKeys)
+	if err != nil || !c.BM25 {
+		t.Fatalf("Parse with a BOM: %v, %v", c, err)
 	}
 }
 
