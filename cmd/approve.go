@@ -9,6 +9,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/workspace"
+	"golang.org/x/sys/unix"
 )
 
 // approver decides calls of tools that require approval: --yes approves
@@ -33,7 +34,7 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 	// The terminal is opened only when a call needs approval.
 	return func(tool, summary string) (bool, error) {
 		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-		if err != nil || !isatty.IsTerminal(tty.Fd()) {
+		if err != nil || !isatty.IsTerminal(tty.Fd()) || !foreground(tty) {
 			if tty != nil {
 				tty.Close()
 			}
@@ -45,6 +46,15 @@ func (a *App) approver() func(tool, summary string) (bool, error) {
 		answer := strings.ToLower(strings.TrimSpace(line))
 		return answer == "y" || answer == "yes", nil
 	}
+}
+
+// foreground reports whether ws's process group is the terminal's
+// foreground one. A background job (ws … &, a job of an agent's shell)
+// that reads the terminal is stopped by SIGTTIN and waits for ever,
+// unseen: it has no terminal to ask on.
+func foreground(tty *os.File) bool {
+	pgrp, err := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
 }
 
 func oneLine(s string) string {
