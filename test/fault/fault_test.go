@@ -182,25 +182,41 @@ func writeTime(t *testing.T, root string, size int) time.Duration {
 		t.Fatal(err)
 	}
 	defer os.Remove(src)
-	longest := time.Millisecond
-	for range 3 {
+	var opened []*os.File
+	defer func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}()
+	longest := longestRun(t, "write", func(int) *exec.Cmd {
+		c := ws(root, "write", "probe.bin")
 		f, err := os.Open(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := ws(root, "write", "probe.bin")
+		opened = append(opened, f)
 		c.Stdin = f
+		return c
+	})
+	if err := os.Remove(filepath.Join(root, "probe.bin")); err != nil {
+		t.Fatal(err)
+	}
+	return longest
+}
+
+// longestRun is the longest of three runs of the command cmd makes (run
+// i of 0, 1, 2), process start included; a run that fails fails the test.
+func longestRun(t *testing.T, what string, cmd func(i int) *exec.Cmd) time.Duration {
+	longest := time.Millisecond
+	for i := range 3 {
+		c := cmd(i)
 		start := time.Now()
 		out, err := c.CombinedOutput()
 		d := time.Since(start)
-		f.Close()
 		if err != nil {
-			t.Fatalf("a plain write failed: %v: %s", err, out)
+			t.Fatalf("a plain %s failed: %v: %s", what, err, out)
 		}
 		longest = max(longest, d)
-	}
-	if err := os.Remove(filepath.Join(root, "probe.bin")); err != nil {
-		t.Fatal(err)
 	}
 	return longest
 }
@@ -322,20 +338,13 @@ func TestConcurrentMoves(t *testing.T) {
 // moveTime is how long an uninterrupted `ws move` takes here, process
 // start included: the longest of three runs.
 func moveTime(t *testing.T, root string) time.Duration {
-	longest := time.Millisecond
-	for i := range 3 {
+	longest := longestRun(t, "move", func(i int) *exec.Cmd {
 		name := fmt.Sprintf("probe%d.txt", i)
 		if err := os.WriteFile(filepath.Join(root, name), []byte("probe\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
-		out, err := ws(root, "move", name, "probe/"+name).CombinedOutput()
-		d := time.Since(start)
-		if err != nil {
-			t.Fatalf("a plain move failed: %v: %s", err, out)
-		}
-		longest = max(longest, d)
-	}
+		return ws(root, "move", name, "probe/"+name)
+	})
 	if err := os.RemoveAll(filepath.Join(root, "probe")); err != nil {
 		t.Fatal(err)
 	}
