@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/mcp"
 	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/schema"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -31,6 +32,17 @@ var toolFormats = map[string]func(ws *workspace.Workspace, defs []toolDef) any{
 		}
 		return out
 	},
+	// OpenAI's strict function calling: every parameter required, the
+	// optional ones nullable (a call takes a null as not given), no other
+	// keys, none of the keywords strict mode refuses.
+	"openai-strict": func(_ *workspace.Workspace, defs []toolDef) any {
+		out := []any{}
+		for _, d := range defs {
+			out = append(out, map[string]any{"type": "function", "function": map[string]any{
+				"name": d.Name, "description": d.Description, "strict": true, "parameters": schema.Strict(decoded(d.Parameters))}})
+		}
+		return out
+	},
 	// Anthropic Messages `tools`.
 	"anthropic": func(_ *workspace.Workspace, defs []toolDef) any {
 		out := []any{}
@@ -45,15 +57,24 @@ var toolFormats = map[string]func(ws *workspace.Workspace, defs []toolDef) any{
 
 // withoutSchemaKey drops "$schema", which some function-calling APIs refuse.
 func withoutSchemaKey(schema any) any {
-	b, err := json.Marshal(schema)
-	if err != nil {
-		return schema
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
+	m := decoded(schema)
+	if m == nil {
 		return schema
 	}
 	delete(m, "$schema")
+	return m
+}
+
+// decoded is a schema as a JSON object's map (nil if it is not one).
+func decoded(schema any) map[string]any {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
 	return m
 }
 
@@ -65,7 +86,9 @@ func newToolsCmd(app *App) *cobra.Command {
 		Long: `Print the tools this workspace offers (after renames, with disabled ones and, on a
 read-only filesystem, the write tools left out) with our descriptions and JSON Schemas
 generated from the request structs. --format picks the shape: json (ws's own), openai
-(Chat Completions "tools"), anthropic (Messages "tools") or mcp (a tools/list result).`,
+(Chat Completions "tools"), openai-strict (the same with "strict": true: every
+parameter required, the optional ones nullable, as a call takes a null for
+"not given"), anthropic (Messages "tools") or mcp (a tools/list result).`,
 		Example: `  ws tools
   ws tools --format openai > tools.json
   ws tools --format anthropic | jq '.[].name'`,
@@ -73,7 +96,7 @@ generated from the request structs. --format picks the shape: json (ws's own), o
 		RunE: func(cmd *cobra.Command, args []string) error {
 			shape, ok := toolFormats[format]
 			if !ok {
-				return usagef("--format must be one of json, openai, anthropic, mcp")
+				return usagef("--format must be one of json, openai, openai-strict, anthropic, mcp")
 			}
 			ws, err := app.Workspace()
 			if err != nil {
@@ -91,6 +114,6 @@ generated from the request structs. --format picks the shape: json (ws's own), o
 			return render.IndentedJSON(app.IO.Out, shape(ws, defs))
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "json", "output format: json, openai, anthropic or mcp")
+	cmd.Flags().StringVar(&format, "format", "json", "output format: json, openai, openai-strict, anthropic or mcp")
 	return cmd
 }

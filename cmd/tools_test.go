@@ -63,14 +63,29 @@ func TestToolSchemasValidate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: schema does not compile: %v", format, name, err)
 			}
+			strict := format == "openai-strict"
+			if strict {
+				checkStrict(t, name, schema)
+			}
 			for _, call := range valid[name] {
 				v, _ := jsonschema.UnmarshalJSON(strings.NewReader(call))
+				if strict {
+					// A strict model sends every parameter: null for
+					// those it leaves out.
+					v = withNulls(v, schema)
+				}
 				if err := sch.Validate(v); err != nil {
 					t.Errorf("%s %s: %s rejected: %v", format, name, call, err)
 				}
 			}
 			for _, call := range invalid[name] {
+				if strict && boundsOnly[call] {
+					continue // strict schemas leave bounds to the call's own check
+				}
 				v, _ := jsonschema.UnmarshalJSON(strings.NewReader(call))
+				if strict {
+					v = withNulls(v, schema)
+				}
 				if err := sch.Validate(v); err == nil {
 					t.Errorf("%s %s: %s accepted", format, name, call)
 				}
@@ -82,6 +97,54 @@ func TestToolSchemasValidate(t *testing.T) {
 			t.Errorf("sample calls for %s, which is not offered", name)
 		}
 	}
+}
+
+// boundsOnly are the invalid sample calls only a bound refuses (a
+// minimum), which strict schemas leave out.
+var boundsOnly = map[string]bool{`{"path":"a","offset":0}`: true}
+
+// checkStrict requires what OpenAI's strict mode requires of a schema:
+// each object lists every property as required and allows no others, and
+// none of the keywords it may refuse is left.
+func checkStrict(t *testing.T, name string, s any) {
+	t.Helper()
+	switch s := s.(type) {
+	case map[string]any:
+		for _, k := range []string{"default", "minimum", "maximum", "minItems", "$schema"} {
+			if _, ok := s[k]; ok {
+				t.Errorf("openai-strict %s: keyword %s left in %v", name, k, s)
+			}
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			req, _ := s["required"].([]any)
+			if s["additionalProperties"] != false || len(req) != len(props) {
+				t.Errorf("openai-strict %s: an object that is not strict: %v", name, s)
+			}
+		}
+		for _, v := range s {
+			checkStrict(t, name, v)
+		}
+	case []any:
+		for _, v := range s {
+			checkStrict(t, name, v)
+		}
+	}
+}
+
+// withNulls is the call v with null for each property of the schema s
+// that it leaves out (top level).
+func withNulls(v, s any) any {
+	call, ok := v.(map[string]any)
+	props, ok2 := s.(map[string]any)["properties"].(map[string]any)
+	if !ok || !ok2 {
+		return v
+	}
+	for name := range props {
+		if _, given := call[name]; !given {
+			call[name] = nil
+		}
+	}
+	return call
 }
 
 // schemasOf pulls the parameter schemas out of one format's document.
@@ -99,8 +162,8 @@ func schemasOf(t *testing.T, format string, doc any) map[string]any {
 		switch format {
 		case "json":
 			out[m["name"].(string)] = m["parameters"]
-		case "openai":
-			if m["type"] != "function" {
+		case "openai", "openai-strict":
+			if m["type"] != "function" || (format == "openai-strict") != (m["function"].(map[string]any)["strict"] == true) {
 				t.Fatalf("openai entry without type function: %v", m)
 			}
 			f := m["function"].(map[string]any)
