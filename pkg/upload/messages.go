@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // Part is a file sent inline in a user message of a message list.
@@ -259,15 +261,6 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 	return compact.Bytes(), nil
 }
 
-// jsonText is s as a JSON string, with <, > and & as they are.
-func jsonText(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 func textPart(typ, text string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -341,7 +334,7 @@ func storedContent(content, parts []byte, replaced map[string]bool) ([]byte, err
 				texts = append(texts, text)
 			}
 		}
-		if out, err = replaceKey(out, "content", []byte(jsonText(strings.Join(texts, "\n")))); err != nil {
+		if out, err = replaceKey(out, "content", []byte(jsonenc.String(strings.Join(texts, "\n")))); err != nil {
 			return nil, err
 		}
 	}

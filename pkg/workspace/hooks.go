@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/runner"
 )
@@ -290,7 +291,7 @@ func approvalSummary(name string, args []byte) string {
 			break
 		}
 		key, _ := k.(string)
-		fields = append(fields, summaryJSON(key)+":"+summaryValue(v))
+		fields = append(fields, jsonenc.String(key)+":"+summaryValue(v))
 	}
 	text := string(args)
 	if err == nil && t == json.Delim('{') {
@@ -306,20 +307,11 @@ func summaryValue(v json.RawMessage) string {
 		return wording.Excerpt(string(v), maxSummaryValue) // a number, a boolean, an array…
 	}
 	if len(s) <= maxSummaryValue {
-		return summaryJSON(s)
+		return jsonenc.String(s)
 	}
 	start, _, _ := wording.Cut(s, 0, maxSummaryValue-20)
-	q := summaryJSON(start)
+	q := jsonenc.String(start)
 	return q[:len(q)-1] + "…\" (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
-// summaryJSON is s as a JSON string, <, > and & as they are.
-func summaryJSON(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // escapeInvisible writes the characters JSON leaves as they are but a

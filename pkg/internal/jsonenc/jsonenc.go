@@ -22,6 +22,12 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// String is s as a JSON string, `<`, `>` and `&` as they are.
+func String(s string) string {
+	b, _ := Marshal(s) // a string always encodes
+	return string(b)
+}
+
 // Bytes is b as ws writes data that may not be text: a JSON string when b
 // is valid UTF-8, else {"bytes": "<base64>"} (ripgrep's form), so no byte
 // is turned into U+FFFD.
