@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wstools/ws/pkg/internal/jsonenc"
+	"github.com/wstools/ws/pkg/internal/tick"
 )
 
 // DefaultProgressEvery is how often a tool call that asked for progress
@@ -74,35 +75,24 @@ func (h *Handler) reportProgress(ctx context.Context, tool string, token json.Ra
 	if token == nil || send == nil || every <= 0 {
 		return func() {}
 	}
-	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		start := time.Now()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case now := <-tick.C:
-				ran := now.Sub(start).Seconds()
-				msg, err := jsonenc.Marshal(notification{JSONRPC: "2.0", Method: "notifications/progress", Params: progressParams{
-					ProgressToken: token,
-					Progress:      ran,
-					Message:       tool + " still running after " + strconv.FormatFloat(math.Round(ran*10)/10, 'f', -1, 64) + " s",
-				}})
-				if err != nil || send(ctx, msg) != nil {
-					return
-				}
-			}
-		}
+		tick.Every(ctx.Done(), every, func(now time.Time) bool {
+			ran := now.Sub(start).Seconds()
+			msg, err := jsonenc.Marshal(notification{JSONRPC: "2.0", Method: "notifications/progress", Params: progressParams{
+				ProgressToken: token,
+				Progress:      ran,
+				Message:       tool + " still running after " + strconv.FormatFloat(math.Round(ran*10)/10, 'f', -1, 64) + " s",
+			}})
+			return err == nil && send(ctx, msg) == nil
+		})
 	}()
 	return func() {
-		close(done)
+		cancel()
 		wg.Wait()
 	}
 }

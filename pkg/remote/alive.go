@@ -4,6 +4,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/wstools/ws/pkg/internal/tick"
 )
 
 // A link that goes silent without closing (a dropped network, a laptop
@@ -65,36 +67,19 @@ func (l *liveness) silent(limit time.Duration) bool {
 // watch calls gone once the link has been silent for longer than limit,
 // looking every interval, unless done closes first.
 func (l *liveness) watch(done <-chan struct{}, interval, limit time.Duration, gone func()) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			if l.silent(limit) {
-				gone()
-				return
-			}
+	tick.Every(done, interval, func(time.Time) bool {
+		if l.silent(limit) {
+			gone()
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // ping sends a ping frame every interval until done closes or the link
 // fails. The callers send the first one themselves, at once.
 func ping(fw *frameWriter, done <-chan struct{}, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			if fw.frame(kindPing, nil) != nil {
-				return
-			}
-		}
-	}
+	tick.Every(done, interval, func(time.Time) bool { return fw.frame(kindPing, nil) == nil })
 }
 
 // hearing is a reader that tells l when bytes come.
