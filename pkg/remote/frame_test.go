@@ -220,14 +220,7 @@ func TestServeSilentClient(t *testing.T) {
 	hup := make(chan struct{})
 	var out bytes.Buffer
 	var mu sync.Mutex
-	status := serve(in, lockedWriter{&mu, &out}, "v", func(s *Session) int {
-		select {
-		case <-hup:
-			return 129
-		case <-time.After(30 * time.Second):
-			return 0
-		}
-	}, func() { close(hup) })
+	status := serve(in, lockedWriter{&mu, &out}, "v", func(s *Session) int { return untilHangup(hup) }, func() { close(hup) })
 	mu.Lock()
 	defer mu.Unlock()
 	r := &reply{stderr: io.Discard}
@@ -441,6 +434,17 @@ func TestSuspend(t *testing.T) {
 	}
 }
 
+// untilHangup is a command that runs until the session hangs up (hup
+// closes): 129, as a shell killed by SIGHUP; 0 if none came in 30 s.
+func untilHangup(hup <-chan struct{}) int {
+	select {
+	case <-hup:
+		return 129
+	case <-time.After(30 * time.Second):
+		return 0
+	}
+}
+
 // TestServePaused: while the client is stopped (^Z) its silence is no
 // hangup; once it runs again, silence is.
 func TestServePaused(t *testing.T) {
@@ -460,12 +464,7 @@ func TestServePaused(t *testing.T) {
 		case <-time.After(time.Second): // 50 heartbeats
 		}
 		go cw.frame(kindResume, nil)
-		select {
-		case <-hup:
-			return 129
-		case <-time.After(30 * time.Second):
-			return 0
-		}
+		return untilHangup(hup)
 	}, func() { close(hup) })
 	if status != 129 {
 		t.Errorf("status %d; want 129: no hangup while paused (1), a hangup after (0 if none)", status)
