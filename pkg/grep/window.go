@@ -27,7 +27,6 @@ type keptLine struct {
 
 // windowed is what a windowed search of one file gathers.
 type windowed struct {
-	g      *grepRun
 	before int
 	after  int
 	kept   []keptLine // the lines to print, in order, each once
@@ -48,7 +47,7 @@ func (w *windowed) keep(kl keptLine) {
 // window, and fills f as scan does (f.Lines then holds only the kept
 // lines; see Lines).
 func (g *grepRun) scanWindows(f *File, fd int, size int64) {
-	w := &windowed{g: g, before: g.before, after: g.after, wantTo: -1}
+	w := &windowed{before: g.before, after: g.after, wantTo: -1}
 	buf := make([]byte, windowSize)
 	carry := 0     // bytes at buf's start carried over: the start of a line
 	var off int64  // where buf[0] is in the file
