@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
@@ -84,7 +85,14 @@ type Options struct {
 type Store struct {
 	dir  string
 	opts Options
+
+	damaged atomic.Int64 // damaged records the queries passed over
 }
+
+// Damaged is how many damaged records (ones that do not decode) the
+// store's queries have passed over so far: a caller compares it before
+// and after a query to learn that the answer may be missing a change.
+func (s *Store) Damaged() int64 { return s.damaged.Load() }
 
 // Open returns the store in dir (e.g. <state>/history), created on the
 // first change. MaxEntryBytes is lowered to MaxTotalBytes if above it.

@@ -618,12 +618,23 @@ func TestCorruptIgnored(t *testing.T) {
 	write("09999999999999999994.json", `{"version":0,"id":"09999999999999999994","op":"write","txn":"00000000000000000000000000000000","files":[]}`)
 	write("09999999999999999995.json", "")
 	write("not-an-id.json", "{}")
+	if n := s.Damaged(); n != 0 {
+		t.Errorf("Damaged = %d before any query", n)
+	}
 	list, err := s.List(key("a"))
 	if err != nil || len(list) != 1 || list[0].ID != good.ID {
 		t.Fatalf("List = %v, %v", ops(list), err)
 	}
+	// Each query says it passed over damaged records.
+	seen := s.Damaged()
+	if seen == 0 {
+		t.Error("List passed over the damaged records without a count")
+	}
 	if last, err := s.Last(key("a")); err != nil || last.ID != good.ID {
 		t.Errorf("Last = %+v, %v", last, err)
+	}
+	if s.Damaged() != 2*seen {
+		t.Errorf("Damaged = %d after Last, want %d", s.Damaged(), 2*seen)
 	}
 	if g, err := s.LastGroup(); err != nil || len(g) != 1 || g[0].ID != good.ID {
 		t.Errorf("LastGroup = %v, %v", g, err)

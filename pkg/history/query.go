@@ -25,7 +25,11 @@ func (s *Store) eachRecord(fn func(*record) bool) error {
 	}
 	for i := len(ids) - 1; i >= 0; i-- {
 		r, err := s.loadRecord(ids[i])
-		if errors.Is(err, ErrCorrupt) || errors.Is(err, errNewer) || err == nil && r == nil {
+		if errors.Is(err, ErrCorrupt) {
+			s.damaged.Add(1)
+			continue
+		}
+		if errors.Is(err, errNewer) || err == nil && r == nil {
 			continue
 		}
 		if err != nil {

@@ -65,6 +65,7 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	var group []*history.Entry
 	var files []*heldFile
 	release := func() {}
+	damaged := h.Damaged()
 	for tries := 0; ; tries++ {
 		if group, err = w.undoGroup(h, req.Path); err != nil {
 			return nil, err
@@ -80,6 +81,11 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		break
 	}
 	defer release()
+	if h.Damaged() > damaged {
+		// It may have been a later change of the same file: the one
+		// found is then not the last, and is refused as changed since.
+		w.warn("a damaged history entry newer than the change found was passed over; it may have been a later change, which undo cannot take back")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -441,12 +447,16 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 		return nil, err
 	}
 	var list []*history.Entry
+	damaged := h.Damaged()
 	for _, key := range keys {
 		l, err := h.List(key)
 		if err != nil {
 			return nil, errs.State(err)
 		}
 		list = append(list, l...)
+	}
+	if n := (h.Damaged() - damaged) / int64(max(len(keys), 1)); n > 0 {
+		w.warn(fmt.Sprintf("%d damaged history %s passed over: the list may miss changes", n, wording.Plural(int(n), "entry was", "entries were")))
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].ID > list[j].ID })
 	res := &HistoryResult{Path: Bytes(req.Path), Versions: []HistoryVersion{}}
