@@ -838,7 +838,9 @@ func (fsys *FS) Rename(from, to Loc, noReplace bool) error {
 		// Filesystems without RENAME_NOREPLACE: link(2) also refuses to
 		// replace (a file; a directory cannot be linked, and is refused).
 		if err = unix.Linkat(ffd, fname, tfd, tname, 0); err == nil {
-			err = unix.Unlinkat(ffd, fname, 0)
+			if err = unix.Unlinkat(ffd, fname, 0); err != nil {
+				_ = unix.Unlinkat(tfd, tname, 0) // never the file at both paths
+			}
 		}
 	}
 	if err != nil {
