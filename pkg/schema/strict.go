@@ -51,10 +51,6 @@ func Strict(s map[string]any) map[string]any {
 				required[s] = true
 			}
 		}
-	} else if r, ok := out["required"].([]string); ok {
-		for _, n := range r {
-			required[n] = true
-		}
 	}
 	names := make([]string, 0, len(props))
 	next := make(map[string]any, len(props))
