@@ -225,14 +225,26 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 // deadline is set, until it holds nothing more: what was in it is kept
 // (closing it instead dropped what a slow reader had not read yet).
 func copyPipe(c *capture, r *os.File) {
+	pumpPipe(r, func(b []byte) { c.Write(b) }, func() bool { return false })
+}
+
+// pumpPipe passes keep what the pipe r gives until it ends or fails. At a
+// read deadline it passes keep what r holds then (drainPipe, which lifts
+// the deadline) and asks caught whether to go on reading. The run of a
+// foreground command (copyPipe) and a background one's log (streamCopy)
+// both read their output this way.
+func pumpPipe(r *os.File, keep func([]byte), caught func() bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			c.Write(buf[:n])
+			keep(buf[:n])
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			drainPipe(r, buf, func(b []byte) { c.Write(b) })
+			drainPipe(r, buf, keep)
+			if caught() {
+				continue
+			}
 			return
 		}
 		if err != nil {

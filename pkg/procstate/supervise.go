@@ -372,23 +372,9 @@ func (c *streamCopy) keep(p []byte) {
 
 func (c *streamCopy) run() {
 	defer close(c.done)
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := c.r.Read(buf)
-		if n > 0 {
-			c.keep(buf[:n])
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// catchUp: what is in the pipe now is logged, then the copy
-			// goes on (Drain lifts the deadline).
-			drainPipe(c.r, buf, func(b []byte) { c.keep(b) })
-			close(c.caught)
-			continue
-		}
-		if err != nil {
-			return
-		}
-	}
+	// At catchUp's deadline, what is in the pipe now is logged, then the
+	// copy goes on.
+	pumpPipe(c.r, c.keep, func() bool { close(c.caught); return true })
 }
 
 // catchUp has the copy log everything in the pipe now, and returns once
