@@ -9,12 +9,15 @@ import (
 // (invalid bytes count one each, as their U+FFFD would).
 func UTF16Len(s string) int {
 	n := 0
-	for _, r := range s {
-		if u := utf16.RuneLen(r); u > 0 {
-			n += u
-		} else {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
 			n++
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += utf16.RuneLen(r) // an invalid byte is U+FFFD: 1
+		i += size
 	}
 	return n
 }

@@ -17,6 +17,8 @@ func TestUTF16(t *testing.T) {
 		{"a👍b", 4, 3, "a👍"},
 		{"abc", 3, 9, "abc"},
 		{"", 0, 0, ""},
+		{"a\xffb", 3, 2, "a\xff"},   // an invalid byte is one unit, as its U+FFFD
+		{"\xf0\x9fx", 3, 1, "\xf0"}, // a cut-off sequence: one per byte
 	}
 	for _, tt := range tests {
 		if got := UTF16Len(tt.s); got != tt.len {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // Chunking of files indexed from disk (Mastra's splitIntoChunks).
@@ -18,35 +20,18 @@ type Chunk struct {
 	StartLine int // 1-based line of the file where the chunk starts
 }
 
-// units is the length of s in UTF-16 code units.
-func units(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		n += utf16.RuneLen(r)
-		i += size
-	}
-	return n
-}
-
 // SplitIntoChunks splits text into line-based chunks of at most
 // MaxChunkUnits UTF-16 code units, neighbours sharing OverlapLines lines;
 // text that fits is one chunk. A single line longer than the budget is cut
 // into pieces of the budget (at character boundaries).
 func SplitIntoChunks(text string) []Chunk {
-	if units(text) <= MaxChunkUnits {
+	if js.UTF16Len(text) <= MaxChunkUnits {
 		return []Chunk{{Content: text, StartLine: 1}}
 	}
 	lines := strings.Split(text, "\n")
 	lens := make([]int, len(lines))
 	for i, l := range lines {
-		lens[i] = units(l)
+		lens[i] = js.UTF16Len(l)
 	}
 	var chunks []Chunk
 	for start := 0; start < len(lines); {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 func TestTokenize(t *testing.T) {
@@ -135,11 +137,11 @@ func TestChunks(t *testing.T) {
 	c := SplitIntoChunks(strings.Join(lines, "\n"))
 	// 80 lines fit in 4000 units (80*49+79); 3 lines overlap, and, as in
 	// Mastra, the last 3 lines make a chunk of their own.
-	if len(c) != 7 || c[6].StartLine != 398 || c[1].StartLine != 78 || units(c[0].Content) > MaxChunkUnits {
+	if len(c) != 7 || c[6].StartLine != 398 || c[1].StartLine != 78 || js.UTF16Len(c[0].Content) > MaxChunkUnits {
 		t.Fatalf("got %d chunks, second at %d", len(c), c[1].StartLine)
 	}
 	long := SplitIntoChunks(strings.Repeat("é", 9000))
-	if len(long) != 3 || units(long[0].Content) != 4000 || long[2].StartLine != 1 {
+	if len(long) != 3 || js.UTF16Len(long[0].Content) != 4000 || long[2].StartLine != 1 {
 		t.Fatalf("one long line: %d chunks", len(long))
 	}
 }

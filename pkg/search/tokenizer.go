@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
@@ -156,7 +155,7 @@ func (t *Tokenizer) each(text string, f func(string)) {
 		}, text)
 	}
 	keep := func(tok string) {
-		if float64(utf16Len(tok)) < t.minLen || t.stop[tok] {
+		if float64(js.UTF16Len(tok)) < t.minLen || t.stop[tok] {
 			return
 		}
 		f(tok)
@@ -166,14 +165,6 @@ func (t *Tokenizer) each(text string, f func(string)) {
 		return
 	}
 	t.splitRegexp(text, keep)
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }
 
 // splitSpace is text.split(/\s+/): empty pieces at the ends are kept.
