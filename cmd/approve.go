@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/mattn/go-isatty"
 	"github.com/wstools/ws/pkg/errs"
@@ -57,8 +58,16 @@ func foreground(tty *os.File) bool {
 	return err == nil && pgrp == unix.Getpgrp()
 }
 
+// oneLine is s with its control characters (line breaks, tabs) as
+// spaces. Runs of spaces are kept: the question shows the call as it
+// would run (echo 'a  b' is not echo 'a b').
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // confirmDestroy asks on the terminal before ws destroy (unless --yes).

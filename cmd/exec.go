@@ -23,12 +23,15 @@ func newExecCmd(app *App, runF func(context.Context, *workspace.ExecRequest) err
 		Use:   "exec [flags] -- COMMAND",
 		Short: "Run a shell command in the workspace (or in the background)",
 		Long: `Run COMMAND with /bin/sh -c in the workspace root, stdin from /dev/null (ws's own
-stdin with --stdin), and print its output as the model sees it. Several arguments are
-joined with spaces. ws exits with the command's status: 124 on timeout, 128+N when
-killed by signal N (a SIGINT or SIGTERM to ws is passed on to the command), 125 when ws
-itself failed. --background starts it under a supervisor and prints its PID; with
+stdin with --stdin), and print its output as the model sees it. One word after -- is a
+shell command ('npm ci && npm test | tail'); several words are a program and its
+arguments, each quoted for the shell where it needs it, so they reach the program as
+given (ws exec -- grep -r "foo bar" .; FOO=1 make still sets FOO). ws exits with the
+command's status: 124 on timeout, 128+N when killed by signal N (a SIGINT or SIGTERM to
+ws is passed on to the command), 125 when ws itself failed. --background starts it under a supervisor and prints its PID; with
 --stdin-pipe its stdin stays open for 'ws send'.`,
 		Example: `  ws exec -- go test ./...
+  ws exec -- grep -rn "TODO: fix" src
   ws exec --cwd web --timeout 60 -- 'npm ci && npm test | tail -20'
   echo hi | ws exec --stdin -- cat
   ws exec --background -- python3 -u -m http.server 8000
@@ -52,7 +55,7 @@ itself failed. --background starts it under a supervisor and prints its PID; wit
 			return ok && k != ""
 		}, "set an environment variable for the command (repeatable)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ExecRequest) error {
-		req.Command = strings.Join(args, " ")
+		req.Command = workspace.CommandLine(args)
 		if strings.TrimSpace(req.Command) == "" {
 			return usagef("the COMMAND after -- is empty")
 		}

@@ -541,7 +541,7 @@ func (r *PSResult) Text() string {
 			state += "*"
 			leftovers = true
 		}
-		cmd := strings.Join(strings.Fields(string(p.Command)), " ")
+		cmd := wording.OneLine(strings.TrimSpace(string(p.Command)))
 		fmt.Fprintf(&sb, "\n%d\t%s\t%s\t%s\t%s", p.PID, state, exit, age(r.now.Sub(p.StartedAt)), cmd)
 	}
 	if leftovers {

@@ -58,3 +58,31 @@ func Cut(s string, from, to int) (part string, before, after bool) {
 	to = max(from, to)
 	return s[from:to], from > 0, to < len(s)
 }
+
+// OneLine is s on one line, as a table row shows it: each run of
+// whitespace that holds a line break, a tab or another control character
+// becomes one space. Runs of plain spaces are kept: in a command such as
+// echo 'a  b' they are part of what runs.
+func OneLine(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		control := false
+		for j < len(s) && strings.IndexByte(" \t\n\v\f\r", s[j]) >= 0 {
+			control = control || s[j] != ' '
+			j++
+		}
+		switch {
+		case j > i && control:
+			b.WriteByte(' ')
+			i = j
+		case j > i:
+			b.WriteString(s[i:j])
+			i = j
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}

@@ -72,3 +72,17 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"echo 'a  b'", "echo 'a  b'"},
+		{"for i in 1 2\ndo\n  echo $i\ndone", "for i in 1 2 do echo $i done"},
+		{"a\tb \r\n c", "a b c"},
+		{"  lead", "  lead"},
+		{"", ""},
+	} {
+		if got := OneLine(tc.in); got != tc.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
