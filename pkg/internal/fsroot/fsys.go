@@ -818,7 +818,9 @@ func (fsys *FS) Remove(l Loc, recursive bool) error {
 // to, whose parent must exist, each name taken below its opened parent so
 // that neither can be redirected out of the root. With noReplace a
 // destination that exists is refused (EEXIST), atomically; without, a
-// file there is replaced. Both directories are fsynced.
+// file there is replaced, and a directory moved replaces only an empty
+// directory (rename(2) refuses any other: ENOTEMPTY, ENOTDIR). Both
+// directories are fsynced.
 func (fsys *FS) Rename(from, to Loc, noReplace bool) error {
 	fp, fname := from.Parent()
 	tp, tname := to.Parent()
@@ -834,14 +836,8 @@ func (fsys *FS) Rename(from, to Loc, noReplace bool) error {
 	defer unix.Close(tfd)
 	if !noReplace {
 		err = unix.Renameat(ffd, fname, tfd, tname)
-	} else if err = unix.Renameat2(ffd, fname, tfd, tname, unix.RENAME_NOREPLACE); err == unix.EINVAL || err == unix.ENOSYS {
-		// Filesystems without RENAME_NOREPLACE: link(2) also refuses to
-		// replace (a file; a directory cannot be linked, and is refused).
-		if err = unix.Linkat(ffd, fname, tfd, tname, 0); err == nil {
-			if err = unix.Unlinkat(ffd, fname, 0); err != nil {
-				_ = unix.Unlinkat(tfd, tname, 0) // never the file at both paths
-			}
-		}
+	} else if err = renameNoReplace(ffd, fname, tfd, tname); err == unix.EINVAL || err == unix.ENOSYS {
+		err = renameNoReplaceFallback(ffd, fname, tfd, tname)
 	}
 	if err != nil {
 		return err
@@ -849,6 +845,107 @@ func (fsys *FS) Rename(from, to Loc, noReplace bool) error {
 	_ = unix.Fsync(tfd)
 	_ = unix.Fsync(ffd)
 	return nil
+}
+
+// renameNoReplace is renameat2(2) with RENAME_NOREPLACE; a test makes it
+// fail as on a file system that lacks the flag.
+var renameNoReplace = func(ffd int, fname string, tfd int, tname string) error {
+	return unix.Renameat2(ffd, fname, tfd, tname, unix.RENAME_NOREPLACE)
+}
+
+// renameNoReplaceFallback refuses to replace, as RENAME_NOREPLACE does, on a
+// file system without the flag. A file (or link) is linked at its new name,
+// which link(2) refuses when the name is taken, and then unlinked at the old
+// one. A directory cannot be linked: its new name is claimed with mkdir(2),
+// which also refuses a taken name, and the directory renamed over that empty
+// one it made (rename(2) replaces an empty directory, and refuses to if
+// anything was put in it meanwhile). Either way the entry is never at both
+// names, and nothing another process made is replaced.
+func renameNoReplaceFallback(ffd int, fname string, tfd int, tname string) error {
+	var st unix.Stat_t
+	if err := unix.Fstatat(ffd, fname, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		err := unix.Linkat(ffd, fname, tfd, tname, 0)
+		if err == nil {
+			if err = unix.Unlinkat(ffd, fname, 0); err != nil {
+				_ = unix.Unlinkat(tfd, tname, 0) // never the file at both paths
+			}
+		}
+		return err
+	}
+	if err := unix.Mkdirat(tfd, tname, 0o700); err != nil {
+		return err
+	}
+	err := unix.Renameat(ffd, fname, tfd, tname)
+	if err != nil {
+		_ = unix.Unlinkat(tfd, tname, unix.AT_REMOVEDIR) // the claim; kept if someone filled it
+	}
+	return err
+}
+
+// ID tells one file from another over time: its inode number, which a
+// rename keeps, and its birth time (0 where the file system does not
+// record one), which tells it from a file made later that got the same
+// inode number.
+type ID struct {
+	Ino     uint64
+	BirthNS int64
+}
+
+// Identity is the ID of what is at l (a final symlink not followed).
+func (fsys *FS) Identity(l Loc) (ID, error) {
+	fd, err := fsys.Open(l, unix.O_PATH|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return ID{}, err
+	}
+	defer unix.Close(fd)
+	var st unix.Statx_t
+	err = unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st)
+	if err == unix.ENOSYS {
+		var fst unix.Stat_t
+		if err := unix.Fstat(fd, &fst); err != nil {
+			return ID{}, err
+		}
+		return ID{Ino: fst.Ino}, nil
+	}
+	if err != nil {
+		return ID{}, err
+	}
+	id := ID{Ino: st.Ino}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.BirthNS = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	}
+	return id, nil
+}
+
+// EmptyDir reports whether the directory at l (not followed if a symlink)
+// holds nothing, reading at most a few entries of it.
+func (fsys *FS) EmptyDir(l Loc) (bool, error) {
+	fd, err := fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return false, err
+	}
+	f := os.NewFile(uintptr(fd), l.abs)
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	if errors.Is(err, io.EOF) {
+		return true, nil
+	}
+	return len(names) == 0, err
+}
+
+// HoldsRoot reports whether the real path real is an allowed root (the
+// base path included) or a directory above one: moving it would move
+// the workspace itself.
+func (fsys *FS) HoldsRoot(real string) bool {
+	for _, r := range fsys.roots {
+		if _, ok := Within(real, r.real); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // RemoveEmptyDir removes the directory at l if it is empty (rmdir): a
