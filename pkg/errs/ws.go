@@ -373,9 +373,50 @@ func MoveOnto(dest, how string) *Error {
 	return newf(EEXIST, "File already exists: %s (%s replaces it)", dest, how).at(dest, nil)
 }
 
-// MoveDir: move_file moves files and symbolic links, not directories.
-func MoveDir(path string) *Error {
-	return newf(EISDIR, "Path is a directory: %s (move moves files and symbolic links; move a directory with a shell command, mv)", path).at(path, nil)
+// MoveMadeMeanwhile: the destination of a move was free when checked and
+// taken before the rename, which then refused to replace it.
+func MoveMadeMeanwhile(dest string, err error) *Error {
+	return newf(EEXIST, "File already exists: %s (it was made while ws was moving; nothing was replaced)", dest).at(dest, err)
+}
+
+// MoveDirOnto: a directory's move onto a directory, without overwrite:
+// the destination is the new path (into moves it inside); how, when the
+// directory there is empty, says how to replace it.
+func MoveDirOnto(dest, into, how string) *Error {
+	if how != "" {
+		return newf(EEXIST, "Directory already exists: %s (the destination is the new path: %s moves the directory into it; %s replaces %s, an empty directory)", dest, into, how, dest).at(dest, nil)
+	}
+	return newf(EEXIST, "Directory already exists: %s (the destination is the new path: %s moves the directory into it)", dest, into).at(dest, nil)
+}
+
+// MoveDirNotEmpty: a directory's move with overwrite onto a directory
+// that holds something: a move replaces an empty directory only.
+func MoveDirNotEmpty(dest, into string, err error) *Error {
+	return newf(ENOTEMPTY, "Directory not empty: %s (a move replaces only an empty directory; it never merges two or deletes one: %s moves the directory into it)", dest, into).at(dest, err)
+}
+
+// MoveDirOntoFile: a directory's move onto a file or a symbolic link,
+// which a directory never replaces.
+func MoveDirOntoFile(dest string, err error) *Error {
+	return newf(EEXIST, "File already exists: %s (a directory replaces only an empty directory, never a file or a symbolic link)", dest).at(dest, err)
+}
+
+// MoveIntoItself: a directory's move to a path inside itself.
+func MoveIntoItself(src, dest string) *Error {
+	return newf(InvalidArgument, "cannot move %s to %s: a directory cannot move inside itself", src, dest).at(dest, nil)
+}
+
+// MoveBusy: rename(2) refused a directory in use as a mount point (EBUSY).
+func MoveBusy(src string, err error) *Error {
+	return newf(EIO, "cannot move %s: it is a mount point, or in use by the system", src).at(src, err)
+}
+
+// MoveProtected: a move of the workspace root, of a directory holding
+// it or ws's state directory, or into the state directory; why says which.
+func MoveProtected(path, why string) *Error {
+	e := newf(EACCES, "Permission denied: move on %s (%s)", path, why).at(path, nil)
+	e.Op = "move"
+	return e
 }
 
 // MoveIntoDir: a move whose destination is a directory: the destination

@@ -24,6 +24,7 @@ func (s *Store) collect() {
 			case f.Before.TooLarge:
 			case f.Before.Kind == KindFile:
 				into[f.Before.SHA256] = f.Before.Size
+			case f.Before.Kind == KindDir && f.Manifest == "": // a renamed directory: no tree kept
 			case f.Before.Kind == KindDir:
 				into[f.Manifest] = f.ManifestSize
 				nodes, ok := manifests[f.Manifest]

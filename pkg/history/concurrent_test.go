@@ -201,7 +201,7 @@ func TestCrashedProcess(t *testing.T) {
 		t.Fatalf("uncommitted change listed: %v", ops(list))
 	}
 	// The write happened before the crash: Recover keeps the bytes.
-	n, err := s.Recover(func(string) (Fingerprint, error) { return FileFingerprint([]byte("written"), 2), nil })
+	n, err := s.Recover(func(string, bool) (Fingerprint, error) { return FileFingerprint([]byte("written"), 2), nil })
 	if n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v", n, err)
 	}

@@ -17,13 +17,18 @@ import (
 )
 
 const (
-	version    = 1
-	lockName   = "lock"
-	entriesDir = "entries"
-	pendingDir = "pending"
-	blobsDir   = "blobs"
-	idLen      = 20
-	txnLen     = 32
+	// version is that of the records ws writes; one with a directory
+	// rename is renameVersion, which a ws that knows no renames skips
+	// (and keeps) as written by a newer ws, rather than remove it as
+	// damaged. Records of either version are read.
+	version       = 1
+	renameVersion = 2
+	lockName      = "lock"
+	entriesDir    = "entries"
+	pendingDir    = "pending"
+	blobsDir      = "blobs"
+	idLen         = 20
+	txnLen        = 32
 	// orphanTTL is how long the pending change of a dead process waits
 	// for Recover before a collection removes it anyway.
 	orphanTTL = 7 * 24 * time.Hour
@@ -54,6 +59,7 @@ type fileRecord struct {
 	ManifestSize int64            `json:"manifest_size,omitempty"`
 	After        Fingerprint      `json:"after"`
 	MadeDirs     int              `json:"made_dirs,omitempty"`
+	Rename       Rename           `json:"rename,omitempty"`
 }
 
 // pendingRecord is a change begun and not committed: pending/<txn>.json.
@@ -102,10 +108,21 @@ func isHex(s string) bool {
 	return true
 }
 
+// versionOf is the version of a record of files.
+func versionOf(files []fileRecord) int {
+	if isRename(files) {
+		return renameVersion
+	}
+	return version
+}
+
 func (f *fileRecord) valid() bool {
 	k := f.Before
-	if !validKey(string(f.Key)) || !k.Kind.valid() || f.After.Kind != "" && !f.After.Kind.valid() {
+	if !validKey(string(f.Key)) || !k.Kind.valid() || f.After.Kind != "" && !f.After.Kind.valid() || !f.Rename.valid() {
 		return false
+	}
+	if f.Rename == RenameFrom {
+		return k.Kind == KindDir && k.Inode != 0 && f.Manifest == "" && f.MadeDirs == 0 && !k.TooLarge
 	}
 	if f.Undoes != "" && !validID(f.Undoes) {
 		return false
@@ -123,11 +140,11 @@ func (f *fileRecord) valid() bool {
 }
 
 func (r *record) valid(id string) bool {
-	if r.Version != version || r.ID != id || !r.Op.valid() || !validTxn(r.Txn) || len(r.Files) == 0 {
+	if r.Version != versionOf(r.Files) || r.ID != id || !r.Op.valid() || !validTxn(r.Txn) || !validFiles(r.Files) {
 		return false
 	}
 	for i := range r.Files {
-		if !r.Files[i].valid() || r.Files[i].After.Kind == "" {
+		if r.Files[i].After.Kind == "" {
 			return false
 		}
 	}
@@ -135,13 +152,22 @@ func (r *record) valid(id string) bool {
 }
 
 func (p *pendingRecord) valid(txn string) bool {
-	if p.Version != version || p.Txn != txn || !p.Op.valid() || len(p.Files) == 0 {
+	return p.Version == versionOf(p.Files) && p.Txn == txn && p.Op.valid() && validFiles(p.Files)
+}
+
+// validFiles reports whether the files of a change are valid: one or
+// more, each valid, and those of a rename its two parts.
+func validFiles(files []fileRecord) bool {
+	if len(files) == 0 {
 		return false
 	}
-	for i := range p.Files {
-		if !p.Files[i].valid() {
+	for i := range files {
+		if !files[i].valid() {
 			return false
 		}
+	}
+	if isRename(files) {
+		return len(files) == 2 && files[0].Rename != "" && files[1].Rename != "" && files[0].Rename != files[1].Rename
 	}
 	return true
 }
@@ -203,7 +229,7 @@ func (s *Store) readStored(v stored, dir, what, name string) error {
 		return err
 	}
 	err = json.Unmarshal(data, v)
-	if err == nil && v.storedVersion() > version {
+	if err == nil && v.storedVersion() > renameVersion {
 		return fmt.Errorf("%w: %s %s", errNewer, what, name)
 	}
 	if err != nil || !v.valid(name) {

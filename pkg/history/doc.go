@@ -22,6 +22,15 @@
 // The files of one change (a patch touching three files) are one group:
 // one ID, one record on disk, committed all at once, dropped all at once.
 //
+// A directory renamed in one step (ws move of a directory) is not kept as
+// a tree: its change has two files, marked with their part (Rename), the
+// path the directory left, whose Before is the directory's inode, and the
+// path it took, whose Before is what was there (nothing, or an empty
+// directory the rename replaced). Undo renames the directory back; its
+// own change is a rename the other way, so redo works alike. Such records
+// are written as version 2, which a ws that knows no renames passes over
+// (and keeps) as written by a newer ws.
+//
 // # Undoing
 //
 // The store does not undo anything itself. To undo a change, the caller

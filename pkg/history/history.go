@@ -55,6 +55,23 @@ func (k Kind) valid() bool {
 	return false
 }
 
+// Rename is the part a file plays in a directory renamed in one step
+// (rename(2)): such a change has two files, the path the directory left
+// (RenameFrom) and the path it took (RenameTo). Its directory is not kept
+// as a tree: the from file's Before is the directory's identity (its
+// inode, which a rename keeps), and undo renames it back. The to file's
+// Before is what the rename replaced there: nothing, or an empty
+// directory.
+type Rename string
+
+// The two parts of a directory rename.
+const (
+	RenameFrom Rename = "from"
+	RenameTo   Rename = "to"
+)
+
+func (r Rename) valid() bool { return r == "" || r == RenameFrom || r == RenameTo }
+
 // Defaults for Options' zero fields.
 const (
 	DefaultMaxEntryBytes = 16 << 20
@@ -137,6 +154,11 @@ type State struct {
 	Data    []byte // KindFile: the content
 	Target  string // KindSymlink: the link's target
 	Tree    []Node // KindDir: everything beneath, in any order
+	// Inode and BirthNS are, for the directory of a rename (RenameFrom),
+	// its inode number and birth time (0: not known): the directory is
+	// known by them, its tree is not kept.
+	Inode   uint64
+	BirthNS int64
 }
 
 // Node is one path inside a directory's State.
@@ -179,6 +201,13 @@ func DirState(mode fs.FileMode, nodes []Node) State {
 	return State{Kind: KindDir, Mode: mode, Tree: nodes}
 }
 
+// RenamedDirState is the state of a directory about to be renamed, as the
+// from file of a rename keeps it: its mode, mtime and identity (inode
+// number and birth time), not its tree.
+func RenamedDirState(mode fs.FileMode, mtimeNS int64, inode uint64, birthNS int64) State {
+	return State{Kind: KindDir, Mode: mode, MtimeNS: mtimeNS, Inode: inode, BirthNS: birthNS}
+}
+
 // Fingerprint identifies what is at a path without its bytes: what ws
 // left there after a change (Entry.After), to tell whether it has changed
 // since. The zero Fingerprint (no Kind) means "not changed" in Commit.
@@ -187,6 +216,11 @@ type Fingerprint struct {
 	Size    int64  `json:"size"`
 	MtimeNS int64  `json:"mtime_ns,omitempty"`
 	SHA256  string `json:"sha256,omitempty"` // file content; hash of a link target or of a tree
+	// Inode and BirthNS identify a directory by its inode number and
+	// birth time (0: not known) instead of its tree (what a directory
+	// rename leaves; see Rename).
+	Inode   uint64 `json:"inode,omitempty"`
+	BirthNS int64  `json:"birth_ns,omitempty"`
 }
 
 // Sum is the hex SHA-256 of data.
@@ -201,6 +235,13 @@ func AbsentFingerprint() Fingerprint { return Fingerprint{Kind: KindAbsent} }
 // FileFingerprint is the fingerprint of a regular file with content data.
 func FileFingerprint(data []byte, mtimeNS int64) Fingerprint {
 	return Fingerprint{Kind: KindFile, Size: int64(len(data)), MtimeNS: mtimeNS, SHA256: Sum(data)}
+}
+
+// DirIdentity is the fingerprint of a directory by its identity alone
+// (inode number and birth time, 0 when not known), without what it holds:
+// what a directory rename compares.
+func DirIdentity(inode uint64, birthNS int64) Fingerprint {
+	return Fingerprint{Kind: KindDir, Inode: inode, BirthNS: birthNS}
 }
 
 // SymlinkFingerprint is the fingerprint of a symbolic link.
@@ -223,6 +264,9 @@ func (st State) Fingerprint() Fingerprint {
 		f.MtimeNS = st.MtimeNS
 		return f
 	case KindDir:
+		if st.Inode != 0 {
+			return DirIdentity(st.Inode, st.BirthNS)
+		}
 		nodes := make([]storedNode, len(st.Tree))
 		for i, n := range st.Tree {
 			nodes[i] = storeNode(n)
@@ -233,14 +277,18 @@ func (st State) Fingerprint() Fingerprint {
 }
 
 // Same reports whether f and g describe the same thing: same kind and,
-// unless absent, same size and hash (or, when either lacks a hash, same
-// nonzero mtime).
+// unless absent, same identity when both are known by theirs (directories
+// of a rename: same inode, and same birth time where both know it), else
+// same size and hash (or, when either lacks a hash, same nonzero mtime).
 func (f Fingerprint) Same(g Fingerprint) bool {
 	if f.Kind != g.Kind {
 		return false
 	}
 	if f.Kind == KindAbsent {
 		return true
+	}
+	if f.Inode != 0 && g.Inode != 0 {
+		return f.Inode == g.Inode && (f.BirthNS == 0 || g.BirthNS == 0 || f.BirthNS == g.BirthNS)
 	}
 	if f.Size != g.Size {
 		return false
@@ -260,7 +308,9 @@ type Kept struct {
 	MtimeNS int64       `json:"mtime_ns,omitempty"`
 	SHA256  string      `json:"sha256,omitempty"` // as in Fingerprint
 	Target  string      `json:"target,omitempty"`
-	Nodes   int         `json:"nodes,omitempty"` // a directory: paths beneath it
+	Nodes   int         `json:"nodes,omitempty"`    // a directory: paths beneath it
+	Inode   uint64      `json:"inode,omitempty"`    // a renamed directory (RenameFrom): its identity, no tree kept
+	BirthNS int64       `json:"birth_ns,omitempty"` // with Inode: its birth time (0: not known)
 	// TooLarge says the bytes were not kept (over a cap): the entry can be
 	// listed but not undone.
 	TooLarge bool `json:"too_large,omitempty"`
@@ -271,7 +321,7 @@ func (k Kept) Fingerprint() Fingerprint {
 	if k.Kind == KindAbsent {
 		return AbsentFingerprint()
 	}
-	return Fingerprint{Kind: k.Kind, Size: k.Size, MtimeNS: k.MtimeNS, SHA256: k.SHA256}
+	return Fingerprint{Kind: k.Kind, Size: k.Size, MtimeNS: k.MtimeNS, SHA256: k.SHA256, Inode: k.Inode, BirthNS: k.BirthNS}
 }
 
 // Entry is one file's part of a recorded change.
@@ -295,6 +345,9 @@ type Entry struct {
 	// Recovered marks a change committed by Recover after its process
 	// died: After is the file as Recover found it, not as ws wrote it.
 	Recovered bool `json:"recovered,omitempty"`
+	// Rename is the part the file plays in a directory rename, which
+	// undo renames back (see Rename); empty for any other change.
+	Rename Rename `json:"rename,omitempty"`
 
 	manifest string // the blob of a kept directory's nodes
 }
@@ -316,6 +369,8 @@ func changeReason(was, now Fingerprint) string {
 		return "it has been created since"
 	case was.Kind != now.Kind:
 		return fmt.Sprintf("it is now a %s, not a %s", kindName(now.Kind), kindName(was.Kind))
+	case was.Inode != 0 && now.Inode != 0:
+		return "it is another directory now, not the one ws moved there"
 	case was.Size != now.Size:
 		return fmt.Sprintf("it has been modified since (%d bytes, was %d)", now.Size, was.Size)
 	}
@@ -358,6 +413,9 @@ var (
 	ErrLockTimeout = errors.New("history is locked by another ws process")
 	// ErrFinished means the pending change was already committed or aborted.
 	ErrFinished = errors.New("change already committed or aborted")
+	// ErrRenamed means the entry is the from file of a directory rename:
+	// its tree was not kept, the directory was renamed (undo renames it back).
+	ErrRenamed = errors.New("renamed in one step, not kept as a tree")
 )
 
 // storedNode is a Node as a tree manifest keeps it.

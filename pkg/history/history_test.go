@@ -691,7 +691,10 @@ func TestPendingIgnored(t *testing.T) {
 	// Other changes (and their collections) leave it alone, and so does
 	// Recover while its process lives.
 	rec(t, s, OpWrite, "b", FileState([]byte("b"), 0o644, 1), []byte("b2"))
-	n, err := s.Recover(func(string) (Fingerprint, error) { t.Fatal("asked about a live change"); return Fingerprint{}, nil })
+	n, err := s.Recover(func(string, bool) (Fingerprint, error) {
+		t.Fatal("asked about a live change")
+		return Fingerprint{}, nil
+	})
 	if n != 0 || err != nil {
 		t.Errorf("Recover = %d, %v", n, err)
 	}
@@ -752,7 +755,7 @@ func TestRecover(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "blobs", Sum(before.Data))); err != nil {
 				t.Fatalf("orphan's bytes dropped: %v", err)
 			}
-			n, err := s.Recover(func(k string) (Fingerprint, error) {
+			n, err := s.Recover(func(k string, _ bool) (Fingerprint, error) {
 				if k != key("a") {
 					t.Errorf("asked about %s", k)
 				}
@@ -798,7 +801,7 @@ func TestRecoverCommittedBeforeCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	crash(p)
-	n, err := s.Recover(func(string) (Fingerprint, error) { return FileFingerprint([]byte("x"), 1), nil })
+	n, err := s.Recover(func(string, bool) (Fingerprint, error) { return FileFingerprint([]byte("x"), 1), nil })
 	if n != 0 || err != nil {
 		t.Errorf("Recover = %d, %v", n, err)
 	}
@@ -1023,7 +1026,7 @@ func TestNewerVersionKept(t *testing.T) {
 	s, dir := open(t, Options{MaxEntries: 1})
 	old := rec(t, s, OpWrite, "a", FileState([]byte("a0"), 0o644, 1), []byte("a1"))
 	newer := filepath.Join(dir, "entries", "09000000000000000000.json")
-	if err := os.WriteFile(newer, []byte(`{"version":2,"id":"09000000000000000000","shape":"unknown"}`), 0o600); err != nil {
+	if err := os.WriteFile(newer, []byte(`{"version":9,"id":"09000000000000000000","shape":"unknown"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	rec(t, s, OpWrite, "b", FileState([]byte("b0"), 0o644, 1), []byte("b1"))

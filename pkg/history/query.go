@@ -10,7 +10,7 @@ func (r *record) entries() []*Entry {
 	out := make([]*Entry, len(r.Files))
 	for i, f := range r.Files {
 		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: string(f.Key), Path: string(f.Path), Before: f.Before,
-			After: f.After, Undoes: f.Undoes, MadeDirs: f.MadeDirs, Recovered: r.Recovered, manifest: f.Manifest}
+			After: f.After, Undoes: f.Undoes, MadeDirs: f.MadeDirs, Recovered: r.Recovered, Rename: f.Rename, manifest: f.Manifest}
 	}
 	return out
 }
@@ -83,6 +83,24 @@ func (s *Store) LastGroup() ([]*Entry, error) {
 	return out, err
 }
 
+// Renamed returns the two files of a directory rename, the path the
+// directory left and the one it took, or nils when group (the entries of
+// one change) is not a rename.
+func Renamed(group []*Entry) (from, to *Entry) {
+	for _, e := range group {
+		switch e.Rename {
+		case RenameFrom:
+			from = e
+		case RenameTo:
+			to = e
+		}
+	}
+	if from == nil || to == nil {
+		return nil, nil
+	}
+	return from, to
+}
+
 // Group returns the entries of the change id, or nil if it is not kept.
 func (s *Store) Group(id string) ([]*Entry, error) {
 	if !validID(id) {
@@ -109,6 +127,9 @@ func (s *Store) Content(e *Entry) (State, error) {
 	st := State{Kind: k.Kind, Mode: k.Mode, Owner: k.Owner, Size: k.Size, MtimeNS: k.MtimeNS}
 	if k.TooLarge {
 		return State{}, fmt.Errorf("%s (%d bytes) was %w", e.Path, k.Size, ErrTooLarge)
+	}
+	if e.Rename == RenameFrom {
+		return State{}, fmt.Errorf("%s was %w", e.Path, ErrRenamed)
 	}
 	switch k.Kind {
 	case KindAbsent:

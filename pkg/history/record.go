@@ -24,6 +24,11 @@ type Change struct {
 	// creates (they do not exist when it begins, Before being absent):
 	// undo removes them, those still empty, with the file.
 	MadeDirs int
+	// Rename is the part the file plays in a directory rename: the
+	// change's two files are then the path the directory leaves (its
+	// Before a RenamedDirState) and the one it takes (its Before absent
+	// or an empty directory).
+	Rename Rename
 }
 
 // Pending is a change begun and not yet committed. Until Commit or Abort,
@@ -46,6 +51,9 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	}
 	if len(changes) == 0 {
 		return nil, errors.New("history: a change needs at least one file")
+	}
+	if err := checkRename(changes); err != nil {
+		return nil, err
 	}
 	files := make([]fileRecord, len(changes))
 	blobs := map[string][]byte{}
@@ -73,7 +81,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 		return nil, err
 	}
 	p := &Pending{s: s, rec: pendingRecord{
-		Version: version, Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Files: files,
+		Version: versionOf(files), Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Files: files,
 	}}
 
 	unlock, err := s.lock()
@@ -115,6 +123,37 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	return p, nil
 }
 
+// checkRename refuses a directory rename that is not one: its two files,
+// the path left (a directory known by its inode) and the path taken (was
+// nothing there, or an empty directory), and no other.
+func checkRename(changes []Change) error {
+	roles := map[Rename]*Change{}
+	for i := range changes {
+		c := &changes[i]
+		if !c.Rename.valid() {
+			return fmt.Errorf("history: %s: unknown rename part %q", c.Key, c.Rename)
+		}
+		if c.Rename != "" {
+			roles[c.Rename] = c
+		}
+	}
+	if len(roles) == 0 {
+		return nil
+	}
+	from, to := roles[RenameFrom], roles[RenameTo]
+	switch {
+	case len(changes) != 2 || from == nil || to == nil:
+		return errors.New("history: a directory rename is one path left and one path taken")
+	case from.Before.Kind != KindDir || from.Before.Inode == 0:
+		return fmt.Errorf("history: %s: the directory renamed is known by its inode", from.Key)
+	case from.MadeDirs != 0:
+		return fmt.Errorf("history: %s: made directories for a file that exists", from.Key)
+	case to.Before.Kind != KindAbsent && (to.Before.Kind != KindDir || len(to.Before.Tree) != 0 || to.Before.Inode != 0):
+		return fmt.Errorf("history: %s: a rename replaces nothing or an empty directory", to.Key)
+	}
+	return nil
+}
+
 // prepare turns a change into its file record, adding the blobs to keep;
 // kept counts the bytes the group keeps so far.
 func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRecord, error) {
@@ -122,8 +161,15 @@ func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRec
 	if c.MadeDirs < 0 || c.MadeDirs > 0 && st.Kind != KindAbsent {
 		return fileRecord{}, fmt.Errorf("history: %s: made directories for a file that exists", c.Key)
 	}
-	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes, MadeDirs: c.MadeDirs}
+	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes, MadeDirs: c.MadeDirs, Rename: c.Rename}
 	k := Kept{Kind: st.Kind, Mode: KeptMode(st.Mode), Owner: st.Owner, MtimeNS: st.MtimeNS}
+	if c.Rename == RenameFrom {
+		// The directory goes on living at the other path: nothing of it
+		// is kept but what tells it from another.
+		k.Inode, k.BirthNS = st.Inode, st.BirthNS
+		fr.Before = k
+		return fr, nil
+	}
 	fits := func(n int64) bool {
 		if n > s.opts.MaxEntryBytes || *kept+n > s.opts.MaxTotalBytes {
 			return false
@@ -232,6 +278,9 @@ func (p *Pending) Commit(after ...Fingerprint) ([]*Entry, error) {
 		p.finish()
 		return nil, nil
 	}
+	if isRename(p.rec.Files) && len(files) != len(p.rec.Files) {
+		return nil, errors.New("history: a directory rename commits both its files or neither")
+	}
 	s := p.s
 	unlock, err := s.lock()
 	if err != nil {
@@ -253,7 +302,7 @@ func (s *Store) commit(p *pendingRecord, files []fileRecord, recovered bool) (*r
 	if err != nil {
 		return nil, err
 	}
-	r := &record{Version: version, ID: id, Time: s.opts.Now().UTC(), Op: p.Op, Txn: p.Txn,
+	r := &record{Version: versionOf(files), ID: id, Time: s.opts.Now().UTC(), Op: p.Op, Txn: p.Txn,
 		Recovered: recovered, Files: files}
 	if err := statefile.WriteJSON(s.path(entriesDir, id+".json"), r); err != nil {
 		return nil, err
@@ -279,17 +328,24 @@ func (p *Pending) finish() {
 	p.held = nil
 }
 
+// Probe gives what is at a path now, through the caller's own access to
+// the workspace: its fingerprint (absent if nothing is there), or, with
+// identity, for a directory its DirIdentity only, without reading what it
+// holds (any other kind as without).
+type Probe func(key string, identity bool) (Fingerprint, error)
+
 // Recover settles the pending changes of processes that died between
-// Begin and Commit. current gives a file's fingerprint now (absent if it
-// does not exist), through the caller's own access to the workspace. A
-// file still as it was before is left out (so is one for which current
-// gives the zero Fingerprint); the others are committed, marked
-// Recovered, with their current fingerprint as After. A change whose
-// files all are as they were is dropped. A pending change whose
-// fingerprints cannot be taken stays for a later Recover. Recover returns
-// the number of entries it committed. Pending changes of live processes
-// are left alone.
-func (s *Store) Recover(current func(key string) (Fingerprint, error)) (int, error) {
+// Begin and Commit. current gives a file's fingerprint now. A file still
+// as it was before is left out (so is one for which current gives the
+// zero Fingerprint); the others are committed, marked Recovered, with
+// their current fingerprint as After. A directory rename happened unless
+// the directory is still at the path it was to leave: then both its files
+// are committed (with identities, no tree read), else both dropped. A
+// change whose files all are as they were is dropped. A pending change
+// whose fingerprints cannot be taken stays for a later Recover. Recover
+// returns the number of entries it committed. Pending changes of live
+// processes are left alone.
+func (s *Store) Recover(current Probe) (int, error) {
 	txns, _, err := s.pendingTxns()
 	if err != nil || len(txns) == 0 {
 		return 0, err
@@ -320,7 +376,7 @@ func (s *Store) Recover(current func(key string) (Fingerprint, error)) (int, err
 	return n, errors.Join(errs...)
 }
 
-func (s *Store) recoverOne(txn string, committed map[string]bool, current func(string) (Fingerprint, error), n *int) error {
+func (s *Store) recoverOne(txn string, committed map[string]bool, current Probe, n *int) error {
 	p, err := s.loadPending(txn)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, errNewer) {
 		return nil
@@ -332,15 +388,18 @@ func (s *Store) recoverOne(txn string, committed map[string]bool, current func(s
 	}
 	var files []fileRecord
 	for _, fr := range p.Files {
-		cur, err := current(string(fr.Key))
+		cur, err := current(string(fr.Key), fr.Rename != "")
 		if err != nil {
 			return fmt.Errorf("history: recovering %s: %w", fr.Path, err)
 		}
-		if cur.Kind == "" || cur.Same(fr.Before.Fingerprint()) {
+		if fr.Rename == "" && (cur.Kind == "" || cur.Same(fr.Before.Fingerprint())) {
 			continue
 		}
 		fr.After = cur
 		files = append(files, fr)
+	}
+	if isRename(files) && !renameHappened(files) {
+		files = nil // both files of a rename, or neither
 	}
 	if len(files) > 0 {
 		if _, err := s.commit(p, files, true); err != nil {
@@ -350,6 +409,34 @@ func (s *Store) recoverOne(txn string, committed map[string]bool, current func(s
 	}
 	s.removePending(txn)
 	return nil
+}
+
+// isRename reports whether files are those of a directory rename.
+func isRename(files []fileRecord) bool {
+	for _, f := range files {
+		if f.Rename != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// renameHappened reports, for the files of a directory rename with their
+// current fingerprints as After, whether the directory left its path:
+// the path it was to leave no longer holds it. A fingerprint the probe
+// could not give settles nothing: the rename is taken as not made.
+func renameHappened(files []fileRecord) bool {
+	for _, f := range files {
+		if f.After.Kind == "" {
+			return false
+		}
+	}
+	for _, f := range files {
+		if f.Rename == RenameFrom {
+			return !f.After.Same(f.Before.Fingerprint())
+		}
+	}
+	return false
 }
 
 // committedTxns is the set of txns that have a record.

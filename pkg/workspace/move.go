@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -18,19 +17,21 @@ import (
 type MoveResult struct {
 	Source      Bytes  `json:"source"`
 	Destination Bytes  `json:"destination"`
-	Type        string `json:"type"`               // file or symlink
-	Replaced    bool   `json:"replaced,omitempty"` // a file at destination was replaced
+	Type        string `json:"type"`               // file, symlink or directory
+	Replaced    bool   `json:"replaced,omitempty"` // a file (or an empty directory) at destination was replaced
 	DryRun      bool   `json:"dry_run,omitempty"`
 	textOut
 }
 
-// Move renames a file or a symbolic link (the link itself) within the
-// workspace, in one rename(2): the content is not copied, and no reader
-// ever sees a half-moved file. The destination is the new path; its
-// missing directories are made. A file already there is replaced only
-// with overwrite. Both paths' previous states are kept, so undo moves the
-// file back (and puts back a file it replaced). A thread that read the
-// file keeps its read: an edit of the new path needs no second read.
+// Move renames a file, a symbolic link (the link itself) or a directory
+// within the workspace, in one rename(2): nothing is copied, and no reader
+// ever sees a half-moved file or tree. The destination is the new path;
+// its missing directories are made. A file already there is replaced only
+// with overwrite; a directory replaces only an empty directory, with
+// overwrite (see moveDir). Both paths' previous states are kept, so undo
+// moves the file back (and puts back a file it replaced). A thread that
+// read the file keeps its read: an edit of the new path needs no second
+// read.
 func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, error) {
 	st, err := w.fs.Resolve(req.Source)
 	if err != nil {
@@ -52,6 +53,9 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	sreal, dreal := w.fs.OwnRealPath(sl), w.fs.OwnRealPath(dl)
 	if sreal == dreal {
 		return nil, errs.MoveSame(req.Source, req.Destination)
+	}
+	if err := w.movable(req, sreal, dreal); err != nil {
+		return nil, err
 	}
 	// Both write locks, in key order: two moves of one pair cannot deadlock.
 	first, second := sreal, dreal
@@ -75,16 +79,16 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 		return nil, errs.FromOS("move", req.Source, err, false)
 	}
 	typ := entryType(sst.Mode)
-	switch {
-	case typ == "directory":
-		return nil, errs.MoveDir(req.Source)
-	case typ == "file" && !sst.Mode.IsRegular():
-		return nil, errs.NotRegular("move", req.Source, nil)
-	}
 	overwrite := req.Overwrite != nil && *req.Overwrite
 	how := "overwrite=true" // how to allow a replace, in the interface's words
 	if dialectOf(ctx) == CLIFlags {
 		how = "--overwrite"
+	}
+	switch {
+	case typ == "directory":
+		return w.moveDir(ctx, req, dirMove{st: st, dt: dt, sreal: sreal, dreal: dreal, sst: sst, overwrite: overwrite, how: how})
+	case typ == "file" && !sst.Mode.IsRegular():
+		return nil, errs.NotRegular("move", req.Source, nil)
 	}
 	dst, derr := w.fs.Lstat(dl)
 	exists := derr == nil
@@ -107,7 +111,7 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	res := &MoveResult{Source: Bytes(req.Source), Destination: Bytes(req.Destination), Type: typ, Replaced: exists}
 	if req.DryRun {
 		res.DryRun = true
-		res.text = "Would move " + req.Source + " to " + req.Destination + replacedNote(exists)
+		res.text = "Would move " + req.Source + " to " + req.Destination + replacedNote(exists, false)
 		return res, nil
 	}
 
@@ -132,7 +136,9 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
 			return mkdirErr
 		}
-		return w.fs.Rename(sl, dl, !overwrite)
+		// A destination free when checked stays free: one made meanwhile
+		// is not replaced (its bytes were not kept for undo).
+		return w.fs.Rename(sl, dl, !exists)
 	})
 	if err != nil {
 		rec.done(err)
@@ -144,26 +150,63 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 			return nil, errs.FromOS("move", parentOf(req.Destination), err, true)
 		case errors.Is(err, unix.EXDEV):
 			return nil, errs.MoveAcross(req.Source, req.Destination, err)
-		case errors.Is(err, unix.EEXIST):
+		case errors.Is(err, unix.EEXIST) && !overwrite:
 			// Made between the check and the rename: refused all the same.
 			return nil, errs.MoveOnto(req.Destination, how)
+		case errors.Is(err, unix.EEXIST):
+			return nil, errs.MoveMadeMeanwhile(req.Destination, err)
 		}
 		return nil, errs.FromOS("move", req.Source, err, false)
 	}
 	// A rename keeps the file as it was (bytes, size, mtime): the
 	// destination's fingerprint is the source's before.
 	rec.done(nil, history.AbsentFingerprint(), sbefore.Fingerprint())
-	w.moveRead(sreal, dreal, dl)
-	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists)
+	w.carryReads(sreal, dreal, false)
+	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, false)
 	return res, nil
 }
 
-// replacedNote is what a move's text adds when a file was replaced.
-func replacedNote(replaced bool) string {
-	if replaced {
+// replacedNote is what a move's text adds when a file (or, for a
+// directory, an empty directory) was replaced.
+func replacedNote(replaced, dir bool) string {
+	switch {
+	case replaced && dir:
+		return " (replacing the empty directory there)"
+	case replaced:
 		return " (replacing the file there)"
 	}
 	return ""
+}
+
+// movable refuses a move that would take the workspace itself along (a
+// root, or a directory holding one: outside a contained workspace any path
+// can be named) or that touches ws's state directory: moving it, or a
+// directory holding it, would lose the locks, read records and history
+// the move itself relies on, and moving anything into it would plant a
+// file among ws's records. The paths are real paths.
+func (w *Workspace) movable(req MoveRequest, sreal, dreal string) error {
+	if w.fs.HoldsRoot(sreal) {
+		return errs.MoveProtected(req.Source, "it is or holds the workspace root")
+	}
+	if w.stateDir == "" {
+		return nil
+	}
+	state := fsroot.RealpathPartial(w.stateDir)
+	switch {
+	case within(sreal, state):
+		return errs.MoveProtected(req.Source, "it is or holds ws's state directory")
+	case within(state, sreal):
+		return errs.MoveProtected(req.Source, "it is in ws's state directory")
+	case within(state, dreal):
+		return errs.MoveProtected(req.Destination, "it is in ws's state directory")
+	}
+	return nil
+}
+
+// within reports whether the real path p is dir or lies below it.
+func within(dir, p string) bool {
+	_, ok := fsroot.Within(dir, p)
+	return ok
 }
 
 // parentOf is the directory part of a path as typed ("." for a bare name).
@@ -172,18 +215,4 @@ func parentOf(p string) string {
 		return p[:i]
 	}
 	return "."
-}
-
-// moveRead carries this thread's read of a moved file over to its new
-// path (a rename keeps the size and mtime the read noted), and forgets
-// the old one, which names a file no longer there.
-func (w *Workspace) moveRead(sreal, dreal string, dl fsroot.Loc) {
-	rec, err := w.lookupRead(sreal, "")
-	if err != nil || rec == nil {
-		return
-	}
-	_ = os.Remove(w.recordFile(sreal))
-	if st, err := w.fs.Stat(dl); err == nil && st.MtimeNS == rec.MtimeNS && st.Size == rec.Size {
-		_ = w.recordRead(dreal, st)
-	}
 }

@@ -215,9 +215,9 @@ type PatchRequest struct {
 // MoveRequest is the input of move (move_file).
 type MoveRequest struct {
 	DryRun      bool   `json:"-"` // ws move --dry-run: say what would move, move nothing
-	Source      string `json:"source" desc:"File or symbolic link to move (a link is moved itself, not what it points to)."`
+	Source      string `json:"source" desc:"File, symbolic link or directory to move (a link is moved itself, not what it points to; a directory with everything in it)."`
 	Destination string `json:"destination" desc:"Its new path (not a directory to move it into); missing directories are made."`
-	Overwrite   *bool  `json:"overwrite,omitempty" default:"false" desc:"Replace a file already at destination (default false: refused)."`
+	Overwrite   *bool  `json:"overwrite,omitempty" default:"false" desc:"Replace a file already at destination, or, when moving a directory, an empty directory there (default false: refused). A directory that holds anything is never replaced."`
 }
 
 // UndoRequest is the input of undo.

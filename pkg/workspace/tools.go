@@ -203,7 +203,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most 100. Hidden names and .gitignored files are left out unless asked; directories are not listed."},
 			(*Workspace).Glob),
 		tool(ToolSpec{ID: MoveFile, Command: "move", Writes: true, Op: "move", WSOnly: true,
-			Description: "Move or rename a file or a symbolic link within the workspace, in one step: destination is its new path (missing directories are made), and a file already there is replaced only with overwrite=true. undo moves it back."},
+			Description: "Move or rename a file, a symbolic link or a directory (with everything in it) within the workspace, in one step, never a copy: destination is its new path (missing directories are made). A file already there is replaced only with overwrite=true; a directory replaces only an empty directory (overwrite=true), never merges into or deletes one that holds anything. undo moves it back."},
 			(*Workspace).Move),
 	}
 })

@@ -34,6 +34,9 @@ type UndoneFile struct {
 	// RemovedDirs are the directories the change made for a file it
 	// created, removed with it (those still empty), nearest first.
 	RemovedDirs []Bytes `json:"removed_dirs,omitempty"`
+	// RenamedFrom is, for the path a directory rename left, the path the
+	// undo renamed the directory back from.
+	RenamedFrom Bytes `json:"renamed_from,omitempty"`
 }
 
 // heldFile is a file an undo works on, its write lock held.
@@ -64,13 +67,19 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	}
 	var group []*history.Entry
 	var files []*heldFile
+	var renamed *heldRename
 	release := func() {}
 	damaged := h.Damaged()
 	for tries := 0; ; tries++ {
 		if group, err = w.undoGroup(h, req.Path); err != nil {
 			return nil, err
 		}
-		files, release, err = w.holdGroup(h, group, force, forceHow)
+		if from, _ := history.Renamed(group); from != nil {
+			renamed, err = w.holdRename(h, group, force, forceHow)
+			release = renamed.release
+		} else {
+			files, release, err = w.holdGroup(h, group, force, forceHow)
+		}
 		// Another undo (or a write) may have committed a newer change
 		// while this one waited for the locks: the newest is the one to
 		// take back, not the one picked before.
@@ -88,6 +97,9 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	}
 	if err != nil {
 		return nil, err
+	}
+	if renamed != nil {
+		return w.undoRename(ctx, renamed, force)
 	}
 	changes := make([]history.Change, len(files))
 	for i, f := range files {
@@ -353,11 +365,18 @@ func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st his
 	return w.recordWrite(g.real, fst)
 }
 
-// fingerprintAt is a file's fingerprint now, for the history's recovery.
-func (w *Workspace) fingerprintAt(key string) (history.Fingerprint, error) {
+// fingerprintAt is a file's fingerprint now, for the history's recovery;
+// with identity, a directory's is its inode alone (history.Probe).
+func (w *Workspace) fingerprintAt(key string, identity bool) (history.Fingerprint, error) {
 	t, err := w.fs.Resolve(key)
 	if err != nil {
 		return history.Fingerprint{}, err
+	}
+	if identity {
+		if st, err := w.fs.Lstat(t.Loc()); err == nil && st.IsDir() {
+			id, err := w.fs.Identity(t.Loc())
+			return history.DirIdentity(id.Ino, id.BirthNS), err
+		}
 	}
 	st, err := w.stateAt(t.Loc(), w.keepLimit())
 	if err != nil {
@@ -396,12 +415,17 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 	}
 	sort.Slice(res.Files, func(i, j int) bool { return string(res.Files[i].Path) < string(res.Files[j].Path) })
 	sort.Strings(lines)
+	res.text = undoHead(e, force) + "\n" + strings.Join(lines, "\n")
+	return res
+}
+
+// undoHead is the first line of an undo's text: which change it took back.
+func undoHead(e *history.Entry, force bool) string {
 	head := fmt.Sprintf("Undid the %s of %s", e.Op, e.Time.UTC().Format(time.RFC3339))
 	if force {
 		head += " (forced)"
 	}
-	res.text = head + "\n" + strings.Join(lines, "\n")
-	return res
+	return head
 }
 
 // HistoryRequest asks for the kept versions of one file.
@@ -428,11 +452,44 @@ type HistoryVersion struct {
 	After     history.Fingerprint `json:"after"`  // what the change left
 	Undoes    string              `json:"undoes,omitempty"`
 	Recovered bool                `json:"recovered,omitempty"`
+	// Rename is, for a directory renamed in one step, the part this path
+	// played ("from": the directory left it; "to": it took it), and
+	// MovedTo or MovedFrom the other path.
+	Rename    string `json:"rename,omitempty"`
+	MovedTo   Bytes  `json:"moved_to,omitempty"`
+	MovedFrom Bytes  `json:"moved_from,omitempty"`
 }
 
-func versionOf(e *history.Entry) HistoryVersion {
-	return HistoryVersion{ID: e.ID, Time: e.Time, Op: string(e.Op), Path: Bytes(e.Path),
-		Before: e.Before, After: e.After, Undoes: e.Undoes, Recovered: e.Recovered}
+func versionOf(e *history.Entry, other string) HistoryVersion {
+	v := HistoryVersion{ID: e.ID, Time: e.Time, Op: string(e.Op), Path: Bytes(e.Path),
+		Before: e.Before, After: e.After, Undoes: e.Undoes, Recovered: e.Recovered, Rename: string(e.Rename)}
+	switch e.Rename {
+	case history.RenameFrom:
+		v.MovedTo = Bytes(other)
+	case history.RenameTo:
+		v.MovedFrom = Bytes(other)
+	}
+	return v
+}
+
+// renamePartner is the other path of a directory rename e is part of
+// ("" when it is not, or its change is no longer kept).
+func renamePartner(h *history.Store, e *history.Entry) string {
+	if e.Rename == "" {
+		return ""
+	}
+	group, err := h.Group(e.ID)
+	if err != nil {
+		return ""
+	}
+	from, to := history.Renamed(group)
+	switch {
+	case from == nil:
+		return ""
+	case e.Rename == history.RenameFrom:
+		return to.Path
+	}
+	return from.Path
 }
 
 // History lists the changes ws made to a file, newest first, with what
@@ -460,8 +517,10 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].ID > list[j].ID })
 	res := &HistoryResult{Path: Bytes(req.Path), Versions: []HistoryVersion{}}
-	for _, e := range list {
-		res.Versions = append(res.Versions, versionOf(e))
+	others := make([]string, len(list))
+	for i, e := range list {
+		others[i] = renamePartner(h, e)
+		res.Versions = append(res.Versions, versionOf(e, others[i]))
 	}
 	if len(list) == 0 {
 		res.text = "No changes of " + req.Path + " are kept."
@@ -469,11 +528,30 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (ws undo %s takes back the first):", len(list), wording.Plural(len(list), "change", "changes"), req.Path, req.Path)
-	for _, e := range list {
-		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, keptText(e.Before))
+	for i, e := range list {
+		what := keptText(e.Before)
+		if e.Rename != "" {
+			what = renameText(e, others[i])
+		}
+		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, what)
 	}
 	res.text = sb.String()
 	return res, nil
+}
+
+// renameText says what a directory rename did at the path of e; other is
+// the rename's other path.
+func renameText(e *history.Entry, other string) string {
+	if other == "" {
+		other = "another path"
+	}
+	switch {
+	case e.Rename == history.RenameFrom:
+		return "moved the directory to " + other
+	case e.Before.Kind == history.KindDir:
+		return "moved the directory here from " + other + ", replacing an empty directory"
+	}
+	return "moved the directory here from " + other
 }
 
 // keptText says what a change replaced.

@@ -1,0 +1,212 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// renameChanges are the two files of a rename of the directory with
+// inode ino from a to b, replacing what to holds (absent or an empty
+// directory).
+func renameChanges(a, b string, ino uint64, to State) []Change {
+	return []Change{
+		{Key: key(a), Path: a, Before: RenamedDirState(0o755, 7, ino, 100), Rename: RenameFrom},
+		{Key: key(b), Path: b, Before: to, Rename: RenameTo},
+	}
+}
+
+func TestRenameRecord(t *testing.T) {
+	// A directory rename keeps no tree: its record has the two paths,
+	// the directory's inode, version 2 on disk, and its from file has no
+	// content to give back.
+	s, dir := open(t, Options{})
+	p, err := s.Begin(OpMove, renameChanges("src", "lib", 42, AbsentState())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := p.Commit(AbsentFingerprint(), DirIdentity(42, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := Renamed(es)
+	if from == nil || from.Path != "src" || to.Path != "lib" {
+		t.Fatalf("Renamed = %+v, %+v", from, to)
+	}
+	if from.Before.Kind != KindDir || from.Before.Inode != 42 || from.Before.Nodes != 0 || to.Before.Kind != KindAbsent {
+		t.Errorf("kept %+v and %+v", from.Before, to.Before)
+	}
+	if _, err := s.Content(from); !errors.Is(err, ErrRenamed) {
+		t.Errorf("Content of the path left: %v, want ErrRenamed", err)
+	}
+	if st, err := s.Content(to); err != nil || st.Kind != KindAbsent {
+		t.Errorf("Content of the path taken: %+v, %v", st, err)
+	}
+	if countFiles(t, filepath.Join(dir, "blobs")) != 0 {
+		t.Errorf("a rename kept blobs")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "entries", from.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Version int }
+	if json.Unmarshal(data, &r); r.Version != 2 {
+		t.Errorf("record version %d, want 2: %s", r.Version, data)
+	}
+	// The directory is checked by its inode, not its tree.
+	if err := to.Check(DirIdentity(42, 100)); err != nil {
+		t.Errorf("Check of the same directory: %v", err)
+	}
+	var ce *ChangedError
+	if err := to.Check(DirIdentity(43, 100)); !errors.As(err, &ce) || !strings.Contains(ce.Reason, "another directory") {
+		t.Errorf("Check of another directory: %v", err)
+	}
+	if err := to.Check(DirIdentity(42, 101)); !errors.As(err, &ce) || !strings.Contains(ce.Reason, "another directory") {
+		t.Errorf("Check of a directory made later with the same inode number: %v", err)
+	}
+	if err := to.Check(DirIdentity(42, 0)); err != nil {
+		t.Errorf("Check where the birth time is not known: %v", err)
+	}
+	if err := to.Check(AbsentFingerprint()); !errors.As(err, &ce) || ce.Reason != "it has been deleted since" {
+		t.Errorf("Check of a directory gone: %v", err)
+	}
+	// Other records stay version 1.
+	e := rec(t, s, OpWrite, "f", AbsentState(), []byte("x"))
+	data, _ = os.ReadFile(filepath.Join(dir, "entries", e.ID+".json"))
+	if json.Unmarshal(data, &r); r.Version != 1 {
+		t.Errorf("write record version %d, want 1", r.Version)
+	}
+	// An empty directory replaced is kept (undo puts it back).
+	p, err = s.Begin(OpMove, renameChanges("lib", "empty", 42, DirState(0o700, nil))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err = p.Commit(AbsentFingerprint(), DirIdentity(42, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, to = Renamed(es)
+	if st, err := s.Content(to); err != nil || st.Kind != KindDir || st.Mode != 0o700 || len(st.Tree) != 0 {
+		t.Errorf("Content of the empty directory replaced: %+v, %v", st, err)
+	}
+}
+
+func TestRenameRefused(t *testing.T) {
+	s, dir := open(t, Options{})
+	dirState := RenamedDirState(0o755, 1, 9, 100)
+	tests := []struct {
+		name    string
+		changes []Change
+	}{
+		{"one part", []Change{{Key: key("a"), Before: dirState, Rename: RenameFrom}}},
+		{"two froms", []Change{{Key: key("a"), Before: dirState, Rename: RenameFrom}, {Key: key("b"), Before: dirState, Rename: RenameFrom}}},
+		{"a third file", append(renameChanges("a", "b", 9, AbsentState()), Change{Key: key("c"), Before: AbsentState()})},
+		{"unknown part", []Change{{Key: key("a"), Before: dirState, Rename: "sideways"}}},
+		{"no inode", renameChanges("a", "b", 0, AbsentState())},
+		{"a file renamed", []Change{{Key: key("a"), Before: FileState([]byte("x"), 0o644, 1), Rename: RenameFrom}, {Key: key("b"), Before: AbsentState(), Rename: RenameTo}}},
+		{"replaces a file", renameChanges("a", "b", 9, FileState([]byte("x"), 0o644, 1))},
+		{"replaces a full directory", renameChanges("a", "b", 9, DirState(0o755, []Node{{Path: "x", Kind: KindDir}}))},
+		{"made dirs for the path left", []Change{{Key: key("a"), Before: dirState, Rename: RenameFrom, MadeDirs: 1}, {Key: key("b"), Before: AbsentState(), Rename: RenameTo}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if p, err := s.Begin(OpMove, tt.changes...); err == nil {
+				p.Abort()
+				t.Fatal("accepted")
+			}
+		})
+	}
+	// Both files are committed, or neither.
+	p, err := s.Begin(OpMove, renameChanges("a", "b", 9, AbsentState())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Commit(AbsentFingerprint(), Fingerprint{}); err == nil {
+		t.Error("committed one file of a rename")
+	}
+	p.Abort()
+	if n := countFiles(t, filepath.Join(dir, "pending")); n != 0 {
+		t.Errorf("%d pending files left", n)
+	}
+}
+
+func TestRenameRecordDamaged(t *testing.T) {
+	// A rename record that breaks the rules is damaged, passed over, not
+	// trusted: a from file without inode, a version 1 rename.
+	s, dir := open(t, Options{})
+	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := `[{"key":"/ws/a","path":"a","before":{"kind":"dir","mode":493},"after":{"kind":"absent"},"rename":"from"},` +
+		`{"key":"/ws/b","path":"b","before":{"kind":"absent"},"after":{"kind":"dir","inode":9},"rename":"to"}]`
+	for id, body := range map[string]string{
+		"09999999999999999991": `{"version":2,"id":"09999999999999999991","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
+		"09999999999999999992": `{"version":1,"id":"09999999999999999992","op":"move","txn":"00000000000000000000000000000000","files":` + strings.Replace(files, `"mode":493`, `"mode":493,"inode":9`, 1) + `}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "entries", id+".json"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g, err := s.LastGroup(); err != nil || g != nil {
+		t.Errorf("LastGroup = %v, %v", ops(g), err)
+	}
+	if s.Damaged() != 2 {
+		t.Errorf("Damaged = %d, want 2", s.Damaged())
+	}
+}
+
+func TestRecoverRename(t *testing.T) {
+	// A rename whose process died is settled by the directory's inode,
+	// asked for without its tree: still at the path it was to leave, the
+	// change is dropped; gone from it, both files are committed.
+	tests := []struct {
+		name     string
+		atFrom   Fingerprint // what the path to leave holds
+		atTo     Fingerprint
+		wantN    int
+		wantGone bool
+	}{
+		{"rename not made", DirIdentity(9, 100), AbsentFingerprint(), 0, true},
+		{"rename made", AbsentFingerprint(), DirIdentity(9, 100), 2, false},
+		{"made, and the old path taken again", DirIdentity(10, 100), DirIdentity(9, 100), 2, false},
+		{"cannot tell", Fingerprint{}, DirIdentity(9, 100), 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, dir := open(t, Options{})
+			p, err := s.Begin(OpMove, renameChanges("a", "b", 9, AbsentState())...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crash(p)
+			n, err := s.Recover(func(k string, identity bool) (Fingerprint, error) {
+				if !identity {
+					t.Errorf("asked for the tree of %s", k)
+				}
+				if k == key("a") {
+					return tt.atFrom, nil
+				}
+				return tt.atTo, nil
+			})
+			if n != tt.wantN || err != nil {
+				t.Errorf("Recover = %d, %v", n, err)
+			}
+			if got := countFiles(t, filepath.Join(dir, "pending")); got != 0 {
+				t.Errorf("%d pending files", got)
+			}
+			g, _ := s.LastGroup()
+			if (g == nil) != tt.wantGone {
+				t.Fatalf("LastGroup = %v", ops(g))
+			}
+			if g != nil {
+				from, to := Renamed(g)
+				if from == nil || !from.Recovered || from.After != tt.atFrom || to.After != tt.atTo {
+					t.Errorf("recovered %+v, %+v", from, to)
+				}
+			}
+		})
+	}
+}

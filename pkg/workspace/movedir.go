@@ -1,0 +1,397 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/history"
+	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/statefile"
+	"golang.org/x/sys/unix"
+)
+
+// dirMove is a directory move as Move has checked it so far: both paths
+// resolved (their real paths), their write locks held, the source a
+// directory (sst).
+type dirMove struct {
+	st, dt       *fsroot.Target
+	sreal, dreal string
+	sst          fsroot.FileStat
+	overwrite    bool
+	how          string // how to allow a replace, in the interface's words
+}
+
+// moveDir renames a directory in one rename(2), never a copy: the whole
+// tree is at its old path or at its new one, never in part at both. A
+// directory cannot move inside itself. An existing destination is refused
+// unless it is an empty directory and overwrite is set: a move never
+// merges two trees, never deletes one, and never replaces a file with a
+// directory. The history keeps the rename as such (history.Rename), not
+// the tree, so a move of a big tree costs no more than a file's, and undo
+// renames it back. This thread's reads of the files beneath carry over to
+// their new paths.
+func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*MoveResult, error) {
+	sl, dl := m.st.Loc(), m.dt.Loc()
+	if within(m.sreal, m.dreal) {
+		return nil, errs.MoveIntoItself(req.Source, req.Destination)
+	}
+	into := path.Join(req.Destination, path.Base(req.Source))
+	dst, derr := w.fs.Lstat(dl)
+	exists := derr == nil
+	switch {
+	case derr != nil && !errors.Is(derr, fs.ErrNotExist):
+		return nil, errs.FromOS("move", req.Destination, derr, false)
+	case exists && dst.IsDir():
+		empty, err := w.fs.EmptyDir(dl)
+		switch {
+		case err != nil:
+			return nil, errs.FromOS("move", req.Destination, err, true)
+		case !m.overwrite && empty:
+			return nil, errs.MoveDirOnto(req.Destination, into, m.how)
+		case !m.overwrite:
+			return nil, errs.MoveDirOnto(req.Destination, into, "")
+		case !empty:
+			return nil, errs.MoveDirNotEmpty(req.Destination, into, nil)
+		}
+	case exists:
+		return nil, errs.MoveDirOntoFile(req.Destination, nil)
+	}
+	res := &MoveResult{Source: Bytes(req.Source), Destination: Bytes(req.Destination), Type: "directory", Replaced: exists}
+	if req.DryRun {
+		res.DryRun = true
+		res.text = "Would move " + req.Source + " to " + req.Destination + replacedNote(exists, true)
+		return res, nil
+	}
+
+	id, err := w.fs.Identity(sl)
+	if err != nil {
+		return nil, errs.FromOS("move", req.Source, err, true)
+	}
+	sbefore := history.RenamedDirState(m.sst.Mode, m.sst.MtimeNS, id.Ino, id.BirthNS)
+	sbefore.Owner = ownerOf(m.sst)
+	dbefore := history.AbsentState()
+	made := 0
+	if exists {
+		// The empty directory replaced, to be put back by undo.
+		var err error
+		if dbefore, err = w.stateAt(dl, w.keepLimit()); err != nil {
+			return nil, errs.FromOS("move", req.Destination, err, true)
+		}
+	} else {
+		made = missingDirs(m.dreal)
+	}
+	rec := w.record(history.OpMove,
+		history.Change{Key: m.sreal, Path: string(m.st.Rel()), Before: sbefore, Rename: history.RenameFrom},
+		history.Change{Key: m.dreal, Path: string(m.dt.Rel()), Before: dbefore, MadeDirs: made, Rename: history.RenameTo})
+	var mkdirErr error
+	err = commit(ctx, func() error { // not after the deadline
+		p, _ := dl.Parent()
+		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
+			return mkdirErr
+		}
+		// Free when checked, the destination must still be free; an empty
+		// directory may be replaced, and rename(2) refuses one filled since.
+		return w.fs.Rename(sl, dl, !exists)
+	})
+	if err != nil {
+		rec.done(err)
+		w.removeMadeDirs(m.dreal, string(m.dt.Rel()), made)
+		if mkdirErr != nil {
+			return nil, moveMkdirError(req.Destination, err)
+		}
+		return nil, renameDirError(req.Source, req.Destination, into, exists, err)
+	}
+	rec.done(nil, history.AbsentFingerprint(), history.DirIdentity(id.Ino, id.BirthNS))
+	w.carryReads(m.sreal, m.dreal, true)
+	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, true)
+	return res, nil
+}
+
+// moveMkdirError is the error of making the destination's missing
+// directories (dest as typed).
+func moveMkdirError(dest string, err error) error {
+	if errors.Is(err, unix.EEXIST) || errors.Is(err, unix.ENOTDIR) {
+		return errs.NotDir(parentOf(dest), err)
+	}
+	return errs.FromOS("move", parentOf(dest), err, true)
+}
+
+// renameDirError words a failed rename(2) of the directory src to dest
+// (as typed); replacing says an empty directory there was to be replaced.
+func renameDirError(src, dest, into string, replacing bool, err error) error {
+	switch {
+	case errors.Is(err, unix.EXDEV):
+		return errs.MoveAcross(src, dest, err)
+	case errors.Is(err, unix.EINVAL):
+		return errs.MoveIntoItself(src, dest) // it got inside since the check
+	case errors.Is(err, unix.EBUSY):
+		return errs.MoveBusy(src, err)
+	case errors.Is(err, unix.ENOTDIR):
+		return errs.MoveDirOntoFile(dest, err) // a file put there meanwhile
+	case (errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST)) && replacing:
+		return errs.MoveDirNotEmpty(dest, into, err) // filled meanwhile
+	case errors.Is(err, unix.EEXIST) || errors.Is(err, unix.ENOTEMPTY):
+		return errs.MoveMadeMeanwhile(dest, err)
+	}
+	return errs.FromOS("move", src, err, true)
+}
+
+// carryReads moves this thread's read records of what was at the real
+// path from over to its new real path to: the file's, or, with dir, those
+// of every file beneath the directory. A record goes over as it is: a
+// rename changes neither size nor mtime, so a file read before the move
+// is read at its new path, and one changed since that read is refused as
+// stale there as it would have been at the old path.
+func (w *Workspace) carryReads(from, to string, dir bool) {
+	if w.stateDir == "" {
+		return
+	}
+	if !dir {
+		if rec, err := w.lookupRead(from, ""); err == nil && rec != nil {
+			w.rekeyRead(rec, from, to)
+		}
+		return
+	}
+	des, err := os.ReadDir(w.threadDir())
+	if err != nil {
+		return
+	}
+	prefix := from + string(os.PathSeparator)
+	for _, d := range des {
+		if !strings.HasSuffix(d.Name(), ".json") {
+			continue
+		}
+		data, err := os.ReadFile(w.threadDir() + string(os.PathSeparator) + d.Name())
+		if err != nil {
+			continue
+		}
+		var rec readRecord
+		if json.Unmarshal(data, &rec) != nil || !strings.HasPrefix(string(rec.Path), prefix) {
+			continue
+		}
+		old := string(rec.Path)
+		if w.recordFile(old) != w.threadDir()+string(os.PathSeparator)+d.Name() {
+			continue // not where its path says: not ws's
+		}
+		w.rekeyRead(&rec, old, to+old[len(from):])
+	}
+}
+
+// rekeyRead writes rec as this thread's record of the file now at the
+// real path to, then removes it at from.
+func (w *Workspace) rekeyRead(rec *readRecord, from, to string) {
+	rec.Path = statefile.String(to)
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil || writeStateFile(w.recordFile(to), append(data, '\n')) != nil {
+		return
+	}
+	_ = os.Remove(w.recordFile(from))
+}
+
+// heldRename is a directory rename an undo takes back, both write locks
+// held: the directory goes from the path it took (here) back to the one
+// it left (back).
+type heldRename struct {
+	from, to   *history.Entry // the rename's two files
+	back, here *fsroot.Target
+	locks      []*writeGuard
+	dir        fsroot.FileStat // the directory, at here
+	id         fsroot.ID       // its identity
+	cur        history.State   // what is at back now: nothing, or an empty directory
+	old        history.State   // what the rename replaced at here, to put back
+}
+
+func (r *heldRename) release() {
+	for _, g := range r.locks {
+		g.release()
+	}
+}
+
+// holdRename takes the write locks of a rename's two paths (in key order)
+// and checks that it can be taken back: the directory it moved is still
+// at the path it took (the same one, by its inode, unless forced), and
+// the path it left is free again (or holds an empty directory: the one
+// an earlier undo put back, or, forced, any). Neither a file nor a
+// directory that holds anything is ever replaced, forced or not, and a
+// directory gone cannot be moved back. Nothing is written.
+func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force bool, forceHow string) (*heldRename, error) {
+	from, to := history.Renamed(group)
+	r := &heldRename{from: from, to: to}
+	first, second := from, to
+	if second.Key < first.Key {
+		first, second = second, first
+	}
+	for _, e := range []*history.Entry{first, second} {
+		t, err := w.fs.Resolve(e.Key)
+		if err != nil {
+			if errs.CodeOf(err) == errs.OutsideWorkspace {
+				err = errs.Escape("access", e.Path, err)
+			}
+			return r, err
+		}
+		lock, err := w.lockPath(e.Key, e.Path)
+		if err != nil {
+			return r, err
+		}
+		r.locks = append(r.locks, &writeGuard{lock: lock, real: e.Key, loc: t.Loc()})
+		if e == from {
+			r.back = t
+		} else {
+			r.here = t
+		}
+	}
+	refuse := func(e *history.Entry, why string) error {
+		return errs.UndoRefused(e.Path, why, nil)
+	}
+	var err error
+	r.dir, err = w.fs.Lstat(r.here.Loc())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, refuse(to, "the directory ws moved there is gone (moved or deleted since), so there is nothing to move back")
+	case err != nil:
+		return r, errs.FromOS("undo", to.Path, err, false)
+	case !r.dir.IsDir():
+		return r, refuse(to, "it is now a "+entryType(r.dir.Mode)+", not the directory ws moved there, so there is nothing to move back")
+	}
+	if r.id, err = w.fs.Identity(r.here.Loc()); err != nil {
+		return r, errs.FromOS("undo", to.Path, err, false)
+	}
+	if !history.DirIdentity(r.id.Ino, r.id.BirthNS).Same(to.After) && !force {
+		return r, refuse(to, "it is another directory now, not the one ws moved there; "+forceHow+" moves it back anyway")
+	}
+	var full bool
+	if r.cur, full, err = w.renameSpot(r.back.Loc()); err != nil {
+		return r, errs.FromOS("undo", from.Path, err, false)
+	}
+	switch {
+	case r.cur.Kind == history.KindAbsent:
+	case full:
+		return r, refuse(from, "a directory that holds files is there now, and a move back never replaces one: move it away first")
+	case r.cur.Kind == history.KindDir && (force || r.cur.Fingerprint().Same(from.After)):
+		// An empty directory: the one an undo put back, or forced.
+	case r.cur.Kind == history.KindDir:
+		return r, refuse(from, "it has been created since (an empty directory); "+forceHow+" replaces it")
+	default:
+		return r, refuse(from, "a "+kindWord(r.cur.Kind)+" is there now, and a move back never replaces one: move it away first")
+	}
+	if r.old, err = h.Content(to); err != nil {
+		return r, errs.UndoRefused(to.Path, "the directory it replaced was not kept ("+err.Error()+")", err)
+	}
+	return r, nil
+}
+
+// kindWord names a kind of history state in a sentence.
+func kindWord(k history.Kind) string {
+	switch k {
+	case history.KindSymlink:
+		return "symbolic link"
+	case history.KindDir:
+		return "directory"
+	}
+	return string(k)
+}
+
+// renameSpot is what is at l, where a directory is to be renamed, as far
+// as the rename cares: nothing; an empty directory (its state, to be put
+// back if replaced); a directory that holds something (full, known by
+// its inode, its tree not read); or a file or a symlink (by its size).
+func (w *Workspace) renameSpot(l fsroot.Loc) (st history.State, full bool, err error) {
+	fst, err := w.fs.Lstat(l)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return history.AbsentState(), false, nil
+	case err != nil:
+		return history.State{}, false, err
+	case !fst.IsDir():
+		s, err := w.stateAt(l, 0) // a file by its size: it is never replaced
+		if errors.Is(err, fsroot.ErrNotRegular) {
+			return history.State{Kind: history.KindFile, Size: fst.Size}, false, nil
+		}
+		return s, false, err
+	}
+	empty, err := w.fs.EmptyDir(l)
+	if err != nil || !empty {
+		return history.State{Kind: history.KindDir, Mode: fst.Mode}, true, err
+	}
+	s, err := w.stateAt(l, w.keepLimit())
+	return s, false, err
+}
+
+// undoRename takes a held directory rename back: one rename(2) from the
+// path it took to the one it left (replacing only an empty directory
+// there), then the empty directory it replaced, if any, made again. The
+// undo is recorded as a rename the other way, so undoing it redoes.
+func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (*UndoResult, error) {
+	bl, hl := r.back.Loc(), r.here.Loc()
+	made := 0
+	if r.cur.Kind == history.KindAbsent {
+		made = missingDirs(r.from.Key)
+	}
+	dir := history.RenamedDirState(r.dir.Mode, r.dir.MtimeNS, r.id.Ino, r.id.BirthNS)
+	dir.Owner = ownerOf(r.dir)
+	rec := w.record(history.OpUndo,
+		history.Change{Key: r.to.Key, Path: r.to.Path, Before: dir, Rename: history.RenameFrom, Undoes: r.from.ID},
+		history.Change{Key: r.from.Key, Path: r.from.Path, Before: r.cur, Rename: history.RenameTo, Undoes: r.from.ID, MadeDirs: made})
+	var mkdirErr, putBack error
+	err := commit(ctx, func() error { // not after the deadline
+		p, _ := bl.Parent()
+		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
+			return mkdirErr
+		}
+		if err := w.fs.Rename(hl, bl, r.cur.Kind == history.KindAbsent); err != nil {
+			return err
+		}
+		if r.old.Kind == history.KindDir {
+			putBack = w.restoreTree(hl, r.old)
+		}
+		return nil
+	})
+	if err != nil {
+		rec.done(err)
+		w.removeMadeDirs(r.from.Key, r.from.Path, made)
+		if mkdirErr != nil {
+			return nil, moveMkdirError(r.from.Path, err)
+		}
+		return nil, renameDirError(r.to.Path, r.from.Path, r.from.Path, r.cur.Kind != history.KindAbsent, err)
+	}
+	left := history.AbsentFingerprint()
+	if now, _, err := w.renameSpot(hl); err == nil {
+		left = now.Fingerprint()
+	}
+	rec.done(nil, left, history.DirIdentity(r.id.Ino, r.id.BirthNS))
+	w.carryReads(r.to.Key, r.from.Key, true)
+
+	res := &UndoResult{Undid: r.from.ID, Op: string(r.from.Op), Forced: force, when: r.from.Time}
+	back := UndoneFile{Path: Bytes(r.from.Path), Restored: "directory", RenamedFrom: Bytes(r.to.Path)}
+	backLine := r.from.Path + ": restored (the directory moved back from " + r.to.Path + ")"
+	here := UndoneFile{Path: Bytes(r.to.Path), Restored: "absent"}
+	hereLine := r.to.Path + ": removed (the directory moved back to " + r.from.Path + ")"
+	switch {
+	case putBack != nil:
+		w.warn("the empty directory " + r.to.Path + " that the move replaced could not be made again: " + errs.Errno(putBack))
+	case r.old.Kind == history.KindDir:
+		here.Restored = "directory"
+		hereLine = r.to.Path + ": restored as an empty directory (the directory moved back to " + r.from.Path + ")"
+	case r.to.MadeDirs > 0:
+		if removed := w.removeMadeDirs(r.to.Key, r.to.Path, r.to.MadeDirs); len(removed) > 0 {
+			hereLine += ", with the directories made for it: " + strings.Join(removed, ", ")
+			for _, d := range removed {
+				here.RemovedDirs = append(here.RemovedDirs, Bytes(d))
+			}
+		}
+	}
+	res.Files = []UndoneFile{back, here}
+	lines := []string{backLine, hereLine}
+	if r.to.Path < r.from.Path {
+		res.Files[0], res.Files[1] = here, back
+		lines[0], lines[1] = hereLine, backLine
+	}
+	res.text = undoHead(r.from, force) + "\n" + strings.Join(lines, "\n")
+	return res, nil
+}
