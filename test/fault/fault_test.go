@@ -351,6 +351,213 @@ func moveTime(t *testing.T, root string) time.Duration {
 	return longest
 }
 
+// dirTree is the tree moved by the directory tests: a few files, one in
+// a subdirectory, one hidden, one empty directory.
+var dirTree = map[string]string{"a.txt": "alpha\n", "sub/b.txt": "beta\n", ".hidden": "h\n", "sub/deeper/c.txt": "gamma\n", "empty/": ""}
+
+// makeTree makes dirTree at dir, each file's content suffixed with tag.
+func makeTree(t *testing.T, dir, tag string) {
+	t.Helper()
+	for rel, content := range dirTree {
+		p := filepath.Join(dir, rel)
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content+tag), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// treeAt says whether dir holds the tree makeTree made with tag, whole
+// (every file with its bytes, nothing else), or is absent; anything else
+// is reported as an error (a part of the tree, other bytes).
+func treeAt(t *testing.T, dir, tag string) (present bool) {
+	t.Helper()
+	if _, err := os.Lstat(dir); os.IsNotExist(err) {
+		return false
+	}
+	seen := map[string]bool{}
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if fi.IsDir() {
+			rel += "/"
+			if _, ok := dirTree[rel]; ok {
+				seen[rel] = true
+			}
+			return nil
+		}
+		want, ok := dirTree[rel]
+		got, rerr := os.ReadFile(p)
+		switch {
+		case !ok:
+			t.Errorf("%s holds %s, which the tree does not", dir, rel)
+		case rerr != nil || string(got) != want+tag:
+			t.Errorf("%s/%s holds %q (%v), want %q", dir, rel, got, rerr, want+tag)
+		}
+		seen[rel] = true
+		return nil
+	})
+	if err != nil {
+		t.Errorf("walking %s: %v", dir, err)
+	}
+	for rel := range dirTree {
+		if !seen[rel] {
+			t.Errorf("%s lacks %s: the tree is not whole", dir, rel)
+		}
+	}
+	return true
+}
+
+// TestKillDuringDirMove kills `ws move` of a directory, then `ws undo` of
+// it, with SIGKILL at random moments of their runs: after each kill the
+// tree must be whole at exactly one of its two paths (a directory moves
+// in one rename, never copied), and a later undo (run to its end) must
+// leave it so too (moved back, refused with a reason, or nothing to
+// undo). The kills of the moves straddle the rename: the test fails
+// unless some left the tree moved and some did not.
+func TestKillDuringDirMove(t *testing.T) {
+	n := iterations(t, 40)
+	root := newRoot(t)
+	rng := rand.New(rand.NewSource(3))
+	window := dirMoveTime(t, root)
+	var moved, stayed, killedUndoMoved, undoneAfterKill int
+	one := func(i int, what, src, dst, tag, out string) (atDst bool) {
+		atSrc, atDst := treeAt(t, filepath.Join(root, src), tag), treeAt(t, filepath.Join(root, dst), tag)
+		if atSrc == atDst {
+			t.Errorf("iteration %d, %s: the tree is at both paths or neither (%v, %v): %s", i, what, atSrc, atDst, out)
+		}
+		return atDst
+	}
+	for i := 0; i < n; i++ {
+		src, dst, tag := fmt.Sprintf("src/d%d", i), fmt.Sprintf("dst/%d/d", i), fmt.Sprint(i)
+		makeTree(t, filepath.Join(root, src), tag)
+		c := ws(root, "move", src, dst)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int63n(int64(window))))
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+		wasMoved := one(i, "after the kill of the move", src, dst, tag, "")
+		if wasMoved {
+			moved++
+		} else {
+			stayed++
+		}
+		// An undo killed at a random moment, then one run to its end.
+		c = ws(root, "undo", dst)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int63n(int64(window))))
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+		before := one(i, "after the kill of the undo", src, dst, tag, "")
+		if before != wasMoved {
+			killedUndoMoved++
+		}
+		out, err := ws(root, "undo", dst).CombinedOutput()
+		if err != nil && !bytes.Contains(out, []byte("nothing to undo")) && !bytes.Contains(out, []byte("cannot undo")) {
+			t.Errorf("iteration %d: undo after the kills: %v: %s", i, err, out)
+		}
+		if after := one(i, "after the undo", src, dst, tag, string(out)); err == nil && after == before {
+			t.Errorf("iteration %d: undo said it moved the tree, yet it did not: %s", i, out)
+		} else if err == nil {
+			undoneAfterKill++
+		}
+	}
+	counts := fmt.Sprintf("%d kills within %v of the start of a directory move and of its undo: moved %d times, not moved %d times; killed undos moved it back %d times, the undos after them moved it %d times", n, window.Round(time.Millisecond), moved, stayed, killedUndoMoved, undoneAfterKill)
+	t.Log(counts)
+	if moved == 0 || stayed == 0 {
+		if n < 10 {
+			t.Skipf("the kills did not straddle the rename (%d iterations are too few to be sure): %s", n, counts)
+		}
+		t.Errorf("the kills did not straddle the rename, so little was tested: %s", counts)
+	}
+}
+
+// dirMoveTime is how long an uninterrupted `ws move` of a directory takes
+// here, process start included: the longest of three runs.
+func dirMoveTime(t *testing.T, root string) time.Duration {
+	longest := longestRun(t, "directory move", func(i int) *exec.Cmd {
+		name := fmt.Sprintf("probe%d", i)
+		makeTree(t, filepath.Join(root, name), "")
+		return ws(root, "move", name, "probe/"+name)
+	})
+	if err := os.RemoveAll(filepath.Join(root, "probe")); err != nil {
+		t.Fatal(err)
+	}
+	return longest
+}
+
+// TestConcurrentDirMoves runs 6 ws processes moving one directory back
+// and forth between two paths at once (x to d/y, d/y to x), and 2 more
+// undoing the last change meanwhile: each move and undo takes both
+// paths' locks, in one order, so none waits for ever (every command is
+// given a minute), and the tree ends whole at exactly one of them.
+func TestConcurrentDirMoves(t *testing.T) {
+	const movers, undoers = 6, 2
+	moves := max(iterations(t, 15), 1)
+	root := newRoot(t)
+	makeTree(t, filepath.Join(root, "x"), "one")
+	var done, refused atomic.Int64
+	var wg sync.WaitGroup
+	run := func(who string, args ...string) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c := ws(root, args...)
+		c2 := exec.CommandContext(ctx, c.Path, c.Args[1:]...)
+		c2.Dir, c2.Env = c.Dir, c.Env
+		out, err := c2.CombinedOutput()
+		switch {
+		case ctx.Err() != nil:
+			t.Errorf("%s: %v did not end within a minute (a deadlock?): %s", who, args, out)
+		case err == nil:
+			done.Add(1)
+		case bytes.Contains(out, []byte("File not found")), // another mover took it first
+			bytes.Contains(out, []byte("already exists")), // it is at the destination already
+			bytes.Contains(out, []byte("cannot undo")),
+			bytes.Contains(out, []byte("nothing to undo")):
+			refused.Add(1)
+		default:
+			t.Errorf("%s: %v: %v: %s", who, args, err, out)
+		}
+	}
+	for m := 0; m < movers+undoers; m++ {
+		wg.Add(1)
+		go func(m int) {
+			defer wg.Done()
+			for i := 0; i < moves; i++ {
+				if m >= movers {
+					run(fmt.Sprintf("undoer %d", m), "undo")
+					continue
+				}
+				from, to := "x", "d/y"
+				if (m+i)%2 == 1 {
+					from, to = to, from
+				}
+				run(fmt.Sprintf("mover %d", m), "move", from, to)
+			}
+		}(m)
+	}
+	wg.Wait()
+	t.Logf("%d movers and %d undoers x %d runs on one directory between two paths: %d done, %d refused", movers, undoers, moves, done.Load(), refused.Load())
+	if atX, atY := treeAt(t, filepath.Join(root, "x"), "one"), treeAt(t, filepath.Join(root, "d/y"), "one"); atX == atY {
+		t.Errorf("the tree ends at both paths or neither (%v, %v)", atX, atY)
+	}
+}
+
 // TestConcurrentEditors runs 8 ws processes editing one file at once, each
 // bumping its own counter line; a lost update shows as a counter short of
 // its count (or an edit that finds its line gone).
