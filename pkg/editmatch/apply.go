@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // Names of the fallback steps, from strict to loose, as Match.Fallback
@@ -400,22 +402,12 @@ func (m *matcher) note(ps []*place) string {
 			kept = append(kept, "no final newline")
 		}
 	}
-	s := "No exact match; old_string matched ignoring " + joinAnd(ignored) + " (fallback " + stepNames[ps[0].level()] + ")."
+	s := "No exact match; old_string matched ignoring " + wording.JoinAnd(ignored) + " (fallback " + stepNames[ps[0].level()] + ")."
 	if len(kept) > 0 {
-		s += " Kept the file's " + joinAnd(kept) + "."
+		s += " Kept the file's " + wording.JoinAnd(kept) + "."
 	}
 	if bits&(bitTrailing|bitBlank|bitUnicode|bitNFD|bitIndent) != 0 {
 		s += " Lines new_string leaves as they were keep the file's text."
 	}
 	return s
-}
-
-func joinAnd(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

@@ -263,15 +263,4 @@ func intStrings(ns []int) []string {
 	return s
 }
 
-func joinInts(ns []int) string {
-	s := intStrings(ns)
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	case 2:
-		return s[0] + " and " + s[1]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
+func joinInts(ns []int) string { return wording.JoinAnd(intStrings(ns)) }

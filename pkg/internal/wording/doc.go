@@ -1,4 +1,5 @@
 // Package wording holds the small pieces of English the texts of several
-// tools share: a count's noun, singular or plural, and a path written as
-// one shell word in a command a hint suggests.
+// tools share: a count's noun, singular or plural, a list joined with
+// "and", and a path written as one shell word in a command a hint
+// suggests.
 package wording

@@ -14,6 +14,17 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
+// JoinAnd lists words as English does: "a", "a and b", "a, b and c".
+func JoinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // ShellWord writes a path as one word of a shell command: as it is when
 // it holds only letters, digits and / . - _, else in single quotes.
 func ShellWord(s string) string {

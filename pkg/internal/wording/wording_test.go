@@ -16,6 +16,23 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+func TestJoinAnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+		{[]string{"1", "2", "3", "4"}, "1, 2, 3 and 4"},
+	} {
+		if got := JoinAnd(tc.in); got != tc.want {
+			t.Errorf("JoinAnd(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestShellWord(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"src/cmd", "src/cmd"},
