@@ -102,12 +102,7 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		head = append(head, "--thread", th) // a thread is data, not a local path
 	}
 	sigc := make(chan os.Signal, 2)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	// A hangup is passed on unless it is ignored here (nohup), as a
-	// local command keeps ignoring it then.
-	if !signal.Ignored(syscall.SIGHUP) {
-		signal.Notify(sigc, syscall.SIGHUP)
-	}
+	notifyStops(sigc) // passed on; a hangup only when not ignored here (nohup)
 	// ^Z: ws tells the remote side before it stops.
 	if !signal.Ignored(syscall.SIGTSTP) {
 		signal.Notify(sigc, syscall.SIGTSTP)
