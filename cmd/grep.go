@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"math"
 	"strings"
@@ -72,21 +73,39 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 
 // grep runs the search; like grep(1) and rg, the subcommand exits 1 when
 // nothing matched (a tool call still succeeds: the search was done). -q
-// prints nothing, and -l or -c print nothing when nothing matched.
+// prints nothing; -l and -c print their lines as the files are found, and
+// nothing when nothing matched.
 func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 	ws, err := a.Workspace()
 	if err != nil {
 		return a.fail(workspace.Grep, err)
 	}
+	var rows *bufio.Writer
+	if (req.FilesOnly || req.CountOnly) && !req.Quiet && !a.opts.json {
+		// Written in blocks, as rg writes to a pipe; a line at a time to
+		// a terminal.
+		rows = bufio.NewWriterSize(a.IO.Out, 64<<10)
+		req.Rows = func(row string) {
+			_, _ = rows.WriteString(row + "\n")
+			if a.IO.OutTTY {
+				_ = rows.Flush()
+			}
+		}
+	}
 	res, err := ws.Run(workspace.WithDialect(ctx, workspace.CLIFlags), workspace.Grep, *req)
+	if rows != nil {
+		if ferr := rows.Flush(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
 	r, _ := res.(*workspace.GrepResult)
-	silent := err == nil && r != nil && !a.opts.json && (req.Quiet || req.Events != nil || (req.FilesOnly || req.CountOnly) && len(r.Matches) == 0)
+	silent := err == nil && r != nil && !a.opts.json && (req.Quiet || req.Events != nil || req.Rows != nil)
 	if !silent {
 		if perr := a.printRun(workspace.Grep, res, err); perr != nil {
 			return perr
 		}
 	}
-	if r != nil && len(r.Matches) == 0 {
+	if r != nil && r.Matched() == 0 {
 		return &exitStatusError{exitFailure}
 	}
 	return nil

@@ -266,36 +266,55 @@ type Hit struct {
 // a match costs one search), counting newlines only up to each match, and
 // the ECMAScript engine goes line by line.
 func (m *Matcher) Scan(buf []byte, limit int) ([]Hit, error) {
-	return m.scan(buf, limit, true)
+	return m.collect(buf, limit, true)
 }
 
 // ScanLines is Scan for a caller that needs only which lines match (-l,
 // -c, -v): a hit's Col may be 0 where the DFA found the line, which
 // saves running the regexp on it.
 func (m *Matcher) ScanLines(buf []byte, limit int) ([]Hit, error) {
-	return m.scan(buf, limit, false)
+	return m.collect(buf, limit, false)
 }
 
-func (m *Matcher) scan(buf []byte, limit int, cols bool) ([]Hit, error) {
+func (m *Matcher) collect(buf []byte, limit int, cols bool) ([]Hit, error) {
+	var hits []Hit
+	err := m.each(buf, cols, false, func(line, col int) bool {
+		hits = append(hits, Hit{line, col})
+		return limit <= 0 || len(hits) < limit
+	})
+	return hits, err
+}
+
+// each calls add with each line of buf that matches, in order: its number
+// (0-based) and the column of its first match (with cols false, 0 where
+// the DFA found the line), until add returns false. With misses, add also
+// hears of the lines without a match as soon as they are known: add(n, -1)
+// says that the lines up to n not passed on before hold none (-v stops
+// there once it has its fill, rather than at the next match). Nothing is
+// kept: a caller that only counts holds no places. It fails only when the
+// ECMAScript engine runs out of time on a line (a *TimeoutError).
+func (m *Matcher) each(buf []byte, cols, misses bool, add func(line, col int) bool) error {
 	switch {
 	case m.needles != nil:
-		return m.scanCandidates(buf, limit, cols)
+		return m.eachCandidate(buf, cols, misses, add)
 	case m.prog != nil && (m.group > 0 || !m.prefixed):
 		d := m.dfas.Get().(*lineDFA)
 		defer m.dfas.Put(d)
 		if d.usable() {
-			return m.scanDFA(d, buf, limit, cols), nil
+			m.eachDFA(d, buf, cols, misses, add)
+			return nil
 		}
 		fallthrough
 	case m.es != nil, m.group > 0:
 		// A -w pattern's border may be the newline before the line: it
 		// is matched line by line.
-		return m.scanLines(buf, limit)
+		return m.eachLine(buf, misses, add)
 	}
-	return m.scanBuffer(buf, limit), nil
+	m.eachInBuffer(buf, misses, add)
+	return nil
 }
 
-func (m *Matcher) scanCandidates(buf []byte, limit int, cols bool) ([]Hit, error) {
+func (m *Matcher) eachCandidate(buf []byte, cols, misses bool, add func(line, col int) bool) error {
 	f := m.finder.Get().(*finder)
 	defer m.finder.Put(f)
 	f.reset()
@@ -304,7 +323,7 @@ func (m *Matcher) scanCandidates(buf []byte, limit int, cols bool) ([]Hit, error
 		d = m.dfas.Get().(*lineDFA)
 		defer m.dfas.Put(d)
 	}
-	return collectHits(buf, limit, func(pos int) (int, int) {
+	return collectHits(buf, func(pos int) (int, int) {
 		c := f.find(buf, pos)
 		return c, c
 	}, func(line []byte, start, _ int) (int, error) {
@@ -320,43 +339,44 @@ func (m *Matcher) scanCandidates(buf []byte, limit int, cols bool) ([]Hit, error
 			}
 		}
 		return m.FirstInLine(line)
-	})
+	}, misses, add)
 }
 
 // collectHits drives a scan of buf, a line at a time: next(pos) is where
 // the first match (or candidate) at or after pos starts and ends (-1: none
 // left), and col(line, start, end), given that line and the offsets in it,
-// is the column of the line's first match (-1: the line has none). It
-// fails only when col does (a timeout).
-func collectHits(buf []byte, limit int, next func(pos int) (start, end int), col func(line []byte, start, end int) (int, error)) ([]Hit, error) {
-	var hits []Hit
+// is the column of the line's first match (-1: the line has none); each
+// matching line goes to add, and with misses what is known not to match
+// (see each), until add returns false. It fails only when col does (a
+// timeout).
+func collectHits(buf []byte, next func(pos int) (start, end int), col func(line []byte, start, end int) (int, error), misses bool, add func(line, col int) bool) error {
 	pos, line := 0, 0 // pos starts line (0-based)
 	for pos < len(buf) {
 		start, end := next(pos)
 		if start < 0 {
 			break
 		}
-		var ls, le int
-		ls, le, line = lineOf(buf, pos, line, start)
+		ls, le, n := lineOf(buf, pos, line, start)
 		if start == len(buf) && ls == start {
 			break // an empty match after the final newline: no line there
 		}
+		if misses && n > line && !add(n-1, -1) {
+			break // next passed over lines line to n-1
+		}
+		line = n
 		c, err := col(buf[ls:le], start-ls, end-ls)
 		if err != nil {
-			return hits, &TimeoutError{Line: line, Limit: esLimit(le - ls)}
+			return &TimeoutError{Line: line, Limit: esLimit(le - ls)}
 		}
-		if c >= 0 {
-			hits = append(hits, Hit{line, c})
-			if limit > 0 && len(hits) >= limit {
-				break
-			}
+		if (c >= 0 || misses) && !add(line, c) {
+			break
 		}
 		if le >= len(buf) {
 			break
 		}
 		pos, line = le+1, line+1
 	}
-	return hits, nil
+	return nil
 }
 
 var newline = []byte{'\n'}
@@ -377,12 +397,12 @@ func lineOf(buf []byte, pos, line, at int) (ls, le, n int) {
 	return ls, le, n
 }
 
-// scanDFA runs the regexp only on the lines the DFA says match. When the
+// eachDFA runs the regexp only on the lines the DFA says match. When the
 // DFA stops paying part way (see usable), the rest of buf is matched line
 // by line.
-func (m *Matcher) scanDFA(d *lineDFA, buf []byte, limit int, cols bool) []Hit {
+func (m *Matcher) eachDFA(d *lineDFA, buf []byte, cols, misses bool, add func(line, col int) bool) {
 	found := false // the DFA found the line now asked about
-	hits, _ := collectHits(buf, limit, func(pos int) (int, int) {
+	_ = collectHits(buf, func(pos int) (int, int) {
 		if found = d.usable(); !found {
 			return pos, pos
 		}
@@ -393,18 +413,17 @@ func (m *Matcher) scanDFA(d *lineDFA, buf []byte, limit int, cols bool) []Hit {
 			return 0, nil
 		}
 		return m.FirstInLine(line)
-	})
-	return hits
+	}, misses, add)
 }
 
-// scanLines matches every line on its own.
-func (m *Matcher) scanLines(buf []byte, limit int) ([]Hit, error) {
-	return collectHits(buf, limit, func(pos int) (int, int) { return pos, pos },
-		func(line []byte, _, _ int) (int, error) { return m.FirstInLine(line) })
+// eachLine matches every line on its own.
+func (m *Matcher) eachLine(buf []byte, misses bool, add func(line, col int) bool) error {
+	return collectHits(buf, func(pos int) (int, int) { return pos, pos },
+		func(line []byte, _, _ int) (int, error) { return m.FirstInLine(line) }, misses, add)
 }
 
-func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
-	hits, _ := collectHits(buf, limit, func(pos int) (int, int) {
+func (m *Matcher) eachInBuffer(buf []byte, misses bool, add func(line, col int) bool) {
+	_ = collectHits(buf, func(pos int) (int, int) {
 		loc := m.re.FindIndex(buf[pos:])
 		if loc == nil {
 			return -1, -1
@@ -418,8 +437,7 @@ func (m *Matcher) scanBuffer(buf []byte, limit int) []Hit {
 			return c, nil
 		}
 		return start, nil
-	})
-	return hits
+	}, misses, add)
 }
 
 // MatchLen is the byte length of the match found at col (at least 0).

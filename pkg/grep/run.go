@@ -21,8 +21,11 @@ import (
 
 // File is a file that was searched, in walk order.
 type File struct {
-	Rel   string // workspace-relative
-	Hits  []Hit
+	Rel  string // workspace-relative
+	Hits []Hit  // the lines reported, in order (none when the search only counts)
+	// Count is the number of lines reported: len(Hits), or, when the
+	// search only counts (Options.Count), that number alone.
+	Count int
 	Buf   []byte // the content, kept when there are hits (unless NoContent); of a big file, the lines around its hits
 	Lines *Lines // the lines of Buf
 	Size  int64  // the bytes searched
@@ -48,9 +51,13 @@ type Options struct {
 	// the root: compressed objects and packs, where no text is to be
 	// found, and most of a repository's files.
 	NoGitObjects bool
-	// NoContent: only the hits are kept, not the files' content (-l, -c
-	// count matches over a whole tree without holding it in memory).
+	// NoContent: only the hits are kept, not the files' content (-l
+	// lists files over a whole tree without holding it in memory).
 	NoContent bool
+	// Count: only how many lines each file reports is kept (File.Count),
+	// not where they are, nor the content (-c): the memory a count takes
+	// is bounded by the files with a match, however many lines match.
+	Count bool
 	// Before and After are the lines of context shown around a hit: a
 	// file searched in windows keeps those, not its whole content.
 	Before, After int
@@ -100,10 +107,15 @@ type grepRun struct {
 	noObjects  bool
 	onFile     func(*File)
 	noContent  bool
-	before     int
-	after      int
-	ctx        context.Context
-	res        *Result
+	count      bool
+	// fileLimit is the most lines one file can report: MaxCount, or
+	// MaxMatches when that is less (math.MaxInt: no limit). A file's scan
+	// stops there; it reads no further than what can be shown.
+	fileLimit int
+	before    int
+	after     int
+	ctx       context.Context
+	res       *Result
 }
 
 // Search walks the file or directory root and scans its files with one
@@ -120,10 +132,14 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		return nil, err
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
-		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent,
-		before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent || o.Count,
+		count: o.Count, before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
+	}
+	g.fileLimit = g.maxMatches
+	if o.MaxCount > 0 && o.MaxCount < g.fileLimit {
+		g.fileLimit = o.MaxCount
 	}
 	g.run(ctx, t)
 	return g.res, nil
@@ -259,11 +275,14 @@ func (c *collector) take(b *grepBatch) {
 			g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
 		case f.bin:
 			g.res.BinarySkipped++
-		case len(f.Hits) > 0:
-			if c.total+len(f.Hits) > g.maxMatches {
-				f.Hits = f.Hits[:g.maxMatches-c.total]
+		case f.Count > 0:
+			if c.total+f.Count > g.maxMatches {
+				f.Count = g.maxMatches - c.total
+				if f.Hits != nil {
+					f.Hits = f.Hits[:f.Count]
+				}
 			}
-			c.total += len(f.Hits)
+			c.total += f.Count
 			g.res.Files = append(g.res.Files, f)
 			if g.onFile != nil {
 				g.onFile(f)
@@ -383,7 +402,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			f.bin = true
 			return buf
 		}
-		if st.Size > windowFrom {
+		if st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded() {
 			g.scanWindows(f, fd, st.Size)
 			return buf
 		}
@@ -398,27 +417,15 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		return reuse(buf)
 	}
 	f.Size = int64(len(buf))
-	limit := g.maxCount
+	t := g.newTally()
+	lines := 0
 	if g.invert {
-		limit = 0
+		lines = countLines(buf)
 	}
-	var err2 error
-	if g.noContent || g.invert {
-		f.Hits, err2 = g.m.ScanLines(buf, limit) // no column is shown
-	} else {
-		f.Hits, err2 = g.m.Scan(buf, limit)
-	}
-	if te, ok := err2.(*TimeoutError); ok {
-		f.timeout = te
-	}
-	if g.invert && f.timeout == nil {
+	f.timeout = g.scanInto(buf, 0, lines, t)
+	f.Hits, f.Count = t.hits, t.n
+	if f.Count > 0 && !g.noContent {
 		f.Lines = IndexLines(buf)
-		f.Hits = invertHits(f.Hits, f.Lines.Count(), g.maxCount)
-	}
-	if len(f.Hits) > 0 && !g.noContent {
-		if f.Lines == nil {
-			f.Lines = IndexLines(buf)
-		}
 		if cap(buf) > 2*len(buf)+4<<10 {
 			// A small file in a big buffer keeps a copy of its own; the
 			// worker keeps the buffer.
@@ -428,8 +435,78 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		f.Buf = buf
 		return nil // the file keeps it
 	}
-	f.Lines = nil
 	return reuse(buf)
+}
+
+// bounded reports a search whose files each keep a bounded part of
+// themselves: a count, at most fileLimit lines, or no content. A file
+// bigger than a window is then searched window by window (see
+// scanWindows), so it is neither held whole nor read past what it can
+// report.
+func (g *grepRun) bounded() bool {
+	return g.noContent || g.fileLimit < math.MaxInt
+}
+
+// tally gathers the lines one file reports as its buffers are scanned
+// (the whole file, or window after window): their places, or when the
+// search only counts, their number.
+type tally struct {
+	limit int   // the most lines the file reports
+	count bool  // only n is kept
+	hits  []Hit // numbered in the file
+	n     int
+}
+
+func (g *grepRun) newTally() *tally { return &tally{limit: g.fileLimit, count: g.count} }
+
+// add takes a line and reports whether the file takes more.
+func (t *tally) add(line, col int) bool {
+	if !t.count {
+		t.hits = append(t.hits, Hit{line, col})
+	}
+	t.n++
+	return t.n < t.limit
+}
+
+// full reports a file that takes no more lines.
+func (t *tally) full() bool { return t.n >= t.limit }
+
+// scanInto adds to t the lines of buf that the search reports, up to t's
+// limit: those that match, or (-v) those that do not, of buf's lines
+// lines (-v needs their number). first is the number of buf's first line
+// in the file; a timeout names its line in buf.
+func (g *grepRun) scanInto(buf []byte, first, lines int, t *tally) *TimeoutError {
+	if t.full() {
+		return nil
+	}
+	var err error
+	if !g.invert {
+		err = g.m.each(buf, !g.noContent, false, func(line, col int) bool { return t.add(first+line, col) })
+	} else {
+		// The lines between one match and the next are the ones
+		// reported; the scan stops as soon as the file has its fill.
+		next := 0 // the first line not known to match or not
+		err = g.m.each(buf, false, true, func(line, col int) bool {
+			last := line // lines next to last hold no match
+			if col >= 0 {
+				last--
+			}
+			for ; next <= last; next++ {
+				if !t.add(first+next, 0) {
+					return false
+				}
+			}
+			next = line + 1
+			return true
+		})
+		for ; err == nil && next < lines && !t.full(); next++ {
+			t.add(first+next, 0)
+		}
+	}
+	if te, ok := err.(*TimeoutError); ok {
+		return te
+	}
+	return nil
 }
 
 // reuse is buf for the next file, unless it is too big to keep.
@@ -438,24 +515,6 @@ func reuse(buf []byte) []byte {
 		return nil
 	}
 	return buf
-}
-
-// invertHits is the lines of n that hits do not hold, at most limit
-// (0: all), each reported at column 0.
-func invertHits(hits []Hit, n, limit int) []Hit {
-	var out []Hit
-	k := 0
-	for i := 0; i < n; i++ {
-		if k < len(hits) && hits[k].Line == i {
-			k++
-			continue
-		}
-		out = append(out, Hit{Line: i})
-		if limit > 0 && len(out) >= limit {
-			break
-		}
-	}
-	return out
 }
 
 // IsBinary decides by content: a NUL byte in the first 8 KiB, or content

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -39,7 +40,9 @@ type ContextLine struct {
 
 // GrepResult is the outcome of grep.
 type GrepResult struct {
-	Matches        []GrepMatch   `json:"matches"`
+	Matches []GrepMatch `json:"matches"` // none with -c
+	// GrepCounts is -c's: set only then, so its keys appear only then.
+	*GrepCounts
 	Files          int           `json:"files"`
 	Truncated      bool          `json:"truncated"` // stopped at the 1000-match cap
 	BinarySkipped  int           `json:"binary_skipped"`
@@ -49,7 +52,24 @@ type GrepResult struct {
 	TargetNotFound bool          `json:"target_not_found"`
 	OutputCut      bool          `json:"output_truncated"`
 	textOut
+	matched int // lines found: len(Matches), or -c's total, or what --jsonl sent
 }
+
+// GrepCounts is what -c finds: each file's number of matching lines (or
+// with -v, of lines that do not match), in walk order, and their sum.
+type GrepCounts struct {
+	Counts []GrepCount `json:"counts"`
+	Total  int         `json:"total"`
+}
+
+// GrepCount is one file's count.
+type GrepCount struct {
+	Path  Bytes `json:"path"` // {"bytes": base64} when not UTF-8
+	Count int   `json:"count"`
+}
+
+// Matched is the number of lines the search found (0: nothing matched).
+func (r *GrepResult) Matched() int { return r.matched }
 
 const (
 	grepMaxMatches   = 1000
@@ -105,8 +125,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// no content is kept.
 		o.MaxMatches, o.MaxCount, o.NoContent = 0, 1, true
 	case req.CountOnly:
-		// No rows are shown: every match counts, and no content is kept.
-		o.MaxMatches, o.NoContent = 0, true
+		// No rows are shown: every match counts, and only each file's
+		// count is kept.
+		o.MaxMatches, o.Count = 0, true
 	case req.Events != nil:
 		o.MaxMatches = 0 // rows stream: every match counts
 	}
@@ -114,6 +135,16 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	if req.Events != nil {
 		stream = &jsonlStream{emit: req.Events, m: m, before: before, after: after, start: w.now(), now: w.now}
 		o.OnFile = stream.file
+	}
+	if req.Rows != nil && !req.Quiet {
+		// -l's and -c's lines go out as the files are taken, in walk
+		// order: nothing waits for the end of the search.
+		switch {
+		case req.FilesOnly:
+			o.OnFile = func(f *grep.File) { req.Rows(f.Rel) }
+		case req.CountOnly:
+			o.OnFile = func(f *grep.File) { req.Rows(countRow(f)) }
+		}
 	}
 	paths := append([]string{req.Path}, req.MorePaths...)
 	if paths[0] == "" {
@@ -166,89 +197,56 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// without a word.
 		w.warn(fmt.Sprintf("%d %s skipped: %s", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d)))
 	}
-	if stream != nil {
+	res.matched = countHits(files)
+	res.Files = len(files)
+	switch {
+	case stream != nil:
+		// Sent as found: the files keep nothing more.
 		stream.summary()
-		res.Matches = placesOf(files)
-		res.Files = len(files)
-		return res, nil
-	}
-	if req.Quiet {
+	case req.Quiet:
 		res.text = ""
 		for _, f := range files {
-			res.Files++
 			res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: f.Hits[0].Line + 1})
 		}
-		return res, nil
-	}
-	if req.FilesOnly || req.CountOnly {
-		// No rows are shown and no content was kept: the matches say
-		// where they are (path and line), not what the line holds.
-		res.Matches = placesOf(files)
-		res.Files = len(files)
-		if req.FilesOnly {
-			res.text = filesText(res)
-		} else {
-			res.text = countText(res)
+	case req.FilesOnly:
+		// One match a file, its place (path and line); no content was
+		// kept, so not what the line holds.
+		var sb strings.Builder
+		for _, f := range files {
+			res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: f.Hits[0].Line + 1})
+			if req.Rows == nil {
+				sb.WriteString(f.Rel + "\n")
+			}
 		}
-		return res, nil
+		res.text = strings.TrimSuffix(sb.String(), "\n")
+	case req.CountOnly:
+		res.GrepCounts = &GrepCounts{Counts: make([]GrepCount, 0, len(files)), Total: res.matched}
+		var sb strings.Builder
+		for _, f := range files {
+			res.Counts = append(res.Counts, GrepCount{Path: Bytes(f.Rel), Count: f.Count})
+			if req.Rows == nil {
+				sb.WriteString(countRow(f) + "\n")
+			}
+		}
+		res.text = strings.TrimSuffix(sb.String(), "\n")
+	default:
+		res.text = w.formatGrep(res, files, m, before, after, d)
 	}
-	res.text = w.formatGrep(res, files, m, before, after, d)
 	return res, nil
 }
 
-// placesOf is the matches of files by path and line only: one slice made
-// to size, each file's path converted once (a count of millions of
-// matching lines took hundreds of bytes a match).
-func placesOf(files []*grep.File) []GrepMatch {
-	out := make([]GrepMatch, 0, countHits(files))
-	for _, f := range files {
-		p := Bytes(f.Rel)
-		for _, h := range f.Hits {
-			out = append(out, GrepMatch{Path: p, Line: h.Line + 1})
-		}
-	}
-	return out
-}
+// countRow is -c's line for a file: path:count, the name as its bytes (as
+// rg -c, ls and grep's rows print it), so a script can use one that is
+// not UTF-8.
+func countRow(f *grep.File) string { return f.Rel + ":" + strconv.Itoa(f.Count) }
 
-// countHits is how many matching lines the files hold.
+// countHits is how many lines the files report.
 func countHits(files []*grep.File) int {
 	n := 0
 	for _, f := range files {
-		n += len(f.Hits)
+		n += f.Count
 	}
 	return n
-}
-
-// filesText is -l's output: each file with a match, once, in walk order.
-// Names are printed as their bytes (as rg -l, ls and grep's rows do), so a
-// script can use one that is not UTF-8.
-func filesText(res *GrepResult) string {
-	var sb strings.Builder
-	last := ""
-	for _, m := range res.Matches {
-		if p := string(m.Path); p != last {
-			if sb.Len() > 0 {
-				sb.WriteByte('\n')
-			}
-			sb.WriteString(p)
-			last = p
-		}
-	}
-	return sb.String()
-}
-
-// countText is -c's output: path:count for each file with a match.
-func countText(res *GrepResult) string {
-	var lines []string
-	for i := 0; i < len(res.Matches); {
-		j := i
-		for j < len(res.Matches) && string(res.Matches[j].Path) == string(res.Matches[i].Path) {
-			j++
-		}
-		lines = append(lines, fmt.Sprintf("%s:%d", res.Matches[i].Path, j-i))
-		i = j
-	}
-	return strings.Join(lines, "\n")
 }
 
 // grepHints explain a search that found nothing where a small change
@@ -308,7 +306,6 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	var rows []string
 	hunks := 0
 	for _, f := range files {
-		res.Files++
 		path := Bytes(f.Rel)
 		n := f.Lines.Count()
 		// Hunks: [hit-C, hit+C], merged when they touch or overlap.

@@ -127,9 +127,10 @@ func (s *jsonlStream) file(f *grep.File) {
 	s.total.BytesPrinted += st.BytesPrinted
 	s.total.MatchedLines += st.MatchedLines
 	s.total.Matches += st.Matches
-	// Sent: only the file's name and hits are used after this, so its
-	// content goes now, not when the whole tree has been searched.
-	f.Buf, f.Lines = nil, nil
+	// Sent: only the file's name and count are used after this, so its
+	// content and places go now, not when the whole tree has been
+	// searched.
+	f.Buf, f.Lines, f.Hits = nil, nil, nil
 }
 
 // summary is the last message.

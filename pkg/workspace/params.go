@@ -106,6 +106,10 @@ type GrepRequest struct {
 	// Events, when set, gets ripgrep's --json messages as files are
 	// found (ws grep --jsonl); the result's text is then empty.
 	Events func(GrepEvent) `json:"-"`
+	// Rows, when set, gets -l's paths or -c's path:count lines (names as
+	// their bytes) as files are found, in walk order; the result's text
+	// is then empty. The result's data is the same.
+	Rows func(row string) `json:"-"`
 }
 
 // SearchRequest is the input of search (mastra_workspace_search).

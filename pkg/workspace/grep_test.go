@@ -1,0 +1,120 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGrepCountsAsRows searches random trees with -c and without it, and
+// requires -c's count for each file to be the number of rows the normal
+// search shows for it, its total their sum, its text the same lines as
+// its streamed rows, and -l's files to be the counted ones; over -v, -i,
+// maxCount, context, several paths and both regex engines.
+func TestGrepCountsAsRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	words := []string{"TODO", "todo", "fixme", "x", "", "TODO TODO", "a1b", "üñí", "\r"}
+	patterns := []string{"TODO", `\w+`, `^$`, `TODO(?= TODO)`, `(a)\d\w`, `o\s`}
+	for tree := range 4 {
+		w, root := newTestWorkspace(t, nil)
+		var dirs []string
+		for i := range 2 + rng.Intn(8) {
+			var sb strings.Builder
+			for range rng.Intn(40) {
+				for range rng.Intn(5) {
+					sb.WriteString(words[rng.Intn(len(words))] + " ")
+				}
+				sb.WriteByte('\n')
+			}
+			dir := fmt.Sprintf("d%d", i%3)
+			dirs = append(dirs, dir)
+			must(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
+			must(t, os.WriteFile(filepath.Join(root, dir, fmt.Sprintf("f%d.txt", i)), []byte(sb.String()), 0o644))
+		}
+		for range 30 {
+			no := false
+			req := GrepRequest{Pattern: patterns[rng.Intn(len(patterns))], Invert: rng.Intn(4) == 0}
+			if rng.Intn(3) == 0 {
+				req.CaseSensitive = &no
+			}
+			if rng.Intn(3) == 0 {
+				mc := float64(1 + rng.Intn(5))
+				req.MaxCount = &mc
+			}
+			if rng.Intn(3) == 0 {
+				c := float64(rng.Intn(3))
+				req.ContextLines = &c
+			}
+			if rng.Intn(2) == 0 {
+				// Two paths (a file's rows from two paths would run
+				// together in rows: different ones).
+				req.Path = dirs[rng.Intn(len(dirs))]
+				if other := dirs[rng.Intn(len(dirs))]; other != req.Path {
+					req.MorePaths = []string{other}
+				}
+			}
+			what := fmt.Sprintf("tree %d %q in %q %v invert %v", tree, req.Pattern, req.Path, req.MorePaths, req.Invert)
+			rows, err := w.Grep(context.Background(), req)
+			must(t, err)
+			if rows.Truncated {
+				continue
+			}
+			type row struct {
+				path string
+				n    int
+			}
+			var per []row
+			for _, m := range rows.Matches {
+				if k := len(per); k == 0 || per[k-1].path != string(m.Path) {
+					per = append(per, row{path: string(m.Path)})
+				}
+				per[len(per)-1].n++
+			}
+			var want []string
+			for _, r := range per {
+				want = append(want, fmt.Sprintf("%s:%d", r.path, r.n))
+			}
+			creq := req
+			creq.CountOnly = true
+			counts, err := w.Grep(context.Background(), creq)
+			must(t, err)
+			var got []string
+			total := 0
+			for _, c := range counts.Counts {
+				got = append(got, fmt.Sprintf("%s:%d", c.Path, c.Count))
+				total += c.Count
+			}
+			if a, b := strings.Join(want, "\n"), strings.Join(got, "\n"); a != b {
+				t.Fatalf("%s:\nrows:\n%s\ncounts:\n%s", what, a, b)
+			}
+			if counts.Total != total || counts.Matched() != total || len(rows.Matches) != total || counts.Files != rows.Files || len(counts.Matches) != 0 {
+				t.Fatalf("%s: total %d, matched %d, sum %d, rows %d; files %d, rows' %d; %d matches", what, counts.Total, counts.Matched(), total, len(rows.Matches), counts.Files, rows.Files, len(counts.Matches))
+			}
+			if counts.Text() != strings.Join(got, "\n") {
+				t.Fatalf("%s: text %q, counts %q", what, counts.Text(), got)
+			}
+			var streamed []string
+			creq.Rows = func(row string) { streamed = append(streamed, row) }
+			again, err := w.Grep(context.Background(), creq)
+			must(t, err)
+			if again.Text() != "" || strings.Join(streamed, "\n") != counts.Text() {
+				t.Fatalf("%s: streamed %q (text %q), want %q", what, streamed, again.Text(), counts.Text())
+			}
+			lreq := req
+			lreq.FilesOnly = true
+			files, err := w.Grep(context.Background(), lreq)
+			must(t, err)
+			var names []string
+			for _, c := range counts.Counts {
+				names = append(names, string(c.Path))
+			}
+			if files.Text() != strings.Join(names, "\n") {
+				t.Fatalf("%s: -l %q, -c's files %q", what, files.Text(), names)
+			}
+		}
+	}
+}
