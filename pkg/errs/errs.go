@@ -43,6 +43,10 @@ const (
 	NoChange       Code = "NOTHING_TO_UNDO"
 	EmbedderFailed Code = "EMBEDDER_FAILED"
 	Internal       Code = "INTERNAL"
+	// A notebook tool's file is not a notebook it can read, or has no
+	// such cell.
+	NotANotebook Code = "NOT_NOTEBOOK"
+	NoSuchCell   Code = "NO_CELL"
 
 	// --remote: the transport failed, there is no ws on the other side,
 	// or the connection ended before the command did.

@@ -434,3 +434,27 @@ func MoveSame(src, dest string) *Error {
 func MoveAcross(src, dest string, err error) *Error {
 	return newf(EIO, "cannot move %s to %s: they are on different file systems", src, dest).at(src, err)
 }
+
+// NotNotebook: a notebook tool's file is not a notebook it can read; why
+// says what is wrong with it.
+func NotNotebook(path, why string) *Error {
+	return newf(NotANotebook, "%s is not a Jupyter notebook ws can read: %s", path, why).at(path, nil)
+}
+
+// NotebookTooLarge: a notebook too big to load as cells.
+func NotebookTooLarge(path string, size, max int64) *Error {
+	return newf(FileTooLarge, "%s is too large to load as a notebook (%d bytes; at most %d)", path, size, max).at(path, nil)
+}
+
+// NoCell: no cell of the notebook at path has the id or index ref. cells
+// is how many it has, ids some of their ids.
+func NoCell(path, ref string, cells int, ids []string) *Error {
+	if cells == 0 {
+		return newf(NoSuchCell, "No cell %s in %s: it has no cells", strconv.Quote(ref), path).at(path, nil)
+	}
+	which := fmt.Sprintf("an index from 0 to %d (-1 is the last)", cells-1)
+	if len(ids) > 0 {
+		which = "an id (" + strings.Join(ids, ", ") + ") or " + which
+	}
+	return newf(NoSuchCell, "No cell %s in %s: give %s", strconv.Quote(ref), path, which).at(path, nil)
+}

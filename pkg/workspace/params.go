@@ -224,6 +224,23 @@ type MoveRequest struct {
 	Overwrite   *bool  `json:"overwrite,omitempty" default:"false" desc:"Replace a file already at destination, or, when moving a directory, an empty directory there (default false: refused). A directory that holds anything is never replaced."`
 }
 
+// NotebookReadRequest is the input of notebook (notebook_read).
+type NotebookReadRequest struct {
+	Path    string `json:"path" desc:"Jupyter notebook (.ipynb) to show."`
+	CellID  string `json:"cellId,omitempty" desc:"Show only this cell, with its outputs in full: its id, or its index from 0 (-1 is the last)."`
+	Outputs *bool  `json:"outputs,omitempty" default:"true" desc:"Show the outputs of code cells (default true); long ones keep their first and last lines."`
+}
+
+// NotebookEditRequest is the input of notebook-edit (notebook_edit).
+type NotebookEditRequest struct {
+	DryRun    bool    `json:"-"` // ws notebook-edit --dry-run: show the change, write nothing
+	Path      string  `json:"path" desc:"Jupyter notebook (.ipynb) to change."`
+	CellID    string  `json:"cellId,omitempty" desc:"The cell to replace or delete: its id, or its index from 0 (-1 is the last). With editMode insert, the new cell goes after it; without cellId, first."`
+	NewSource *string `json:"newSource,omitempty" desc:"The cell's whole new source (replace), or the new cell's (insert)."`
+	CellType  string  `json:"cellType,omitempty" enum:"code,markdown,raw" desc:"replace: change the cell to this type (outputs go when a code cell stops being one); insert: the new cell's type (default code)."`
+	EditMode  string  `json:"editMode,omitempty" default:"\"replace\"" enum:"replace,insert,delete" desc:"replace the cell's source, insert a new cell, or delete the cell (default replace)."`
+}
+
 // UndoRequest is the input of undo.
 type UndoRequest struct {
 	Path  string `json:"path,omitempty" desc:"File whose last change by ws to take back. Without it, the last change ws made in the workspace (all the files of a patch together)."`

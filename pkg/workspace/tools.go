@@ -31,12 +31,14 @@ const (
 	SkillSearch      = "skill_search"
 	SkillRead        = "skill_read"
 	// ws's own tools.
-	MultiEdit  = "multi_edit"
-	ApplyPatch = "apply_patch"
-	Undo       = "undo"
-	Glob       = "glob"
-	SendInput  = "send_input"
-	MoveFile   = "move_file"
+	MultiEdit    = "multi_edit"
+	ApplyPatch   = "apply_patch"
+	Undo         = "undo"
+	Glob         = "glob"
+	SendInput    = "send_input"
+	MoveFile     = "move_file"
+	NotebookRead = "notebook_read"
+	NotebookEdit = "notebook_edit"
 )
 
 // Result is what every tool returns: the text the model is shown, plus the
@@ -205,6 +207,12 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 		tool(ToolSpec{ID: MoveFile, Command: "move", Writes: true, Op: "move", WSOnly: true,
 			Description: "Move or rename a file, a symbolic link or a directory (with everything in it) within the workspace, in one step, never a copy: destination is its new path (missing directories are made). A file already there is replaced only with overwrite=true; a directory replaces only an empty directory (overwrite=true), never merges into or deletes one that holds anything. undo moves it back."},
 			(*Workspace).Move),
+		tool(ToolSpec{ID: NotebookRead, Command: "notebook", WSOnly: true,
+			Description: "Show a Jupyter notebook (.ipynb) as its cells: each between <cell index=… id=… type=…> and </cell>, its source as written, then its outputs (text as text, images by type and size). Use it instead of read_file on notebooks: the cell ids it shows are what notebook_edit takes."},
+			(*Workspace).NotebookRead),
+		tool(ToolSpec{ID: NotebookEdit, Command: "notebook-edit", Writes: true, Op: "notebook_edit", WSOnly: true,
+			Description: "Change one cell of a Jupyter notebook: replace its source (and optionally its type), insert a new cell after it, or delete it. Cells are named by id or index, as notebook_read shows them. Only that cell's part of the file changes; undo takes the change back."},
+			(*Workspace).NotebookEdit),
 	}
 })
 
