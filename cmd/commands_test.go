@@ -127,6 +127,8 @@ func TestCommandRequests(t *testing.T) {
 			`{"skillName":"pdf","path":"refs/x.md","startLine":2,"endLine":3}`},
 		{"notebook", captured(newNotebookCmd), []string{"nb.ipynb"}, "", `{"path":"nb.ipynb"}`},
 		{"notebook cell", captured(newNotebookCmd), []string{"nb.ipynb", "--cell", "-1", "--outputs=false"}, "", `{"path":"nb.ipynb","cellId":"-1","outputs":false}`},
+		{"notebook from", captured(newNotebookCmd), []string{"nb.ipynb", "--from", "3"}, "", `{"path":"nb.ipynb","fromCell":3}`},
+		{"notebook from -1", captured(newNotebookCmd), []string{"nb.ipynb", "--from", "-1"}, "", "usage: --from must be an integer ≥ 0"},
 		{"notebook two paths", captured(newNotebookCmd), []string{"a.ipynb", "b.ipynb"}, "", "usage: takes one PATH (got 2 arguments)"},
 		{"notebook-edit", captured(newNotebookEditCmd), []string{"nb.ipynb", "--cell", "ab12", "--source", "x = 1"}, "",
 			`{"path":"nb.ipynb","cellId":"ab12","newSource":"x = 1"}`},

@@ -25,6 +25,7 @@ change it next.`,
 	}, func(b *binder, req *workspace.NotebookReadRequest) {
 		stringVar(b.f, &req.CellID, "cell", "show only this cell (an id, or an index from 0; -1 is the last), its outputs whole (cellId)")
 		b.bool(&req.Outputs, "outputs", "", true, "show the outputs of code cells (--outputs=false: sources only)")
+		b.int(&req.From, "from", "", "fromCell", "0", "start at the cell with this index")
 	}, func(cmd *cobra.Command, args []string, req *workspace.NotebookReadRequest) error {
 		req.Path = args[0]
 		return nil

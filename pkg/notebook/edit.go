@@ -194,14 +194,14 @@ func (nb *Notebook) Insert(at int, typ, source, id string) ([]byte, error) {
 	if st.compact {
 		cell = "{" + strings.Join(fields, ","+st.keyGap) + "}"
 	} else {
-		cell = "{\n" + st.keyIndent + strings.Join(fields, ",\n"+st.keyIndent) + "\n" + st.closeIndent + "}"
+		cell = "{" + st.nl + st.keyIndent + strings.Join(fields, ","+st.nl+st.keyIndent) + st.nl + st.closeIndent + "}"
 	}
 	n := len(nb.Cells)
 	switch {
 	case n == 0:
 		arr := "[" + cell + "]"
 		if !st.compact {
-			arr = "[\n" + st.closeIndent + cell + "\n" + nb.keyIndentOrNone() + "]"
+			arr = "[" + st.nl + st.closeIndent + cell + st.nl + nb.keyIndentOrNone() + "]"
 		}
 		return splice(nb.src, nb.arrStart, nb.arrEnd, []byte(arr)), nil
 	case at < n:
@@ -265,6 +265,7 @@ type style struct {
 	keyIndent   string // "   "
 	closeIndent string // "  "
 	colon       string // ": "
+	nl          string // "\n", or "\r\n" in a file saved so
 }
 
 // cellStyle is the layout of cell c.
@@ -281,6 +282,10 @@ func (nb *Notebook) cellStyle(c *Cell) style {
 	if nl < 0 {
 		st.compact = true
 		return st
+	}
+	st.nl = "\n"
+	if nl > 0 && st.keyGap[nl-1] == '\r' {
+		st.nl = "\r\n"
 	}
 	st.keyIndent = st.keyGap[nl+1:]
 	closing := string(nb.src[last.valEnd : c.end-1])
@@ -308,7 +313,11 @@ func (nb *Notebook) newCellStyle(at int) style {
 	if unit == "" {
 		unit = " "
 	}
-	return style{keyGap: "\n" + indent + unit + unit, keyIndent: indent + unit + unit, closeIndent: indent + unit, colon: ": "}
+	nl := "\n"
+	if strings.Contains(nb.keyIndent, "\r\n") {
+		nl = "\r\n"
+	}
+	return style{keyGap: nl + indent + unit + unit, keyIndent: indent + unit + unit, closeIndent: indent + unit, colon: ": ", nl: nl}
 }
 
 // source is a cell source as JSON in this layout: a list of lines, each
@@ -329,7 +338,7 @@ func (st style) source(s string, asArray bool) string {
 		return "[" + strings.Join(enc, ","+st.keyGap) + "]"
 	}
 	in := st.keyIndent + st.unit()
-	return "[\n" + in + strings.Join(enc, ",\n"+in) + "\n" + st.keyIndent + "]"
+	return "[" + st.nl + in + strings.Join(enc, ","+st.nl+in) + st.nl + st.keyIndent + "]"
 }
 
 // unit is one level of indentation.

@@ -257,3 +257,26 @@ func TestOtherLayouts(t *testing.T) {
 		t.Errorf("NewID = %q", id)
 	}
 }
+
+// A notebook saved with CRLF line ends (or tabs) keeps them in what an
+// edit writes.
+func TestCRLFAndTabs(t *testing.T) {
+	for _, tc := range []struct{ name, nl, unit string }{{"crlf", "\r\n", " "}, {"tabs", "\n", "\t"}} {
+		jupyter := strings.NewReplacer("\n", tc.nl, "\x00", tc.unit)
+		before := jupyter.Replace("{\n\x00\"cells\": [\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": []\n\x00\x00}\n\x00],\n\x00\"nbformat\": 4,\n\x00\"nbformat_minor\": 4\n}\n")
+		nb, err := Parse([]byte(before))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := nb.Replace(0, "a\nb", "")
+		want := jupyter.Replace("{\n\x00\"cells\": [\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": [\n\x00\x00\x00\x00\"a\\n\",\n\x00\x00\x00\x00\"b\"\n\x00\x00\x00]\n\x00\x00}\n\x00],\n\x00\"nbformat\": 4,\n\x00\"nbformat_minor\": 4\n}\n")
+		if err != nil || string(got) != want {
+			t.Errorf("%s: Replace:\n%q\nwant\n%q", tc.name, got, want)
+		}
+		got, _ = nb.Insert(1, Raw, "", "")
+		want = jupyter.Replace("{\n\x00\"cells\": [\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": []\n\x00\x00},\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": []\n\x00\x00}\n\x00],\n\x00\"nbformat\": 4,\n\x00\"nbformat_minor\": 4\n}\n")
+		if string(got) != want {
+			t.Errorf("%s: Insert:\n%q\nwant\n%q", tc.name, got, want)
+		}
+	}
+}

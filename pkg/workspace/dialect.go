@@ -37,8 +37,12 @@ func (d Dialect) param(name, flag string) string {
 	return name
 }
 
-// setting names a parameter with a value: offset=262, or --offset 262.
+// setting names a parameter with a value: offset=262, or --offset 262
+// (a boolean flag takes its value after =: --outputs=false).
 func (d Dialect) setting(name, flag string, value any) string {
+	if _, isBool := value.(bool); isBool && d == CLIFlags {
+		return fmt.Sprintf("--%s=%v", flag, value)
+	}
 	if d == CLIFlags {
 		return fmt.Sprintf("--%s %v", flag, value)
 	}

@@ -118,17 +118,42 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 	res := &NotebookReadResult{Path: Bytes(name), Nbformat: fmt.Sprintf("%d.%d", nb.Major, nb.Minor),
 		Language: nb.Language, CellCount: len(nb.Cells), Cells: []NotebookCell{}}
 	budget := w.cfg.MaxOutputTokens(NotebookRead, defaultReadTokens)
+	// Whole cells only: each is shown when it fits with the notice that
+	// would name the cells after it; the first is shown anyway (cut to
+	// the budget).
+	notice := func(from int) string {
+		how := d.setting("fromCell", "from", from) + ", one cell with " + d.setting("cellId", "cell", from)
+		if opts.Outputs && hasOutputs(nb.Cells[from:]) {
+			how += ", or sources only with " + d.setting("outputs", "outputs", false)
+		}
+		which := fmt.Sprintf("cells %d-%d", from, len(nb.Cells)-1)
+		if from == len(nb.Cells)-1 {
+			which = fmt.Sprintf("cell %d", from)
+		}
+		return fmt.Sprintf("\n[%s of %d not shown, over the output budget of ~%d tokens: continue with %s]",
+			which, len(nb.Cells), budget, how)
+	}
+	from := 0
+	if req.From != nil {
+		from = *req.From
+		if from >= len(nb.Cells) && opts.Cell < 0 {
+			return nil, errs.Invalid(d.param("fromCell", "from"), fmt.Sprintf("%s has %d cells (indexes 0 to %d)", req.Path, len(nb.Cells), len(nb.Cells)-1))
+		}
+	}
 	var sb strings.Builder
 	sb.WriteString(nb.Header(name))
 	for i := range nb.Cells {
-		if opts.Cell >= 0 && i != opts.Cell {
+		if (opts.Cell >= 0 && i != opts.Cell) || i < from {
 			continue
 		}
 		cell := "\n" + nb.RenderCell(i, opts)
-		if len(res.Cells) > 0 && tokens.Exceeds(sb.String()+cell, budget) {
+		after := ""
+		if opts.Cell < 0 && i+1 < len(nb.Cells) {
+			after = notice(i + 1)
+		}
+		if len(res.Cells) > 0 && tokens.Exceeds(sb.String()+cell+after, budget) {
 			res.Truncated = true
-			sb.WriteString(fmt.Sprintf("\n[cells %d-%d of %d not shown, over the output budget of ~%d tokens: show one with %s, or leave out the outputs with %s]",
-				i, len(nb.Cells)-1, len(nb.Cells), budget, d.setting("cellId", "cell", i), d.setting("outputs", "outputs", false)))
+			sb.WriteString(notice(i))
 			break
 		}
 		sb.WriteString(cell)
@@ -141,6 +166,15 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 		return nil, err
 	}
 	return res, nil
+}
+
+func hasOutputs(cells []notebook.Cell) bool {
+	for _, c := range cells {
+		if len(c.Outputs) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func cellJSON(c notebook.Cell, outputs bool) NotebookCell {

@@ -229,6 +229,7 @@ type NotebookReadRequest struct {
 	Path    string `json:"path" desc:"Jupyter notebook (.ipynb) to show."`
 	CellID  string `json:"cellId,omitempty" desc:"Show only this cell, with its outputs in full: its id, or its index from 0 (-1 is the last)."`
 	Outputs *bool  `json:"outputs,omitempty" default:"true" desc:"Show the outputs of code cells (default true); long ones keep their first and last lines."`
+	From    *int   `json:"fromCell,omitempty" min:"0" desc:"Start at the cell with this index (default 0), to see the cells after those an earlier call showed."`
 }
 
 // NotebookEditRequest is the input of notebook-edit (notebook_edit).
