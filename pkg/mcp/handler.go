@@ -465,6 +465,20 @@ func toResult(base string, res workspace.Result, err error) *callToolResult {
 		}
 		return out
 	}
+	if m, ok := res.(workspace.Media); ok {
+		// Images beside the text (a notebook's plots), each after a line
+		// that says whose it is.
+		parts, note := m.Media()
+		for _, p := range parts {
+			if validBase64(p.Base64) {
+				out.Content = append(out.Content, textContent{Type: "text", Text: p.Label + " (" + p.MediaType + "):"},
+					imageContent{Type: "image", MIMEType: p.MediaType, Data: p.Base64})
+			}
+		}
+		if note != "" {
+			out.Content = append(out.Content, textContent{Type: "text", Text: note})
+		}
+	}
 	if b, merr := jsonenc.Marshal(res); merr == nil && len(b) > 0 && b[0] == '{' {
 		out.StructuredContent = json.RawMessage(b)
 	}

@@ -246,3 +246,30 @@ func TestValidBase64(t *testing.T) {
 		}
 	}
 }
+
+// mediaResult is a result with images beside its text, as notebook_read's.
+type mediaResult struct {
+	parts []workspace.MediaPart
+	note  string
+}
+
+func (r *mediaResult) Text() string                           { return "text" }
+func (r *mediaResult) Media() ([]workspace.MediaPart, string) { return r.parts, r.note }
+
+// TestToResultMedia checks that a result's images follow its text as
+// image content, each after a line naming it, with the note last; a part
+// that is not valid base64 is left out.
+func TestToResultMedia(t *testing.T) {
+	res := &mediaResult{parts: []workspace.MediaPart{
+		{Label: "cell 1, output 1", MediaType: "image/png", Base64: "aGVsbG8="},
+		{Label: "cell 2, output 1", MediaType: "image/png", Base64: "not base64"},
+		{Label: "cell 3, output 2", MediaType: "image/jpeg", Base64: "aGk="},
+	}, note: "1 more image"}
+	b, err := json.Marshal(toResult("/w", res, nil).Content)
+	must(t, err)
+	want := `[{"type":"text","text":"text"},{"type":"text","text":"cell 1, output 1 (image/png):"},{"type":"image","mimeType":"image/png","data":"aGVsbG8="},` +
+		`{"type":"text","text":"cell 3, output 2 (image/jpeg):"},{"type":"image","mimeType":"image/jpeg","data":"aGk="},{"type":"text","text":"1 more image"}]`
+	if string(b) != want {
+		t.Errorf("content:\n%s\nwant\n%s", b, want)
+	}
+}

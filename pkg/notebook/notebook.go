@@ -58,8 +58,11 @@ type Output struct {
 
 // Media is a representation of an output other than its text.
 type Media struct {
-	Type  string
-	Bytes int
+	Type  string `json:"type"`
+	Bytes int    `json:"bytes"`
+	// Base64 is binary data as the notebook stores it, in base64 (line
+	// breaks taken out); "" for text.
+	Base64 string `json:"-"`
 }
 
 // field is one key of a JSON object and its value, by offsets into the
@@ -260,8 +263,10 @@ func (o rawOutput) output() Output {
 				// Binary data (a PNG) is stored as base64: its size is
 				// the decoded one.
 				if !textual(mime) {
-					if b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(string(t)), "")); err == nil {
-						n = len(b)
+					b64 := strings.Join(strings.Fields(string(t)), "")
+					if n64 := base64.StdEncoding.DecodedLen(len(b64)) - strings.Count(b64[max(0, len(b64)-2):], "="); validBase64(b64) {
+						out.Media = append(out.Media, Media{Type: mime, Bytes: n64, Base64: b64})
+						continue
 					}
 				}
 			}
@@ -269,6 +274,22 @@ func (o rawOutput) output() Output {
 		}
 	}
 	return out
+}
+
+// validBase64 tells whether s is standard, padded base64.
+func validBase64(s string) bool {
+	if len(s)%4 != 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' ||
+			c == '=' && i >= len(s)-2 && (i == len(s)-1 || s[len(s)-1] == '=')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // textual tells whether an output of that MIME type is stored as text

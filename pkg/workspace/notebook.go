@@ -11,6 +11,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/notebook"
 	"github.com/wstools/ws/pkg/tokens"
 	"github.com/wstools/ws/pkg/udiff"
@@ -28,8 +29,32 @@ type NotebookReadResult struct {
 	CellCount int            `json:"cell_count"`
 	Cells     []NotebookCell `json:"cells"` // the cells shown
 	Truncated bool           `json:"truncated,omitempty"`
+	parts     []MediaPart
+	partsNote string
 	textOut
 }
+
+// MediaPart is an image (or other media) a result carries beside its
+// text, for clients that show media to the model (MCP).
+type MediaPart struct {
+	Label     string // what it is, in the text's words: "cell 3, output 1"
+	MediaType string
+	Base64    string // standard, padded
+}
+
+// Media is what a result carries beside its text: media parts, and a
+// note on those it left out ("" when none).
+type Media interface {
+	Media() (parts []MediaPart, note string)
+}
+
+// Media is the images of the outputs shown, within the tool's mediaTypes
+// and maxMediaBytes, at most maxNotebookImages of them.
+func (r *NotebookReadResult) Media() ([]MediaPart, string) { return r.parts, r.partsNote }
+
+// maxNotebookImages is the most images one notebook_read carries (model
+// APIs take a few dozen per request at most).
+const maxNotebookImages = 8
 
 // NotebookCell is one cell as notebook_read's --json gives it.
 type NotebookCell struct {
@@ -159,6 +184,12 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 		sb.WriteString(cell)
 		res.Cells = append(res.Cells, cellJSON(nb.Cells[i], opts.Outputs))
 	}
+	var more int
+	res.parts, more = w.notebookMedia(nb, res.Cells)
+	if more > 0 {
+		res.partsNote = fmt.Sprintf("%d more image%s in these outputs %s not attached (at most %d per call, within maxMediaBytes in all): show a cell alone with cellId to see its images",
+			more, map[bool]string{true: "", false: "s"}[more == 1], map[bool]string{true: "is", false: "are"}[more == 1], maxNotebookImages)
+	}
 	text, cut, _ := tokens.LimitHead(sb.String(), budget)
 	res.Truncated = res.Truncated || cut
 	res.text = text
@@ -166,6 +197,33 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 		return nil, err
 	}
 	return res, nil
+}
+
+// notebookMedia is the images of the outputs of the cells shown that the
+// tool's mediaTypes name, in order, as long as their sizes add up to no
+// more than its maxMediaBytes and they are at most maxNotebookImages;
+// more is how many it left out.
+func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (parts []MediaPart, more int) {
+	types, left := w.cfg.MediaTypes(NotebookRead), w.cfg.MaxMediaBytes(NotebookRead)
+	for _, sc := range shown {
+		if len(sc.Outputs) == 0 {
+			continue // none, or not shown
+		}
+		for j, o := range nb.Cells[sc.Index].Outputs {
+			for _, m := range o.Media {
+				if m.Base64 == "" || !strings.HasPrefix(m.Type, "image/") || !media.MatchPatterns(types, m.Type) {
+					continue
+				}
+				if int64(m.Bytes) > left || len(parts) == maxNotebookImages {
+					more++
+					continue
+				}
+				left -= int64(m.Bytes)
+				parts = append(parts, MediaPart{Label: fmt.Sprintf("cell %d, output %d", sc.Index, j+1), MediaType: m.Type, Base64: m.Base64})
+			}
+		}
+	}
+	return parts, more
 }
 
 func hasOutputs(cells []notebook.Cell) bool {
