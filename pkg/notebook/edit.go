@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/js"
 )
 
 // Cell types.
@@ -377,36 +379,12 @@ func splitLines(s string) []string {
 
 // pyString is s as a JSON string the way Python's json module writes it
 // with ensure_ascii=False (as Jupyter saves notebooks): only quotes,
-// backslashes and control characters are escaped.
+// backslashes and control characters are escaped, which is also how
+// JSON.stringify writes it.
 func pyString(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s) + 2)
-	sb.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"':
-			sb.WriteString(`\"`)
-		case '\\':
-			sb.WriteString(`\\`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\r':
-			sb.WriteString(`\r`)
-		case '\t':
-			sb.WriteString(`\t`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\f':
-			sb.WriteString(`\f`)
-		default:
-			if c < 0x20 {
-				fmt.Fprintf(&sb, `\u%04x`, c)
-			} else {
-				sb.WriteByte(c)
-			}
-		}
-	}
-	sb.WriteByte('"')
+	js.Quote(&sb, s)
 	return sb.String()
 }
 

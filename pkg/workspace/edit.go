@@ -66,15 +66,11 @@ func (w *Workspace) MultiEdit(ctx context.Context, req MultiEditRequest) (*EditR
 }
 
 func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, dryRun bool, tool string) (*EditResult, error) {
-	t, g, err := w.resolveGuarded(path, tool)
+	t, g, f, st, err := w.openGuarded(path, tool)
 	if err != nil {
 		return nil, err
 	}
 	defer g.release()
-	f, st, err := w.fs.OpenRegular(t, "edit")
-	if err != nil {
-		return nil, err
-	}
 	content, unmap, err := readOrMap(f, st)
 	f.Close()
 	if err != nil {
@@ -163,6 +159,22 @@ func noFault(path string, fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// openGuarded resolves path, takes its write guard and opens the file to
+// change it in place (edit, notebook_edit): the caller releases g and
+// closes f.
+func (w *Workspace) openGuarded(path, toolID string) (*fsroot.Target, *writeGuard, *os.File, fsroot.FileStat, error) {
+	t, g, err := w.resolveGuarded(path, toolID)
+	if err != nil {
+		return nil, nil, nil, fsroot.FileStat{}, err
+	}
+	f, st, err := w.fs.OpenRegular(t, "edit")
+	if err != nil {
+		g.release()
+		return nil, nil, nil, fsroot.FileStat{}, err
+	}
+	return t, g, f, st, nil
 }
 
 // unchangedSince refuses to write when the file at g changed after it was

@@ -118,11 +118,7 @@ func findCell(nb *notebook.Notebook, ref, path string) (int, error) {
 // middle, and one cell asked for by id or index shows its outputs whole.
 // It counts as a read of the file, so notebook_edit may change it next.
 func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (*NotebookReadResult, error) {
-	t, err := w.fs.Resolve(req.Path)
-	if err != nil {
-		return nil, err
-	}
-	f, st, err := w.fs.OpenRegular(t, "read")
+	t, f, st, err := w.openRead(req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -270,15 +266,11 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 	case mode != "insert" && req.CellID == "":
 		return nil, errs.Invalid(d.param("cellId", "cell"), "give the cell to "+mode+" (its id, or its index from 0)")
 	}
-	t, g, err := w.resolveGuarded(req.Path, NotebookEdit)
+	t, g, f, st, err := w.openGuarded(req.Path, NotebookEdit)
 	if err != nil {
 		return nil, err
 	}
 	defer g.release()
-	f, st, err := w.fs.OpenRegular(t, "edit")
-	if err != nil {
-		return nil, err
-	}
 	content, nb, err := loadNotebook(f, st, req.Path)
 	f.Close()
 	if err != nil {

@@ -59,11 +59,7 @@ const (
 // as a base64 part, binary as a one-line description unless an encoding is
 // asked for. Only the requested window of a text file is held in memory.
 func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
-	t, err := w.fs.Resolve(req.Path)
-	if err != nil {
-		return nil, err
-	}
-	f, st, err := w.fs.OpenRegular(t, "read")
+	t, f, st, err := w.openRead(req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +74,17 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 		return nil, err
 	}
 	return res, nil
+}
+
+// openRead resolves path and opens the regular file it names, to read
+// it; the caller closes f.
+func (w *Workspace) openRead(path string) (*fsroot.Target, *os.File, fsroot.FileStat, error) {
+	t, err := w.fs.Resolve(path)
+	if err != nil {
+		return nil, nil, fsroot.FileStat{}, err
+	}
+	f, st, err := w.fs.OpenRegular(t, "read")
+	return t, f, st, err
 }
 
 func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, req ReadRequest, d Dialect) (*ReadResult, error) {

@@ -187,11 +187,7 @@ func (f skillFS) ReadDir(p string) ([]skills.Entry, error) {
 const maxSkillFile = 64 << 20
 
 func (f skillFS) ReadFile(p string) ([]byte, error) {
-	t, err := f.w.fs.Resolve(p)
-	if err != nil {
-		return nil, err
-	}
-	file, _, err := f.w.fs.OpenRegular(t, "read")
+	_, file, _, err := f.w.openRead(p)
 	if err != nil {
 		return nil, err
 	}
