@@ -2,7 +2,6 @@ package procstate
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
@@ -197,11 +197,8 @@ func (d *dispatcher) save() {
 
 // run runs one callback and records how it went.
 func (d *dispatcher) run(ctx context.Context, st *CallbackStatus, argv []string, in any, timeout time.Duration) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(in)
-	data := buf.Bytes()
+	data, err := jsonenc.Marshal(in)
+	data = append(data, '\n') // one line of JSON on the callback's stdin
 	if err == nil {
 		var res *runner.Result
 		res, err = runner.Run(ctx, runner.Cmd{Argv: argv, Dir: string(d.cb.Dir), Env: statefile.Plain(d.cb.Env), Stdin: data, Timeout: timeout})

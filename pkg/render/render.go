@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -101,13 +102,11 @@ func ModelResult(s *IO, asJSON bool, tool string, res workspace.Result, err erro
 
 // JSON writes v as one line of JSON, HTML characters unescaped.
 func JSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonenc.Marshal(v)
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(append(b, '\n'))
 	return err
 }
 

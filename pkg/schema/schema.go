@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/js"
 )
 
@@ -253,12 +254,11 @@ func (o *orderedJSON) MarshalJSON() ([]byte, error) {
 		kb, _ := json.Marshal(k)
 		buf.Write(kb)
 		buf.WriteByte(':')
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(o.vals[k]); err != nil {
+		vb, err := jsonenc.Marshal(o.vals[k])
+		if err != nil {
 			return nil, err
 		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
+		buf.Write(vb)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil

@@ -37,3 +37,16 @@ func TestMastra(t *testing.T) {
 		t.Errorf("the full list: %s %v", clean, err)
 	}
 }
+
+type htmlReq struct {
+	Pattern string `json:"pattern" desc:"a <regex> & more"`
+}
+
+// TestSchemaKeepsHTMLCharacters: a description's <, > and & are written
+// as they are, not as json.Marshal's \u003c escapes.
+func TestSchemaKeepsHTMLCharacters(t *testing.T) {
+	b, err := For[htmlReq]().JSON().MarshalJSON()
+	if err != nil || !strings.Contains(string(b), `"description":"a <regex> & more"`) {
+		t.Errorf("schema: %s %v", b, err)
+	}
+}

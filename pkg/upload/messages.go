@@ -262,14 +262,11 @@ func (m *Messages) Rewrite(notes map[int]string) ([]byte, error) {
 }
 
 func textPart(typ, text string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(struct {
+	b, _ := jsonenc.Marshal(struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{typ, text})
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }
 
 // replaceKey replaces the value of key (its last occurrence, the one a
