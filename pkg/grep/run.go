@@ -26,7 +26,10 @@ type File struct {
 	// Count is the number of lines reported: len(Hits), or, when the
 	// search only counts (Options.Count), that number alone.
 	Count int
-	Buf   []byte // the content, kept when there are hits (unless NoContent); of a big file, the lines around its hits
+	// Buf is the content, kept when there are hits (unless NoContent):
+	// of a big file, or when the search prints a bounded part of each
+	// file, only the lines it prints (hits and their context).
+	Buf   []byte
 	Lines *Lines // the lines of Buf
 	Size  int64  // the bytes searched
 	loc   fsroot.Loc
@@ -403,8 +406,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			return buf
 		}
 		if st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded() {
-			g.scanWindows(f, fd, st.Size)
-			return buf
+			return g.scanWindows(f, fd, st.Size, buf)
 		}
 	}
 	buf, err = readAllSized(fd, st.Size, buf)
@@ -424,18 +426,30 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 	}
 	f.timeout = g.scanInto(buf, 0, lines, t)
 	f.Hits, f.Count = t.hits, t.n
-	if f.Count > 0 && !g.noContent {
-		f.Lines = IndexLines(buf)
-		if cap(buf) > 2*len(buf)+4<<10 {
-			// A small file in a big buffer keeps a copy of its own; the
-			// worker keeps the buffer.
-			f.Buf = bytes.Clone(buf)
-			return buf
-		}
-		f.Buf = buf
-		return nil // the file keeps it
+	if f.Count == 0 || g.noContent || f.timeout != nil {
+		return reuse(buf)
 	}
-	return reuse(buf)
+	if g.bounded() {
+		// The file keeps only the lines it prints, as a windowed search
+		// keeps them, and the worker its buffer: a tree of big files
+		// with a hit each is not held whole until the output.
+		if !g.invert {
+			lines = countLines(buf)
+		}
+		w := &windowed{before: g.before, after: g.after, wantTo: -1}
+		w.gather(buf, lines, 0, 0, f.Hits)
+		f.Buf, f.Lines = sparseLines(w.kept, lines)
+		return reuse(buf)
+	}
+	f.Lines = IndexLines(buf)
+	if cap(buf) > 2*len(buf)+4<<10 {
+		// A small file in a big buffer keeps a copy of its own; the
+		// worker keeps the buffer.
+		f.Buf = bytes.Clone(buf)
+		return buf
+	}
+	f.Buf = buf
+	return nil // the file keeps it
 }
 
 // bounded reports a search whose files each keep a bounded part of

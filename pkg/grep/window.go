@@ -50,22 +50,26 @@ func (w *windowed) keep(kl keptLine) {
 // scanWindows searches the file open at fd, of size bytes, window by
 // window, and fills f as scan does (f.Lines then holds only the kept
 // lines; see Lines). It stops reading once the file has all the lines it
-// can report and their after-context.
-func (g *grepRun) scanWindows(f *File, fd int, size int64) {
+// can report and their after-context. buf is the worker's read buffer;
+// scanWindows returns the one to use for the next file.
+func (g *grepRun) scanWindows(f *File, fd int, size int64, buf []byte) []byte {
 	w := &windowed{before: g.before, after: g.after, wantTo: -1}
-	buf := make([]byte, windowSize)
+	if cap(buf) < windowSize {
+		buf = make([]byte, windowSize)
+	}
+	buf = buf[:windowSize]
 	carry := 0    // bytes at buf's start carried over: the start of a line
 	var off int64 // where buf[0] is in the file
 	line := 0     // the number of buf[0]'s line
 	t := g.newTally()
 	for {
 		if g.ctx.Err() != nil {
-			return // the search is over: nobody takes this file's hits
+			return reuse(buf) // the search is over: nobody takes this file's hits
 		}
 		n, err := preadFull(fd, buf[carry:], off+int64(carry))
 		if err != nil {
 			f.err = fsroot.SkipReason(err)
-			return
+			return reuse(buf)
 		}
 		data := buf[:carry+n]
 		eof := carry+n < len(buf)
@@ -86,7 +90,7 @@ func (g *grepRun) scanWindows(f *File, fd int, size int64) {
 			if te := g.scanInto(win, line, count, t); te != nil {
 				te.Line += line
 				f.timeout = te
-				return
+				return reuse(buf)
 			}
 			if !g.noContent {
 				w.gather(win, count, line, off, t.hits[k:])
@@ -106,22 +110,23 @@ func (g *grepRun) scanWindows(f *File, fd int, size int64) {
 	if f.Count > 0 && !g.noContent {
 		f.Buf, f.Lines = sparseLines(w.kept, line)
 	}
+	return reuse(buf)
 }
 
 // gather keeps, of the window win of count lines (whose first line is
 // first, at offset off in the file), the lines the hits wh (of this
 // window, numbered in the file) and the after-context of earlier hits
-// want; then it moves the ring on. The window's lines are indexed only
-// when one is wanted: most windows of a big file have no hit.
+// want; then it moves the ring on. Only the lines wanted are found, in
+// order, skipping those between by counting newlines: a window's lines
+// are not indexed (that was half the time of a search whose files each
+// had a hit).
 func (w *windowed) gather(win []byte, count, first int, off int64, wh []Hit) {
-	var lines *Lines
+	cur := lineCursor{buf: win}
 	at := func(i int) keptLine { // line i of the window
-		if lines == nil {
-			lines = IndexLines(win)
-		}
-		s, e := lines.Bounds(win, i)
-		if e < len(win) && win[e] == '\n' {
-			e++
+		s := cur.seek(i)
+		e := len(win)
+		if k := bytes.IndexByte(win[s:], '\n'); k >= 0 {
+			e = s + k + 1 // with its newline
 		}
 		return keptLine{n: first + i, abs: off + int64(s), text: win[s:e]}
 	}
@@ -136,7 +141,11 @@ func (w *windowed) gather(win []byte, count, first int, off int64, wh []Hit) {
 				w.keep(kl)
 			}
 		}
-		for i := max(hl-w.before, 0); i <= min(count-1, hl+w.after); i++ {
+		start := max(hl-w.before, 0)
+		if k := len(w.kept); k > 0 {
+			start = max(start, w.kept[k-1].n-first+1) // the lines before are kept
+		}
+		for i := start; i <= min(count-1, hl+w.after); i++ {
 			w.keep(at(i))
 		}
 		w.wantTo = max(w.wantTo, h.Line+w.after)
@@ -153,6 +162,40 @@ func (w *windowed) gather(win []byte, count, first int, off int64, wh []Hit) {
 	if extra := len(w.ring) - w.before; extra > 0 {
 		w.ring = append(w.ring[:0], w.ring[extra:]...)
 	}
+}
+
+// lineCursor finds the lines of a buffer in increasing order.
+type lineCursor struct {
+	buf  []byte
+	line int // the line that starts at off
+	off  int
+}
+
+// seek is where line i of the buffer starts (a line it has): found on
+// from the last one asked for, a block of newlines at a time while the
+// line is further than the block holds (a seek back starts over).
+func (c *lineCursor) seek(i int) int {
+	const block = 4096
+	if i < c.line {
+		c.line, c.off = 0, 0
+	}
+	for c.line < i {
+		rest := c.buf[c.off:]
+		if len(rest) > block {
+			if n := bytes.Count(rest[:block], newline); n < i-c.line {
+				c.line += n
+				c.off += block
+				continue
+			}
+		}
+		k := bytes.IndexByte(rest, '\n')
+		if k < 0 {
+			return len(c.buf) // past the last line: not asked for
+		}
+		c.off += k + 1
+		c.line++
+	}
+	return c.off
 }
 
 // countLines is the number of lines of win (POSIX lines: a final newline
