@@ -113,6 +113,8 @@ func (s *Set) direct(p, src string) bool {
 		}
 		if ok {
 			s.load(p, lastSegment(parentPath(p)), src)
+		} else {
+			s.missing(p)
 		}
 		return true
 	}
@@ -142,6 +144,7 @@ func (s *Set) scan(p, src string) {
 		return
 	}
 	if !ok {
+		s.missing(p)
 		return
 	}
 	entries, err := s.fs.ReadDir(p)
@@ -162,6 +165,13 @@ func (s *Set) scan(p, src string) {
 			s.load(file, e.Name, src)
 		}
 	}
+}
+
+// missing reports a configured path that is not there: Mastra skips it
+// without a word, so a misspelt path in the config looked like a skills
+// directory with nothing in it.
+func (s *Set) missing(p string) {
+	s.Warnings = append(s.Warnings, fmt.Sprintf("skills path %q does not exist: no skills are loaded from it", p))
 }
 
 // load parses and validates one SKILL.md and adds the skill.

@@ -157,7 +157,8 @@ func TestPrecedence(t *testing.T) {
 
 // TestUnreachableReported checks that a configured path the workspace
 // refuses, and a SKILL.md it cannot reach, are reported as warnings (as
-// Mastra logs them), not skipped in silence.
+// Mastra logs them), not skipped in silence; and one that does not exist
+// too (Mastra skips it without a word).
 func TestUnreachableReported(t *testing.T) {
 	fsys := mapFS{
 		"links/evil/SKILL.md":  refused, // a symlink leading out of the workspace
@@ -172,6 +173,7 @@ func TestUnreachableReported(t *testing.T) {
 		"skipping skill links/evil/SKILL.md: Permission denied: access on links/evil/SKILL.md",
 		`cannot access skills path "../outside": Permission denied: access on ../outside`,
 		`cannot access skills path "/good": Permission denied: access on /good (did you mean to use the relative path "good"?)`,
+		`skills path "missing" does not exist: no skills are loaded from it`,
 	}
 	if !reflect.DeepEqual(set.Warnings, want) {
 		t.Errorf("warnings:\n%q\nwant\n%q", set.Warnings, want)
