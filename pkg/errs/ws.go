@@ -136,6 +136,13 @@ func ProcessRemoved(pid string) *Error {
 	return newf(RecordRemoved, "the record of process %s was removed while ws was reading it (by ws destroy, or ws ps --prune), so its output and exit code are gone", pid)
 }
 
+// ProcessRecordDamaged: the only record of a pid (procs/<id>) cannot be
+// read, so whether the process is this workspace's is not known.
+func ProcessRecordDamaged(pid, id string, err error) *Error {
+	return &Error{Code: StateCorrupt, Err: err, Message: fmt.Sprintf(
+		"the record of process %s in the state directory (procs/%s) is damaged; ws ps --prune removes it once the process has ended", pid, id)}
+}
+
 // ReadRecordUnreadable: a read-tracker record that cannot be read.
 func ReadRecordUnreadable(path string, err error) *Error {
 	return newf(StateCorrupt, "cannot read the read-tracker record of %s: %s", path, Errno(err)).at(path, err)

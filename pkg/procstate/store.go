@@ -120,13 +120,13 @@ func (s *Store) List(root string) ([]*Entry, error) {
 	return out, err
 }
 
-// ListSkipped is List, and how many records of the store it skipped
+// ListSkipped is List, and the ids of the records of the store it skipped
 // because they cannot be read (damaged, or unreadable; whose they are is
-// not known). A directory removed meanwhile is not counted.
-func (s *Store) ListSkipped(root string) ([]*Entry, int, error) {
+// not known), in name order. A directory removed meanwhile is not counted.
+func (s *Store) ListSkipped(root string) ([]*Entry, []string, error) {
 	all, skipped, err := s.load(func(name string) bool { return !strings.HasPrefix(name, ".") })
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	out := all[:0]
 	for _, e := range all {
@@ -137,10 +137,24 @@ func (s *Store) ListSkipped(root string) ([]*Entry, int, error) {
 	return out, skipped, nil
 }
 
-// Find returns the newest record of pid in root's records, or nil.
+// DamagedError is Find's error when the only records of a pid cannot be
+// read: one of them is ID.
+type DamagedError struct {
+	ID  string
+	Err error
+}
+
+func (e *DamagedError) Error() string {
+	return "process record " + e.ID + " is damaged: " + e.Err.Error()
+}
+func (e *DamagedError) Unwrap() error { return e.Err }
+
+// Find returns the newest record of pid in root's records, or nil. When
+// there is none but a record of pid cannot be read, the error is a
+// *DamagedError: the process may be one of root's.
 func (s *Store) Find(root string, pid int) (*Entry, error) {
 	prefix := strconv.Itoa(pid) + "-"
-	found, _, err := s.load(func(name string) bool { return strings.HasPrefix(name, prefix) })
+	found, skipped, err := s.load(func(name string) bool { return strings.HasPrefix(name, prefix) })
 	if err != nil {
 		return nil, err
 	}
@@ -150,18 +164,26 @@ func (s *Store) Find(root string, pid int) (*Entry, error) {
 			best = e
 		}
 	}
+	if best == nil && len(skipped) > 0 {
+		_, err := s.Load(skipped[0])
+		if err == nil {
+			err = ErrCorrupt // it has been mended meanwhile: ask again
+		}
+		return nil, &DamagedError{ID: skipped[0], Err: err}
+	}
 	return best, nil
 }
 
 // load reads the records whose directory name passes keep, oldest first;
-// corrupt ones are skipped, and counted (not one removed meanwhile).
-func (s *Store) load(keep func(name string) bool) ([]*Entry, int, error) {
+// corrupt ones are skipped, and their ids returned (not one removed
+// meanwhile).
+func (s *Store) load(keep func(name string) bool) ([]*Entry, []string, error) {
 	names, err := statefile.List(s.dir)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	var out []*Entry
-	skipped := 0
+	var skipped []string
 	for _, d := range names {
 		if !d.IsDir() || !keep(d.Name()) {
 			continue
@@ -170,11 +192,35 @@ func (s *Store) load(keep func(name string) bool) ([]*Entry, int, error) {
 		case err == nil:
 			out = append(out, e)
 		case !errors.Is(err, fs.ErrNotExist):
-			skipped++
+			skipped = append(skipped, d.Name())
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Record.StartedAt.Before(out[j].Record.StartedAt) })
 	return out, skipped, nil
+}
+
+// RemoveDamaged removes a record that cannot be read (one of
+// ListSkipped's ids) when its process has ended: its directory's name,
+// <pid>-<start time>, says which process it was. It reports whether the
+// record went; one whose process still runs, or that reads well again,
+// stays.
+func (s *Store) RemoveDamaged(id string) (bool, error) {
+	pid, start, ok := strings.Cut(id, "-")
+	n, err1 := strconv.Atoi(pid)
+	t, err2 := strconv.ParseUint(start, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n <= 0 || strings.HasPrefix(id, ".") {
+		return false, nil // not a record's name
+	}
+	if _, err := s.Load(id); err == nil || errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if Same(n, t, "") {
+		return false, nil
+	}
+	if err := s.Remove(id); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // WriteExit records how the process ended. The first exit written wins.

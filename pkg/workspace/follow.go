@@ -42,8 +42,14 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 	}
 	dir := w.procStore().Dir(e.Record.ID)
 	streams := []*followed{{name: "stdout", log: "stdout.log"}, {name: "stderr", log: "stderr.log"}}
-	cur, _ := procstate.ReadCursor(dir, w.thread)
 	since := req.SinceLast != nil && *req.SinceLast
+	cur, err := procstate.ReadCursor(dir, w.thread)
+	if err != nil {
+		cur = procstate.Cursor{} // everything again
+		if since {
+			w.warn(damagedCursor(e.Record.PID))
+		}
+	}
 	for i, s := range streams {
 		if since {
 			s.pos = []int64{cur.Stdout, cur.Stderr}[i]
@@ -52,7 +58,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		// From the very start when all that is kept is shown, so that the
 		// first pass says what was dropped.
 		if s.pos, err = procstate.TailStart(dir, s.log, tailOf(req.Tail)); err != nil {
-			return nil, stateError(err)
+			return nil, w.stateError(err)
 		}
 	}
 	deadline := waitDeadline(req.WaitTimeout)
@@ -64,7 +70,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 			return nil, err
 		}
 		for _, s := range streams {
-			if err := s.pass(dir, filter, gone, emit); err != nil {
+			if err := s.pass(w, dir, filter, gone, emit); err != nil {
 				return nil, err
 			}
 		}
@@ -102,10 +108,10 @@ type followed struct {
 
 // pass hands on what was written since the last pass; last: the process
 // has ended, so a partial line is complete.
-func (s *followed) pass(dir string, filter *lineFilter, last bool, emit func(FollowChunk) error) error {
+func (s *followed) pass(w *Workspace, dir string, filter *lineFilter, last bool, emit func(FollowChunk) error) error {
 	b, start, err := procstate.ReadLogFrom(dir, s.log, s.pos)
 	if err != nil {
-		return stateError(err)
+		return w.stateError(err)
 	}
 	if len(b) == 0 && !(last && len(s.partial) > 0) {
 		return nil

@@ -45,30 +45,44 @@ type rootMark struct {
 
 // touch records an access: the first one creates workspace.json, later
 // ones set its modification time; the root's file in roots/ likewise. A
-// failure here never fails a call.
+// file that does not decode (damaged) is written again, with a warning.
+// A failure here never fails a call.
 func (w *Workspace) touch() {
 	if w.stateDir == "" {
 		return
 	}
 	now := w.now()
-	touchFile(filepath.Join(w.stateDir, metaFile), now, func() any {
+	meta := filepath.Join(w.stateDir, metaFile)
+	if w.touchFile(meta, now, func(data []byte) bool {
+		var m workspaceMeta
+		return json.Unmarshal(data, &m) == nil && m.ID != "" && m.Root != ""
+	}, func() any {
 		return workspaceMeta{ID: w.ID(), Name: w.Name(), Root: statefile.String(w.fs.RealBase()),
 			CreatedAt: now.UTC().Format(time.RFC3339Nano)}
-	})
-	touchFile(w.rootMarkFile(), now, func() any { return rootMark{Root: statefile.String(w.fs.RealBase())} })
+	}) {
+		w.warn("the state directory's " + metaFile + " was damaged; it was written again (createdAt starts now)")
+	}
+	w.touchFile(w.rootMarkFile(), now, func(data []byte) bool {
+		var m rootMark
+		return json.Unmarshal(data, &m) == nil && string(m.Root) == w.fs.RealBase()
+	}, func() any { return rootMark{Root: statefile.String(w.fs.RealBase())} })
 }
 
-// touchFile sets the modification time of a state file, creating it with
-// content's JSON when it is not there.
-func touchFile(p string, now time.Time, content func() any) {
-	if os.Chtimes(p, now, now) == nil {
-		return
+// touchFile sets the modification time of a state file, (re)writing it
+// with content's JSON when it is not there or its bytes are not valid. It
+// reports whether a file that was there was written again.
+func (w *Workspace) touchFile(p string, now time.Time, valid func([]byte) bool, content func() any) (mended bool) {
+	data, err := os.ReadFile(p)
+	if err == nil && valid(data) {
+		_ = os.Chtimes(p, now, now)
+		return false
 	}
-	data, err := json.MarshalIndent(content(), "", "  ")
-	if err != nil || writeStateFile(p, append(data, '\n')) != nil {
-		return
+	out, merr := json.MarshalIndent(content(), "", "  ")
+	if merr != nil || w.writeStateFile(p, append(out, '\n')) != nil {
+		return false
 	}
 	_ = os.Chtimes(p, now, now)
+	return err == nil
 }
 
 // rootMarkFile is this workspace's file in rootsDir.
@@ -180,7 +194,7 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 	if res.StateExists {
 		entries, err := w.procStore().List(w.fs.RealBase())
 		if err != nil {
-			return nil, stateError(err)
+			return nil, w.stateError(err)
 		}
 		for _, e := range entries {
 			switch processOf(e).State {
@@ -313,7 +327,7 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	}
 	entries, err := w.procStore().List(w.fs.RealBase())
 	if err != nil {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	for _, e := range entries {
 		if e.Record.Running() || e.Record.SupervisorRunning() {
@@ -332,11 +346,11 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	// directory holding anything else.
 	for _, n := range names {
 		if err := os.RemoveAll(filepath.Join(w.stateDir, n)); err != nil {
-			return nil, stateError(err)
+			return nil, w.stateError(err)
 		}
 	}
 	if err := os.Remove(w.stateDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	res.Removed = true
 	var sb strings.Builder
@@ -364,7 +378,7 @@ var stateNames = map[string]bool{metaFile: true, "reads": true, "locks": true, "
 func (w *Workspace) stateEntries() ([]string, error) {
 	dirents, err := os.ReadDir(w.stateDir)
 	if err != nil {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	var names []string
 	for _, d := range dirents {

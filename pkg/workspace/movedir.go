@@ -188,7 +188,7 @@ func (w *Workspace) carryReads(from, to string, dir bool) {
 func (w *Workspace) rekeyRead(rec *readRecord, from, to string) {
 	rec.Path = statefile.String(to)
 	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil || writeStateFile(w.recordFile(to), append(data, '\n')) != nil {
+	if err != nil || w.writeStateFile(w.recordFile(to), append(data, '\n')) != nil {
 		return
 	}
 	_ = os.Remove(w.recordFile(from))

@@ -103,7 +103,7 @@ func (w *Workspace) reload(e *procstate.Entry) (*procstate.Entry, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, errs.ProcessRemoved(strconv.Itoa(e.Record.PID))
 	case err != nil:
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	return cur, nil
 }
@@ -117,8 +117,12 @@ func (w *Workspace) findProcess(pid string) (*procstate.Entry, error) {
 		return nil, nil
 	}
 	e, err := w.procStore().Find(w.fs.RealBase(), n)
-	if err != nil {
-		return nil, stateError(err)
+	var damaged *procstate.DamagedError
+	switch {
+	case errors.As(err, &damaged):
+		return nil, errs.ProcessRecordDamaged(strconv.Itoa(n), damaged.ID, err)
+	case err != nil:
+		return nil, w.stateError(err)
 	}
 	return e, nil
 }
@@ -145,6 +149,12 @@ func (w *Workspace) outputOf(req ProcessOutputRequest) (*lineFilter, *procstate.
 		return nil, nil, err
 	}
 	return filter, e, nil
+}
+
+// damagedCursor is the warning of a sinceLast read whose cursor (what
+// the thread has been shown) cannot be read: everything shows again.
+func damagedCursor(pid int) string {
+	return fmt.Sprintf("the sinceLast position of process %d in the state directory is damaged: all its output is shown again", pid)
 }
 
 func noProcess(pid string) error {
@@ -268,7 +278,9 @@ func (w *Workspace) readOutput(e *procstate.Entry, since bool, tail int, filtere
 	if since {
 		c, err := procstate.ReadCursor(dir, w.thread)
 		if err == nil {
-			cur = c // a damaged cursor shows everything again
+			cur = c
+		} else {
+			w.warn(damagedCursor(e.Record.PID))
 		}
 	}
 	res := &shownOutput{since: since}
@@ -283,14 +295,14 @@ func (w *Workspace) readOutput(e *procstate.Entry, since bool, tail int, filtere
 		if tail > 0 && !filtered {
 			t, err := procstate.ReadLogTail(dir, s.name, s.from, tail)
 			if err != nil {
-				return nil, stateError(err)
+				return nil, w.stateError(err)
 			}
 			res.tails[i], *s.data, *s.end, res.lost[i] = t, t.Data, t.End, t.From-s.from
 			continue
 		}
 		b, start, err := procstate.ReadLogFrom(dir, s.name, s.from)
 		if err != nil {
-			return nil, stateError(err)
+			return nil, w.stateError(err)
 		}
 		*s.end = start + int64(len(b))
 		res.lost[i] = start - s.from
@@ -521,9 +533,12 @@ type PSResult struct {
 	// PrunedLocks counts the unused write-lock files removed.
 	PrunedLocks int `json:"pruned_locks,omitempty"`
 	// Skipped counts the process records that cannot be read (damaged):
-	// they are not listed, and a warning says so.
+	// they are not listed, and a warning names them.
 	Skipped int `json:"skipped,omitempty"`
-	now     time.Time
+	// PrunedDamaged counts the damaged records --prune removed (their
+	// processes had ended).
+	PrunedDamaged int `json:"pruned_damaged,omitempty"`
+	now           time.Time
 }
 
 // Text is a table: PID, STATE, EXIT, AGE, COMMAND, tab-separated.
@@ -555,6 +570,9 @@ func (r *PSResult) Text() string {
 	if len(r.Pruned) > 0 {
 		fmt.Fprintf(&sb, "\n(pruned %d ended process %s)", len(r.Pruned), wording.Plural(len(r.Pruned), "record", "records"))
 	}
+	if r.PrunedDamaged > 0 {
+		fmt.Fprintf(&sb, "\n(removed %d damaged process %s of ended processes)", r.PrunedDamaged, wording.Plural(r.PrunedDamaged, "record", "records"))
+	}
 	return sb.String()
 }
 
@@ -575,26 +593,53 @@ func age(d time.Duration) string {
 // PS lists this workspace's background processes; with prune it removes
 // the records of those that have ended.
 func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
-	entries, skipped, err := w.procStore().ListSkipped(w.fs.RealBase())
+	entries, damaged, err := w.procStore().ListSkipped(w.fs.RealBase())
 	if err != nil {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
-	res := &PSResult{Processes: []Process{}, Skipped: skipped, now: w.now()}
-	if skipped > 0 {
-		w.warn(fmt.Sprintf("skipped %d process %s in the state directory that cannot be read (damaged)",
-			skipped, wording.Plural(skipped, "record", "records")))
-	}
-	if req.Prune != nil && *req.Prune {
+	prune := req.Prune != nil && *req.Prune
+	res := &PSResult{Processes: []Process{}, now: w.now()}
+	if prune {
 		res.PrunedLocks = w.pruneLocks()
+		left := damaged[:0]
+		for _, id := range damaged {
+			gone, err := w.procStore().RemoveDamaged(id)
+			if err != nil {
+				return nil, w.stateError(err)
+			}
+			if gone {
+				res.PrunedDamaged++
+			} else {
+				left = append(left, id)
+			}
+		}
+		damaged = left
+	}
+	res.Skipped = len(damaged)
+	if n := len(damaged); n > 0 {
+		var names []string
+		for i, id := range damaged {
+			if i == 5 {
+				names = append(names, fmt.Sprintf("and %d more", n-i))
+				break
+			}
+			names = append(names, "procs/"+id)
+		}
+		hint := "ws ps --prune removes those whose process has ended"
+		if prune {
+			hint = "their processes still run; ws ps --prune removes them once they have ended"
+		}
+		w.warn(fmt.Sprintf("skipped %d damaged process %s in the state directory (%s): %s",
+			n, wording.Plural(n, "record", "records"), strings.Join(names, ", "), hint))
 	}
 	for _, e := range entries {
 		p := processOf(e)
 		p.Callbacks = w.procStore().LoadCallbacks(e.Record.ID)
 		// A record stays while what the command left running runs: only
 		// through it can kill or destroy reach those.
-		if req.Prune != nil && *req.Prune && p.State != "running" && !p.Leftovers {
+		if prune && p.State != "running" && !p.Leftovers {
 			if err := w.procStore().Remove(e.Record.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, stateError(err)
+				return nil, w.stateError(err)
 			}
 			res.Pruned = append(res.Pruned, p.PID)
 			continue

@@ -65,7 +65,7 @@ func (w *Workspace) recordRead(real string, st fsroot.FileStat) error {
 	if err != nil {
 		return err
 	}
-	return writeStateFile(w.recordFile(real), append(data, '\n'))
+	return w.writeStateFile(w.recordFile(real), append(data, '\n'))
 }
 
 // recordWrite tells the read tracker about a file this thread just wrote:
@@ -106,15 +106,18 @@ func (w *Workspace) lookupRead(real, input string) (*readRecord, error) {
 }
 
 // writeStateFile writes a state file atomically (see pkg/statefile).
-func writeStateFile(file string, data []byte) error {
+func (w *Workspace) writeStateFile(file string, data []byte) error {
 	if err := statefile.Write(file, data); err != nil {
-		return stateError(err)
+		return w.stateError(err)
 	}
 	return nil
 }
 
-func stateError(err error) error {
-	return errs.State(err)
+// stateError is a failure in the state directory as a tool error. Its
+// message names the files relative to the state directory, never the
+// machine's absolute path.
+func (w *Workspace) stateError(err error) error {
+	return errs.State(statefile.Relative(w.stateDir, err))
 }
 
 // lockPath takes the write lock of the file at real, waiting at most
@@ -131,7 +134,7 @@ func (w *Workspace) lockPath(real, input string) (*statefile.Lock, error) {
 	dir := filepath.Join(w.stateDir, "locks")
 	gc, err := statefile.AcquireShared(filepath.Join(dir, ".gc"))
 	if err != nil {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	defer gc.Release()
 	ms := w.cfg.Tools.WriteLockTimeoutMs
@@ -140,7 +143,7 @@ func (w *Workspace) lockPath(real, input string) (*statefile.Lock, error) {
 	case errors.Is(err, statefile.ErrLockTimeout):
 		return nil, errs.WriteLockTimeout(input, normalizeKey(input), ms)
 	case err != nil:
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	return l, nil
 }

@@ -31,7 +31,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 	store := procstate.Open(w.stateDir)
 	dir, err := store.NewDir()
 	if err != nil {
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	spec := procstate.Spec{
 		Argv: statefile.Strings(argv), Env: statefile.Strings(sb.Env(req.Env)), Dir: statefile.String(cwd),
@@ -50,7 +50,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 	}
 	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
 		os.RemoveAll(dir)
-		return nil, stateError(err)
+		return nil, w.stateError(err)
 	}
 	pid, err := procstate.StartWith(w.superv, dispatcher, w.hostEnv, dir)
 	if err != nil {

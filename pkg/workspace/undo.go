@@ -13,6 +13,7 @@ import (
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/internal/wording"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // UndoResult says what an undo restored.
@@ -133,7 +134,7 @@ func (w *Workspace) settledHistory() (*history.Store, error) {
 		return nil, errs.NoHistory()
 	}
 	if _, err := h.Recover(w.fingerprintAt); err != nil {
-		w.warn("history: " + err.Error())
+		w.warn("history: " + statefile.Relative(w.stateDir, err).Error())
 	}
 	return h, nil
 }
@@ -144,7 +145,7 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	if path == "" {
 		group, err := h.LastGroup()
 		if err != nil {
-			return nil, errs.State(err)
+			return nil, w.stateError(err)
 		}
 		if len(group) == 0 {
 			return nil, errs.NothingToUndo("")
@@ -159,7 +160,7 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	for _, key := range keys { // the newest change of either
 		last, err := h.Last(key)
 		if err != nil {
-			return nil, errs.State(err)
+			return nil, w.stateError(err)
 		}
 		if last != nil && (e == nil || last.ID > e.ID) {
 			e = last
@@ -170,7 +171,7 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	}
 	group, err := h.Group(e.ID)
 	if err != nil {
-		return nil, errs.State(err)
+		return nil, w.stateError(err)
 	}
 	return group, nil
 }
@@ -508,7 +509,7 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	for _, key := range keys {
 		l, err := h.List(key)
 		if err != nil {
-			return nil, errs.State(err)
+			return nil, w.stateError(err)
 		}
 		list = append(list, l...)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/search"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 // Files is what the engine needs of the workspace's filesystem: the path
@@ -314,28 +315,8 @@ func (e *Engine) indexError(err error) error {
 	if errors.Is(err, search.ErrCorrupt) {
 		return errs.IndexDamaged(err)
 	}
-	return errs.State(stateRelative(e.o.StateDir, err))
+	return errs.State(statefile.Relative(e.o.StateDir, err))
 }
-
-// stateRelative is err with the state directory's path left out of its
-// message ("mkdir search: not a directory", not the machine's absolute
-// path: a tool's message reaches the model). It still unwraps to err.
-func stateRelative(dir string, err error) error {
-	prefix := filepath.Clean(dir) + string(filepath.Separator)
-	if dir == "" || !strings.Contains(err.Error(), prefix) {
-		return err
-	}
-	return &relError{msg: strings.ReplaceAll(err.Error(), prefix, ""), err: err}
-}
-
-// relError is an error with a rewritten message.
-type relError struct {
-	msg string
-	err error
-}
-
-func (e *relError) Error() string { return e.msg }
-func (e *relError) Unwrap() error { return e.err }
 
 // change is the read-modify-write of the index: under the store's lock it
 // loads the index (a damaged one is set aside and rebuilt, with a
