@@ -243,17 +243,26 @@ type rawOutput struct {
 func (o rawOutput) output() Output {
 	out := Output{Type: o.OutputType, Name: o.Name, Text: string(o.Text)}
 	switch o.OutputType {
+	case "stream":
+		out.Text = overwrite(stripANSI(out.Text))
 	case "error":
 		out.Text = o.Ename + ": " + o.Evalue
 		if len(o.Traceback) > 0 {
 			out.Text = stripANSI(strings.Join(o.Traceback, "\n"))
 		}
 	case "execute_result", "display_data":
+		// The text is the first of these the output has; what else it
+		// has is listed as media.
+		textType := ""
+		for _, mime := range []string{"text/plain", "text/markdown", "text/latex"} {
+			var t multiline
+			if _, ok := o.Data[mime]; ok && json.Unmarshal(o.Data[mime], &t) == nil {
+				out.Text, textType = string(t), mime
+				break
+			}
+		}
 		for _, mime := range sortedKeys(o.Data) {
-			if mime == "text/plain" {
-				var t multiline
-				_ = json.Unmarshal(o.Data[mime], &t)
-				out.Text = string(t)
+			if mime == textType {
 				continue
 			}
 			n := len(o.Data[mime])
@@ -310,6 +319,28 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 		}
 	}
 	return keys
+}
+
+// overwrite is a stream's text as a terminal (and Jupyter) shows it: a
+// carriage return goes back to the start of the line, so of a progress
+// bar redrawn a thousand times only its last state is left.
+func overwrite(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	var sb strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		body = strings.TrimSuffix(body, "\r") // a CRLF line end
+		if i := strings.LastIndexByte(body, '\r'); i >= 0 {
+			body = body[i+1:]
+		}
+		sb.WriteString(body)
+		if nl {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
 }
 
 // stripANSI removes terminal colour sequences (ESC [ … letter), which

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -150,6 +151,45 @@ ValueError: bad
 	want = "nb.ipynb: 2 cells (1 markdown, 1 code), python, nbformat 4.5\n<cell index=\"1\" id=\"b2\" type=\"code\" execution_count=\"2\">\nprint('hi')\nplot()\n[3 outputs not shown]\n</cell>"
 	if got := nb.Render("nb.ipynb", RenderOptions{Cell: 1}); got != want {
 		t.Errorf("Render one cell without outputs:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An output without text/plain shows its markdown (or LaTeX) as its
+// text; the other representations are listed.
+func TestOutputText(t *testing.T) {
+	for _, tc := range []struct{ data, text, media string }{
+		{`{"text/plain": ["a"], "text/markdown": "**a**"}`, "a", "text/markdown 5 bytes"},
+		{`{"text/markdown": ["**b**"], "text/html": "<b>b</b>"}`, "**b**", "text/html 8 bytes"},
+		{`{"text/latex": "$x$", "image/png": "iVBORw0KGgo="}`, "$x$", "image/png 8 bytes"},
+		{`{"application/vnd.jupyter.widget-view+json": {"model_id": "m"}}`, "", "application/vnd.jupyter.widget-view+json 17 bytes"},
+	} {
+		src := `{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": [{"output_type": "display_data", "data": ` + tc.data + `}]}]}`
+		nb, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := nb.Cells[0].Outputs[0]
+		var media []string
+		for _, m := range o.Media {
+			media = append(media, fmt.Sprintf("%s %d bytes", m.Type, m.Bytes))
+		}
+		if o.Text != tc.text || strings.Join(media, ", ") != tc.media {
+			t.Errorf("%s: text %q, media %q; want %q, %q", tc.data, o.Text, media, tc.text, tc.media)
+		}
+	}
+}
+
+func TestOverwrite(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain\n", "plain\n"},
+		{" 10%|#  |\r 50%|### |\r100%|#####|\ndone\n", "100%|#####|\ndone\n"},
+		{"crlf line\r\nnext", "crlf line\nnext"},
+		{"partial\rpa", "pa"},
+		{"\x1b[32mgreen\x1b[0m\r\x1b[31mred\x1b[0m\n", "red\n"},
+	} {
+		if got := overwrite(stripANSI(tc.in)); got != tc.want {
+			t.Errorf("overwrite(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
