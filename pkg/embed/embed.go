@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // Embedder makes one vector of each text, in order.
@@ -107,13 +108,9 @@ func toFloat32(endpoint string, in [][]float64) ([][]float32, error) {
 
 // firstLine is the first non-empty line of s, cut to a sensible length.
 func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			if len(l) > 300 {
-				l = l[:300] + "…"
-			}
-			return l
-		}
+	l := wording.FirstLine(s)
+	if len(l) > 300 {
+		l = l[:300] + "…"
 	}
-	return ""
+	return l
 }

@@ -8,12 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/internal/jsonenc"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
@@ -205,7 +205,7 @@ func (d *dispatcher) run(ctx context.Context, st *CallbackStatus, argv []string,
 		if err != nil && ctx.Err() != nil {
 			err = errors.New("killed: still running " + drainAfterExit.String() + " after the process ended")
 		} else if err != nil && res != nil {
-			if line := firstLine(res.Stderr); line != "" {
+			if line := wording.FirstLine(string(res.Stderr)); line != "" {
 				err = errors.New(err.Error() + ": " + line)
 			}
 		}
@@ -220,15 +220,6 @@ func (d *dispatcher) run(ctx context.Context, st *CallbackStatus, argv []string,
 	if err != nil {
 		d.save()
 	}
-}
-
-func firstLine(b []byte) string {
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }
 
 // stream delivers the chunks of one stream to its callback, one run at a

@@ -25,6 +25,18 @@ func JoinAnd(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
+// FirstLine is the first line of s that is not blank, without the white
+// space around it: what a message quotes of a command's stderr or an
+// error text.
+func FirstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
 // ShellWord writes a path as one word of a shell command: as it is when
 // it holds only letters, digits and / . - _, else in single quotes.
 func ShellWord(s string) string {

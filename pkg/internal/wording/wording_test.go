@@ -33,6 +33,20 @@ func TestJoinAnd(t *testing.T) {
 	}
 }
 
+func TestFirstLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"one", "one"},
+		{"\n  \n\t two  \nthree\n", "two"},
+		{"a\r\nb", "a"},
+		{" \n\t\n", ""},
+	} {
+		if got := FirstLine(tc.in); got != tc.want {
+			t.Errorf("FirstLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestShellWord(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"src/cmd", "src/cmd"},
