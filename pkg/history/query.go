@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 )
 
 // entries turns a record into its entries, in the order of the change.
@@ -99,6 +101,29 @@ func Renamed(group []*Entry) (from, to *Entry) {
 		return nil, nil
 	}
 	return from, to
+}
+
+// MovedAway returns the directory rename, newer than the change since,
+// that last moved a directory holding key (a proper ancestor of it) away
+// from its path: its two files, or nils when none did, or when the newest
+// rename of such an ancestor moved one back to it.
+func (s *Store) MovedAway(key, since string) (from, to *Entry, err error) {
+	below := func(dir string) bool { return strings.HasPrefix(key, dir+string(filepath.Separator)) }
+	err = s.eachRecord(func(r *record) bool {
+		if r.ID <= since {
+			return false
+		}
+		f, t := Renamed(r.entries())
+		switch {
+		case f == nil:
+			return true
+		case below(f.Key):
+			from, to = f, t
+			return false
+		}
+		return !below(t.Key)
+	})
+	return from, to, err
 }
 
 // Group returns the entries of the change id, or nil if it is not kept.

@@ -210,3 +210,44 @@ func TestRecoverRename(t *testing.T) {
 		})
 	}
 }
+
+func TestMovedAway(t *testing.T) {
+	// The newest rename of a directory holding a file tells whether the
+	// file went away with it since a change: moved away, or moved back.
+	s, _ := open(t, Options{})
+	edit := rec(t, s, OpEdit, "src/sub/a.txt", FileState([]byte("x"), 0o644, 1), []byte("y"))
+	rename := func(op Op, a, b string) {
+		t.Helper()
+		p, err := s.Begin(op, renameChanges(a, b, 9, AbsentState())...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what, wantFrom, wantTo string) {
+		t.Helper()
+		from, to, err := s.MovedAway(key("src/sub/a.txt"), edit.ID)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case wantFrom == "" && from != nil:
+			t.Errorf("%s: moved away with %s", what, from.Path)
+		case wantFrom != "" && (from == nil || from.Path != wantFrom || to.Path != wantTo):
+			t.Errorf("%s: MovedAway = %+v, %+v; want %s to %s", what, from, to, wantFrom, wantTo)
+		}
+	}
+	check("nothing moved", "", "")
+	rename(OpMove, "srcx", "other") // a sibling whose name starts alike
+	check("a sibling moved", "", "")
+	rename(OpMove, "src", "lib")
+	check("its directory moved", "src", "lib")
+	rename(OpUndo, "lib", "src")
+	check("moved back", "", "")
+	rename(OpMove, "src/sub", "sub2")
+	check("its directory moved again", "src/sub", "sub2")
+	if from, _, _ := s.MovedAway(key("src/sub/a.txt"), "99999999999999999999"); from != nil {
+		t.Errorf("a rename older than the change counted")
+	}
+}

@@ -220,7 +220,7 @@ func (r *heldRename) release() {
 // an earlier undo put back, or, forced, any). Neither a file nor a
 // directory that holds anything is ever replaced, forced or not, and a
 // directory gone cannot be moved back. Nothing is written.
-func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force bool, forceHow string) (*heldRename, error) {
+func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force bool, words undoWords) (*heldRename, error) {
 	from, to := history.Renamed(group)
 	r := &heldRename{from: from, to: to}
 	first, second := from, to
@@ -263,7 +263,7 @@ func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force b
 		return r, errs.FromOS("undo", to.Path, err, false)
 	}
 	if !history.DirIdentity(r.id.Ino, r.id.BirthNS).Same(to.After) && !force {
-		return r, refuse(to, "it is another directory now, not the one ws moved there; "+forceHow+" moves it back anyway")
+		return r, refuse(to, "it is another directory now, not the one ws moved there; "+words.force+" moves it back anyway")
 	}
 	var full bool
 	if r.cur, full, err = w.renameSpot(r.back.Loc()); err != nil {
@@ -276,7 +276,7 @@ func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force b
 	case r.cur.Kind == history.KindDir && (force || r.cur.Fingerprint().Same(from.After)):
 		// An empty directory: the one an undo put back, or forced.
 	case r.cur.Kind == history.KindDir:
-		return r, refuse(from, "it has been created since (an empty directory); "+forceHow+" replaces it")
+		return r, refuse(from, "it has been created since (an empty directory); "+words.force+" replaces it")
 	default:
 		return r, refuse(from, "a "+kindWord(r.cur.Kind)+" is there now, and a move back never replaces one: move it away first")
 	}

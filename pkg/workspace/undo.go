@@ -61,11 +61,7 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	force := req.Force != nil && *req.Force
-	// How to force it, in the words of the interface the call came through.
-	forceHow := "force=true"
-	if dialectOf(ctx) == CLIFlags {
-		forceHow = "undo --force"
-	}
+	words := undoWordsFor(ctx)
 	var group []*history.Entry
 	var files []*heldFile
 	var renamed *heldRename
@@ -76,10 +72,10 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 			return nil, err
 		}
 		if from, _ := history.Renamed(group); from != nil {
-			renamed, err = w.holdRename(h, group, force, forceHow)
+			renamed, err = w.holdRename(h, group, force, words)
 			release = renamed.release
 		} else {
-			files, release, err = w.holdGroup(h, group, force, forceHow)
+			files, release, err = w.holdGroup(h, group, force, words)
 		}
 		// Another undo (or a write) may have committed a newer change
 		// while this one waited for the locks: the newest is the one to
@@ -117,6 +113,28 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	return undoResult(group, files, force), nil
+}
+
+// undoWords say in a refusal how to go on, in the words of the interface
+// the call came through: the subcommand's flags or the tool's parameters.
+type undoWords struct {
+	force string // how to force an undo
+	cli   bool
+}
+
+func undoWordsFor(ctx context.Context) undoWords {
+	if dialectOf(ctx) == CLIFlags {
+		return undoWords{force: "undo --force", cli: true}
+	}
+	return undoWords{force: "force=true"}
+}
+
+// undo is how to undo the last change of path.
+func (u undoWords) undo(path string) string {
+	if u.cli {
+		return "ws undo " + path
+	}
+	return "undo with path=" + path
 }
 
 // superseded reports whether a newer change than group is now the one an
@@ -198,9 +216,9 @@ func (w *Workspace) historyKeys(path string) ([]string, error) {
 
 // holdGroup takes the write lock of every file of the group (in key
 // order, so two undos cannot deadlock), checks that each is as the change
-// left it (unless forced; a refusal says how to force it: forceHow) and
+// left it (unless forced; a refusal says how to go on, in words) and
 // reads what to put back. Nothing is written.
-func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool, forceHow string) ([]*heldFile, func(), error) {
+func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool, words undoWords) ([]*heldFile, func(), error) {
 	sorted := append([]*history.Entry(nil), group...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 	var files []*heldFile
@@ -230,8 +248,15 @@ func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bo
 		}
 		if err := e.Check(f.cur.Fingerprint()); err != nil && !force {
 			var ce *history.ChangedError
+			if errors.As(err, &ce) && ce.Current.Kind == history.KindAbsent {
+				// Gone with a directory moved since: forcing would make the
+				// file again at its old path, alone; the move goes back first.
+				if from, to, _ := h.MovedAway(e.Key, e.ID); from != nil {
+					return files, release, errs.UndoRefused(e.Path, fmt.Sprintf("it has been moved since, with the directory %s (now %s): take that move back first (%s)", from.Path, to.Path, words.undo(to.Path)), err)
+				}
+			}
 			if errors.As(err, &ce) {
-				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; "+forceHow+" takes it back anyway", err)
+				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; "+words.force+" takes it back anyway", err)
 			}
 			return files, release, errs.UndoRefused(e.Path, err.Error(), err)
 		}
