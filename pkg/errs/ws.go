@@ -418,11 +418,12 @@ func MoveBusy(src string, err error) *Error {
 	return newf(EIO, "cannot move %s: it is a mount point, or in use by the system", src).at(src, err)
 }
 
-// MoveProtected: a move of the workspace root, of a directory holding
-// it or ws's state directory, or into the state directory; why says which.
-func MoveProtected(path, why string) *Error {
-	e := newf(EACCES, "Permission denied: move on %s (%s)", path, why).at(path, nil)
-	e.Op = "move"
+// Protected: a move or a delete (op) of the workspace root, of a
+// directory holding it or ws's state directory, or of (or into) something
+// in the state directory; why says which.
+func Protected(op, path, why string) *Error {
+	e := newf(EACCES, "Permission denied: %s on %s (%s)", op, path, why).at(path, nil)
+	e.Op = op
 	return e
 }
 

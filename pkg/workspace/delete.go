@@ -37,6 +37,9 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	// The path itself, not where a final symlink leads: a delete removes
 	// the link, so the link is what its history entry and lock are about.
 	real := w.fs.OwnRealPath(l)
+	if why := w.protected(real); why != "" {
+		return nil, errs.Protected("delete", req.Path, why)
+	}
 	lock, err := w.lockPath(real, req.Path)
 	if err != nil {
 		return nil, err

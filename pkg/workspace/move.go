@@ -180,27 +180,41 @@ func replacedNote(replaced, dir bool) string {
 
 // movable refuses a move that would take the workspace itself along (a
 // root, or a directory holding one: outside a contained workspace any path
-// can be named) or that touches ws's state directory: moving it, or a
-// directory holding it, would lose the locks, read records and history
-// the move itself relies on, and moving anything into it would plant a
-// file among ws's records. The paths are real paths.
+// can be named) or that touches ws's state directory (see protected); and
+// moving anything into the state directory would plant a file among ws's
+// records. The paths are real paths.
 func (w *Workspace) movable(req MoveRequest, sreal, dreal string) error {
-	if w.fs.HoldsRoot(sreal) {
-		return errs.MoveProtected(req.Source, "it is or holds the workspace root")
+	if why := w.protected(sreal); why != "" {
+		return errs.Protected("move", req.Source, why)
 	}
-	if w.stateDir == "" {
-		return nil
-	}
-	state := fsroot.RealpathPartial(w.stateDir)
-	switch {
-	case within(sreal, state):
-		return errs.MoveProtected(req.Source, "it is or holds ws's state directory")
-	case within(state, sreal):
-		return errs.MoveProtected(req.Source, "it is in ws's state directory")
-	case within(state, dreal):
-		return errs.MoveProtected(req.Destination, "it is in ws's state directory")
+	if w.inState(dreal) {
+		return errs.Protected("move", req.Destination, "it is in ws's state directory")
 	}
 	return nil
+}
+
+// protected says why what is at the real path real may not be moved or
+// deleted, or "": it is a root of the workspace or holds one (outside a
+// contained workspace any path can be named), or it is, holds or lies in
+// ws's state directory, whose locks, read records and history the tools
+// themselves rely on (it is inside the root only when the user put it
+// there).
+func (w *Workspace) protected(real string) string {
+	switch {
+	case w.fs.HoldsRoot(real):
+		return "it is or holds the workspace root"
+	case w.stateDir == "":
+	case within(real, fsroot.RealpathPartial(w.stateDir)):
+		return "it is or holds ws's state directory"
+	case w.inState(real):
+		return "it is in ws's state directory"
+	}
+	return ""
+}
+
+// inState reports whether the real path real lies in ws's state directory.
+func (w *Workspace) inState(real string) bool {
+	return w.stateDir != "" && within(fsroot.RealpathPartial(w.stateDir), real)
 }
 
 // within reports whether the real path p is dir or lies below it.
