@@ -292,6 +292,12 @@ func NothingToUndo(path string) *Error {
 	return newf(NoChange, "nothing to undo: ws has kept no change of %s", path).at(path, nil)
 }
 
+// NothingToUndoMoved: no change of path kept since its directory was
+// moved there; hint says where the move came from and how to take it back.
+func NothingToUndoMoved(path, hint string) *Error {
+	return newf(NoChange, "nothing to undo: ws has kept no change of %s since its directory was moved there (%s)", path, hint).at(path, nil)
+}
+
 // UndoRefused: an undo that would overwrite a later change, or lacks the
 // bytes it needs; why says which.
 func UndoRefused(path, why string, cause error) *Error {

@@ -126,6 +126,27 @@ func (s *Store) MovedAway(key, since string) (from, to *Entry, err error) {
 	return from, to, err
 }
 
+// MovedHere returns the directory rename that last moved a directory
+// holding key (a proper ancestor of it) to its path, and key's path
+// before that rename (its real path, from which the changes made before
+// are kept); nils when none did, or when the newest rename of such an
+// ancestor moved one away from it.
+func (s *Store) MovedHere(key string) (from, to *Entry, oldKey string, err error) {
+	below := func(dir string) bool { return strings.HasPrefix(key, dir+string(filepath.Separator)) }
+	err = s.eachRecord(func(r *record) bool {
+		f, t := Renamed(r.entries())
+		switch {
+		case f == nil:
+			return true
+		case below(t.Key):
+			from, to, oldKey = f, t, f.Key+key[len(t.Key):]
+			return false
+		}
+		return !below(f.Key)
+	})
+	return from, to, oldKey, err
+}
+
 // Group returns the entries of the change id, or nil if it is not kept.
 func (s *Store) Group(id string) ([]*Entry, error) {
 	if !validID(id) {

@@ -251,3 +251,39 @@ func TestMovedAway(t *testing.T) {
 		t.Errorf("a rename older than the change counted")
 	}
 }
+
+func TestMovedHere(t *testing.T) {
+	// The newest rename of a directory holding a path tells whether it
+	// came where it is with that directory, and from which path.
+	s, _ := open(t, Options{})
+	rename := func(op Op, a, b string) {
+		t.Helper()
+		p, err := s.Begin(op, renameChanges(a, b, 9, AbsentState())...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what, path, wantOld string) {
+		t.Helper()
+		from, _, old, err := s.MovedHere(key(path))
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case wantOld == "" && from != nil:
+			t.Errorf("%s: moved here from %s", what, old)
+		case wantOld != "" && (from == nil || old != key(wantOld)):
+			t.Errorf("%s: MovedHere = %+v, %q; want %s", what, from, old, key(wantOld))
+		}
+	}
+	check("nothing moved", "lib/sub/a.txt", "")
+	rename(OpMove, "src", "lib")
+	check("its directory moved here", "lib/sub/a.txt", "src/sub/a.txt")
+	check("the directory itself", "lib", "")
+	check("a sibling whose name starts alike", "libx/a.txt", "")
+	rename(OpUndo, "lib", "src")
+	check("moved away again", "lib/sub/a.txt", "")
+	check("moved back", "src/sub/a.txt", "lib/sub/a.txt")
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -69,7 +70,7 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	damaged := h.Damaged()
 	for tries := 0; ; tries++ {
 		if group, err = w.undoGroup(h, req.Path); err != nil {
-			return nil, err
+			return nil, w.movedHereHint(h, req.Path, words, err)
 		}
 		if from, _ := history.Renamed(group); from != nil {
 			renamed, err = w.holdRename(h, group, force, words)
@@ -135,6 +136,49 @@ func (u undoWords) undo(path string) string {
 		return "ws undo " + path
 	}
 	return "undo with path=" + path
+}
+
+// movedHereHint adds to undo's "nothing to undo" of path, when a directory
+// holding it was moved there since, which move that was, how to take it
+// back, and where the file's earlier changes are kept.
+func (w *Workspace) movedHereHint(h *history.Store, path string, words undoWords, err error) error {
+	if errs.CodeOf(err) != errs.NoChange || path == "" {
+		return err
+	}
+	moved := w.movedHere(h, path)
+	if moved == nil {
+		return err
+	}
+	hint := words.undo(moved.to.Path) + " takes that move back"
+	if moved.kept > 0 {
+		hint += fmt.Sprintf("; %d %s kept as %s", moved.kept, wording.Plural(moved.kept, "change is", "changes are"), moved.oldPath)
+	}
+	return errs.NothingToUndoMoved(path, hint)
+}
+
+// movedHereOf is a directory rename that brought a path where it is.
+type movedHereOf struct {
+	from, to *history.Entry // the rename's files
+	oldPath  string         // the path's workspace path before it
+	kept     int            // the changes kept at that path
+}
+
+// movedHere is the directory rename that last moved a directory holding
+// path to where it is, or nil.
+func (w *Workspace) movedHere(h *history.Store, path string) *movedHereOf {
+	keys, err := w.historyKeys(path)
+	if err != nil {
+		return nil
+	}
+	from, to, oldKey, err := h.MovedHere(keys[0])
+	if err != nil || from == nil {
+		return nil
+	}
+	m := &movedHereOf{from: from, to: to, oldPath: from.Path + filepath.ToSlash(keys[0][len(to.Key):])}
+	if list, err := h.List(oldKey); err == nil {
+		m.kept = len(list)
+	}
+	return m
 }
 
 // superseded reports whether a newer change than group is now the one an
@@ -463,6 +507,9 @@ type HistoryRequest struct {
 type HistoryResult struct {
 	Path     Bytes            `json:"path"`
 	Versions []HistoryVersion `json:"versions"`
+	// MovedFrom is the file's path before a directory holding it was
+	// moved to where it is, when changes from before are kept there.
+	MovedFrom Bytes `json:"moved_from,omitempty"`
 	textOut
 }
 
@@ -543,6 +590,13 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].ID > list[j].ID })
 	res := &HistoryResult{Path: Bytes(req.Path), Versions: []HistoryVersion{}}
+	moved := w.movedHere(h, req.Path)
+	var movedNote string
+	if moved != nil && moved.kept > 0 {
+		res.MovedFrom = Bytes(moved.oldPath)
+		movedNote = fmt.Sprintf("its directory was moved here from %s at %s, and %d %s kept as %s (ws history %s)",
+			moved.from.Path, moved.to.Time.UTC().Format(time.RFC3339), moved.kept, wording.Plural(moved.kept, "change is", "changes are"), moved.oldPath, moved.oldPath)
+	}
 	others := make([]string, len(list))
 	for i, e := range list {
 		others[i] = renamePartner(h, e)
@@ -550,6 +604,9 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	}
 	if len(list) == 0 {
 		res.text = "No changes of " + req.Path + " are kept."
+		if movedNote != "" {
+			res.text = "No changes of " + req.Path + " are kept; " + movedNote + "."
+		}
 		return res, nil
 	}
 	var sb strings.Builder
@@ -560,6 +617,9 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 			what = renameText(e, others[i])
 		}
 		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, what)
+	}
+	if movedNote != "" {
+		sb.WriteString("\nAlso, " + movedNote + ".")
 	}
 	res.text = sb.String()
 	return res, nil
