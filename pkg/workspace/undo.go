@@ -72,6 +72,8 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		if group, err = w.undoGroup(h, req.Path); err != nil {
 			return nil, w.movedHereHint(h, req.Path, words, err)
 		}
+		// A retry may find the other kind of change: neither is kept.
+		files, renamed = nil, nil
 		if from, _ := history.Renamed(group); from != nil {
 			renamed, err = w.holdRename(h, group, force, words)
 			release = renamed.release
