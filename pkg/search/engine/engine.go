@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,12 +150,68 @@ func plainHits(scored []search.Scored) []search.Hit {
 // Add adds a document to the index, or replaces the one with the same id,
 // and returns the number of documents in the index afterwards.
 func (e *Engine) Add(ctx context.Context, doc search.Doc) (int, error) {
+	if n, ok, err := e.addToJournal(doc); ok || err != nil {
+		return n, err
+	}
 	var n int
 	_, err := e.change(ctx, false, e.vectors(), func(x *search.Index) {
 		x.Add(doc)
 		n = x.Len()
 	})
 	return n, err
+}
+
+// maxJournal is how long the journal may grow, as a part of the index
+// file (and at least minJournal): past it, an added document is taken in
+// with the journal by a rewrite of the index.
+const (
+	maxJournalPart = 8 // an eighth of the index file
+	minJournal     = 1 << 20
+)
+
+// addToJournal adds a document by appending it to the index's journal
+// (see search.Store.AppendJournal), when the index file is there and
+// current (its settings and autoIndexPaths are the config's), no vectors
+// are kept, and the journal is still short: ok is false when it cannot,
+// and Add rewrites the index instead. It returns the number of documents.
+func (e *Engine) addToJournal(doc search.Doc) (n int, ok bool, err error) {
+	if e.o.StateDir == "" || e.vectors() || doc.Source != -1 {
+		return 0, false, nil
+	}
+	store := e.store()
+	lock, err := store.Lock(e.o.LockTimeout)
+	if err != nil {
+		return 0, false, e.indexError(err)
+	}
+	defer lock.Release()
+	m, err := store.Load()
+	if err != nil || m == nil {
+		return 0, false, nil // a damaged index is for change to set aside
+	}
+	defer m.Close()
+	if !m.Built(e.o.Params) || !e.autoPathsCurrent(m) || m.VerifyBlob() != nil {
+		return 0, false, nil
+	}
+	base := m.Bytes()
+	j, err := store.ReadJournal(base)
+	if err != nil {
+		return 0, false, e.indexError(err)
+	}
+	limit := max(int64(len(base))/maxJournalPart, minJournal)
+	if j.Size()+int64(len(doc.ID)+len(doc.Content)+len(doc.Meta)) > limit {
+		return 0, false, nil
+	}
+	n = m.NumDocs()
+	if j != nil {
+		n = j.Count
+	}
+	if !j.Has(doc.ID) && !m.HasID(doc.ID) {
+		n++
+	}
+	if err := store.AppendJournal(base, j, doc, n); err != nil {
+		return 0, false, e.indexError(err)
+	}
+	return n, true, nil
 }
 
 // Refresh says what a walk of the autoIndexPaths did.
@@ -214,6 +271,9 @@ func (e *Engine) Stats() Stats {
 		st.Problem = "cannot be read (" + err.Error() + ")"
 	case m != nil:
 		st.Documents = m.NumDocs()
+		if j, _ := e.store().ReadJournal(m.Bytes()); j != nil && len(j.Docs) > 0 {
+			st.Documents = j.Count
+		}
 		m.Close()
 	}
 	if vm, err := search.ReadVectorMeta(e.vectorFile()); err == nil {
@@ -242,7 +302,17 @@ func (e *Engine) Open(ctx context.Context, vectors bool) (r *search.Reader, done
 		r.Built(params)
 		return r, nop, nil
 	}
+	// The journal is looked at before the index file: one taken in
+	// meanwhile is then either gone or extends an older index file.
+	_, jerr := os.Stat(e.store().LogPath())
+	journal := jerr == nil
 	m, err := e.store().Load()
+	if err == nil && m != nil && journal {
+		// Documents added since the index file was written are taken in
+		// below, by the change that rewrites it.
+		j, _ := e.store().ReadJournal(m.Bytes())
+		journal = j != nil && len(j.Docs) > 0
+	}
 	if err == nil && m != nil && !m.Built(params) {
 		// Built with other bm25 settings: tokenized again below.
 		m.Close()
@@ -255,7 +325,7 @@ func (e *Engine) Open(ctx context.Context, vectors bool) (r *search.Reader, done
 	var stale []string
 	if err == nil && m != nil {
 		stale = e.staleSources(ctx, m.Reader)
-		if len(stale) == 0 && (!vectors || e.vectorsCurrent(m.Reader)) {
+		if len(stale) == 0 && !journal && (!vectors || e.vectorsCurrent(m.Reader)) {
 			return m.Reader, func() { m.Close() }, nil
 		}
 		m.Close()
@@ -326,7 +396,8 @@ func (e *Engine) indexError(err error) error {
 // the documents are embedded (those whose content the vector store does
 // not hold yet) before anything is saved, so an embedder that fails leaves
 // the index as it was.
-func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*search.Index)) ([]byte, error) {
+func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*search.Index)) (_ []byte, err error) {
+	saved := false
 	var store search.Store
 	var x *search.Index
 	params := e.o.Params
@@ -340,12 +411,23 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 		}
 		defer lock.Release()
 		m, err := store.Load()
+		var journal *search.Journal
 		if err == nil && m != nil {
 			// Decode checks the strings too, which Load (for a query)
 			// does not: damage found there is handled as Load's.
 			x, err = search.Decode(m.Bytes())
+			if err == nil {
+				journal, err = store.ReadJournal(m.Bytes())
+			}
 			m.Close()
 		}
+		// The journal goes once the index file written below holds its
+		// documents (a stale one, which extends no index file, too).
+		defer func() {
+			if saved {
+				_ = store.RemoveJournal()
+			}
+		}()
 		switch {
 		case errors.Is(err, search.ErrCorrupt):
 			if serr := store.SetAside(); serr != nil {
@@ -360,6 +442,11 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 			x = search.NewIndexWith(params)
 		default:
 			x.Reparam(params)
+			if journal != nil {
+				for _, d := range journal.Docs {
+					x.Add(d)
+				}
+			}
 		}
 	}
 	before := append([]string(nil), x.AutoPaths...)
@@ -376,10 +463,12 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 	}
 	unchanged := x.Changes() == 0 && hadAuto == (x.AutoPaths != nil) && slices.Equal(before, x.AutoPaths)
 	if e.o.StateDir == "" || unchanged {
+		saved = e.o.StateDir != ""
 		return data, nil
 	}
 	if err := store.Save(data); err != nil {
 		return nil, e.indexError(err)
 	}
+	saved = true
 	return data, nil
 }
