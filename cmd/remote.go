@@ -108,15 +108,17 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		signal.Notify(sigc, syscall.SIGTSTP)
 	}
 	defer signal.Stop(sigc)
+	inputs := localInputs(c)
 	code, err := remote.Run(ctx, remote.Call{
 		Target: t,
 		SSH:    ssh,
 		Header: remote.Header{
-			Version:   version,
-			Args:      append(head, args...),
-			StdinTTY:  a.IO.InTTY,
-			StdoutTTY: a.IO.OutTTY,
-			Inputs:    localInputs(c),
+			Version:    version,
+			Args:       append(head, args...),
+			StdinTTY:   a.IO.InTTY,
+			StdoutTTY:  a.IO.OutTTY,
+			Inputs:     inputs,
+			InputSizes: inputSizes(inputs),
 		},
 		Open:    a.openFile,
 		Stdin:   a.IO.In,
@@ -155,6 +157,20 @@ func sshCommand() ([]string, error) {
 		return nil, fmt.Errorf("WS_SSH_COMMAND: %v", err)
 	}
 	return words, nil
+}
+
+// inputSizes are the sizes of the regular files among paths (-1 for
+// anything else): the remote command sees them before it asks for the
+// bytes, so that an upload over its limit is refused before it crosses.
+func inputSizes(paths []string) []int64 {
+	sizes := make([]int64, len(paths))
+	for i, p := range paths {
+		sizes[i] = -1
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			sizes[i] = fi.Size()
+		}
+	}
+	return sizes
 }
 
 // localInputs are the local files a parsed command line reads.

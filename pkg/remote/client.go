@@ -118,8 +118,12 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 	done := make(chan struct{})
 	defer close(done)
 	fw := &frameWriter{w: stdin}
-	marked := make(chan struct{})
-	go sendSession(fw, c, marked, done, every)
+	// The server's first frame says whether it pulls the inputs (modes);
+	// wants are the inputs it asks for.
+	modes := make(chan bool, 1)
+	wants := make(chan int, len(c.Header.Inputs))
+	c.Header.PullInputs = len(c.Header.Inputs) > 0
+	go sendSession(fw, c, modes, wants, done, every)
 
 	// Both streams count as word from the other side; a write to a slow
 	// local reader is not the link's silence. The watch starts with the
@@ -184,7 +188,7 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 		}
 	}()
 
-	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit(), marked: marked}
+	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit(), modes: modes, wants: wants, inputs: len(c.Header.Inputs)}
 	defer r.credit.close()
 	r.read(bufio.NewReaderSize(hearing{stderr, alive}, maxFrame+5), fw, c.Stdin)
 	stdin.Close()
@@ -377,7 +381,7 @@ func notFound(said string) bool {
 // sendSession sends the header and, once marked closes, the input files,
 // then pings every heartbeat until done closes. Errors mean the transport went away; what
 // it said is reported from the other side.
-func sendSession(fw *frameWriter, c Call, marked, done <-chan struct{}, every time.Duration) {
+func sendSession(fw *frameWriter, c Call, modes <-chan bool, wants <-chan int, done <-chan struct{}, every time.Duration) {
 	head, err := json.Marshal(c.Header)
 	if err != nil {
 		return
@@ -387,24 +391,47 @@ func sendSession(fw *frameWriter, c Call, marked, done <-chan struct{}, every ti
 	}
 	// The input files wait for the server's marker: a connection turned
 	// away before it has read none of them, and the call can be tried
-	// again (a file that is a pipe could not be read twice).
+	// again (a file that is a pipe could not be read twice). A server
+	// that pulls them says so first, then asks for each as its command
+	// reads it; an earlier one takes them all now.
+	pull := false
 	if len(c.Header.Inputs) > 0 {
 		select {
-		case <-marked:
+		case pull = <-modes:
 		case <-done:
 			return
 		}
 	}
 	buf := make([]byte, maxFrame)
-	for _, path := range c.Header.Inputs {
-		end := sendFile(fw, c.Open, path, buf)
+	send := func(i int) bool {
+		end := sendFile(fw, c.Open, c.Header.Inputs[i], buf)
 		data, _ := json.Marshal(end)
-		if fw.frame(kindFileEnd, data) != nil {
-			return
+		return fw.frame(kindFileEnd, data) == nil
+	}
+	if !pull {
+		for i := range c.Header.Inputs {
+			if !send(i) {
+				return
+			}
 		}
 	}
-	if fw.frame(kindPing, nil) == nil {
+	if fw.frame(kindPing, nil) != nil {
+		return
+	}
+	if !pull {
 		ping(fw, done, every)
+		return
+	}
+	go ping(fw, done, every)
+	for {
+		select {
+		case i := <-wants:
+			if !send(i) {
+				return
+			}
+		case <-done:
+			return
+		}
 	}
 }
 
@@ -454,8 +481,11 @@ type reply struct {
 	pinged func()
 	// credit is how much stdin the server takes.
 	credit *credit
-	// marked is closed when the marker came.
-	marked  chan struct{}
+	// modes gets whether the server pulls the inputs, from its first
+	// frame; wants the inputs it asks for (of inputs).
+	modes   chan<- bool
+	wants   chan<- int
+	inputs  int
 	started bool
 	exit    int
 }
@@ -479,9 +509,7 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 		return
 	}
 	r.started = true
-	if r.marked != nil {
-		close(r.marked)
-	}
+	first := true
 	var once sync.Once
 	for {
 		// A stream that is not frames is words (the transport's, as the
@@ -501,7 +529,18 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 			}
 			return
 		}
+		if first && r.modes != nil {
+			r.modes <- kind == kindPull
+		}
+		first = false
 		switch kind {
+		case kindWantFile:
+			if i, err := strconv.Atoi(string(payload)); err == nil && i >= 0 && i < r.inputs && r.wants != nil {
+				select {
+				case r.wants <- i:
+				default: // asked twice: the server asks each once
+				}
+			}
 		case kindStderr:
 			r.stderr.Write(payload)
 		case kindWantStdin:

@@ -31,6 +31,12 @@ const (
 	kindStderr    = 'e' // bytes of the command's stderr
 	kindWantStdin = 'I' // the command reads stdin: send it
 	kindExit      = 'X' // the command ended: its exit status, decimal
+	// kindPull, first after the marker: the server asks for each input
+	// file with kindWantFile (its index in the header, decimal) when the
+	// command reads it; the client sends it then, as kindFileData frames
+	// and a kindFileEnd, one file at a time, in the order asked.
+	kindPull     = 'L'
+	kindWantFile = 'W'
 	// kindCredit lets the client send more stdin: 4 bytes, big-endian,
 	// how many (an earlier client ignores it).
 	kindCredit = 'C'

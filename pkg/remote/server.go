@@ -25,9 +25,16 @@ type Header struct {
 	// StdinTTY and StdoutTTY: the local stdin and stdout are terminals.
 	StdinTTY  bool `json:"stdin_tty"`
 	StdoutTTY bool `json:"stdout_tty"`
-	// Inputs are the local files the command reads, as named in Args;
-	// their bytes follow the header, in this order.
+	// Inputs are the local files the command reads, as named in Args.
+	// Their bytes follow the header, in this order; with PullInputs, a
+	// server that says kindPull first asks for each when the command
+	// reads it (a command that refuses a file unread never has it sent).
 	Inputs []string `json:"inputs,omitempty"`
+	// InputSizes are the inputs' sizes when they are regular files, else
+	// -1 (what the command sees of them before it reads one).
+	InputSizes []int64 `json:"input_sizes,omitempty"`
+	// PullInputs: the client sends an input when asked for it.
+	PullInputs bool `json:"pull_inputs,omitempty"`
 	// HeartbeatMS: once the inputs are sent, the client pings this often
 	// and asks the server to ping as often while the command runs (0, from
 	// an earlier ws: neither pings).
@@ -45,11 +52,13 @@ type wireHeader struct {
 	StdoutTTY bool               `json:"stdout_tty"`
 	Inputs    []statefile.String `json:"inputs,omitempty"`
 	Heartbeat int                `json:"heartbeat_ms,omitempty"`
+	Sizes     []int64            `json:"input_sizes,omitempty"`
+	Pull      bool               `json:"pull_inputs,omitempty"`
 }
 
 // MarshalJSON writes the header with every byte of its strings.
 func (h Header) MarshalJSON() ([]byte, error) {
-	return json.Marshal(wireHeader{h.Version, statefile.Strings(h.Args), h.StdinTTY, h.StdoutTTY, statefile.Strings(h.Inputs), h.HeartbeatMS})
+	return json.Marshal(wireHeader{h.Version, statefile.Strings(h.Args), h.StdinTTY, h.StdoutTTY, statefile.Strings(h.Inputs), h.HeartbeatMS, h.InputSizes, h.PullInputs})
 }
 
 // UnmarshalJSON reads a header written by MarshalJSON.
@@ -58,7 +67,7 @@ func (h *Header) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	*h = Header{w.Version, statefile.Plain(w.Args), w.StdinTTY, w.StdoutTTY, statefile.Plain(w.Inputs), w.Heartbeat}
+	*h = Header{w.Version, statefile.Plain(w.Args), w.StdinTTY, w.StdoutTTY, statefile.Plain(w.Inputs), w.Sizes, w.Pull, w.Heartbeat}
 	return nil
 }
 
@@ -89,6 +98,7 @@ type Session struct {
 	// Stderr goes to the client's stderr.
 	Stderr io.Writer
 	inputs map[string]*input
+	pulls  *pulls // the inputs asked for (PullInputs)
 }
 
 // input is a local file, kept in an unlinked temporary file.
@@ -97,6 +107,7 @@ type input struct {
 	size    int64
 	openErr error
 	readErr error
+	pulled  *pulled // with PullInputs: the input as it comes when asked for
 }
 
 // Open opens path if it is one of the session's input files; ok is false
@@ -106,6 +117,12 @@ func (s *Session) Open(path string) (r io.ReadCloser, ok bool, err error) {
 		return nil, false, nil
 	}
 	in := s.inputs[path]
+	if in.pulled != nil {
+		if err := s.pulls.opened(in.pulled); err != nil {
+			return nil, true, err
+		}
+		return &pulledReader{p: in.pulled, s: s.pulls}, true, nil
+	}
 	if in.openErr != nil {
 		return nil, true, in.openErr
 	}
@@ -162,7 +179,27 @@ func serve(in io.Reader, stderr io.Writer, version string, run func(*Session) in
 			go ping(fw, done, every)
 		}
 	}
-	if err := s.readHeader(br, pinging); err != nil {
+	err := s.readHeader(br)
+	if err == nil && s.PullInputs {
+		// Said first, before any ping: the client then waits to be asked
+		// for each input, where it would send them all now.
+		err = fw.frame(kindPull, nil)
+		s.pulls = newPulls(fw)
+		for i, path := range s.Inputs {
+			size := int64(-1)
+			if i < len(s.InputSizes) {
+				size = s.InputSizes[i]
+			}
+			s.inputs[path] = &input{pulled: s.pulls.add(i, path, size)}
+		}
+	}
+	if err == nil {
+		pinging()
+		if !s.PullInputs {
+			err = s.readInputs(br)
+		}
+	}
+	if err != nil {
 		var sig *signalledError
 		if errors.As(err, &sig) {
 			// The command never ran: the session ends as the signal
@@ -217,11 +254,11 @@ func (s *Session) close() {
 			in.f.Close()
 		}
 	}
+	s.pulls.close()
 }
 
-// readHeader reads the header and the input files; started is called
-// between the two.
-func (s *Session) readHeader(br *bufio.Reader, started func()) error {
+// readHeader reads the header.
+func (s *Session) readHeader(br *bufio.Reader) error {
 	kind, payload, err := readFrame(br)
 	if err != nil {
 		return err
@@ -235,7 +272,12 @@ func (s *Session) readHeader(br *bufio.Reader, started func()) error {
 	if err := json.Unmarshal(payload, &s.Header); err != nil {
 		return fmt.Errorf("bad header: %v", err)
 	}
-	started()
+	return nil
+}
+
+// readInputs reads the input files, which follow the header (a client
+// that does not pull them).
+func (s *Session) readInputs(br *bufio.Reader) error {
 	for _, path := range s.Inputs {
 		in, err := readInput(br, path)
 		if err != nil {
@@ -314,10 +356,15 @@ func (s *Session) pump(br *bufio.Reader, q *stdinQueue, alive *liveness, gone fu
 	for {
 		kind, payload, err := readFrame(br)
 		if err != nil {
+			s.pulls.fail(io.ErrUnexpectedEOF)
 			gone()
 			return
 		}
 		switch kind {
+		case kindFileData:
+			s.pulls.data(payload)
+		case kindFileEnd:
+			s.pulls.end(payload)
 		case kindPause:
 			if resume == nil {
 				resume = alive.hold()

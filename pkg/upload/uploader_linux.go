@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"math"
-	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -454,7 +454,9 @@ func openSource(src Source) (*sourceFile, error) {
 		return nil, sourceError("open", src.Label, err)
 	}
 	regular := false
-	if f, ok := rc.(*os.File); ok {
+	// A file, or what stands for one (a local file of ws --remote, whose
+	// bytes cross only when read: an upload it refuses never sends them).
+	if f, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		fi, err := f.Stat()
 		switch {
 		case err != nil:
