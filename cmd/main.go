@@ -105,7 +105,7 @@ func (a *App) run(ctx context.Context, args []string) int {
 	if interruptible(root, args) {
 		sctx, cancel := context.WithCancelCause(ctx)
 		sigc := make(chan os.Signal, 1)
-		notifyStops(sigc)
+		runner.NotifyStops(sigc)
 		// In the process's last run the watch lasts until it exits (a
 		// first signal while ws finishes up is taken, a second ends it):
 		// taking the handler off waits on os/signal's thread, ~0.15 ms.
@@ -135,19 +135,6 @@ func (a *App) run(ctx context.Context, args []string) int {
 	root.SetErr(a.IO.Err)
 	cmd, err = root.ExecuteContextC(ctx)
 	return a.exitStatus(root, cmd, args, err)
-}
-
-// notifyStops relays to c the signals that stop a running tool: SIGINT,
-// SIGTERM and SIGHUP. HUP too: a closed terminal or a dropped ssh session
-// must not leave the command running (it is in a process group of its
-// own, which the hangup does not reach). Unless HUP is ignored (nohup):
-// then the command keeps ignoring it as well. A remote call passes the
-// same signals on to the other side.
-func notifyStops(c chan<- os.Signal) {
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
-	if !signal.Ignored(syscall.SIGHUP) {
-		signal.Notify(c, syscall.SIGHUP)
-	}
 }
 
 // passRepeats takes the signals that come on sigc within

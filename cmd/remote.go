@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/wstools/ws/pkg/remote"
 	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -102,7 +103,7 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		head = append(head, "--thread", th) // a thread is data, not a local path
 	}
 	sigc := make(chan os.Signal, 2)
-	notifyStops(sigc) // passed on; a hangup only when not ignored here (nohup)
+	runner.NotifyStops(sigc) // passed on; a hangup only when not ignored here (nohup)
 	// ^Z: ws tells the remote side before it stops.
 	if !signal.Ignored(syscall.SIGTSTP) {
 		signal.Notify(sigc, syscall.SIGTSTP)

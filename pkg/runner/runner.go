@@ -130,7 +130,7 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 	// group behind (it is not in ws's process group, so neither a
 	// terminal's ^C nor a kill of ws reaches it).
 	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	NotifyStops(sigc)
 	defer signal.Stop(sigc)
 	killed := false
 	var got os.Signal
@@ -165,6 +165,19 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 		return res, &ExitError{Code: st.ExitStatus()}
 	}
 	return res, waitErr
+}
+
+// NotifyStops relays to c the signals that stop a command ws runs:
+// SIGINT, SIGTERM and SIGHUP. HUP too: a closed terminal or a dropped ssh
+// session must not leave the command running (it is in a process group of
+// its own, which the hangup does not reach). Unless HUP is ignored
+// (nohup): then the command keeps ignoring it, as ws does. A tool's run, a
+// helper command (Run) and a remote call take the same signals.
+func NotifyStops(c chan<- os.Signal) {
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(c, syscall.SIGHUP)
+	}
 }
 
 // inputFile holds data in an anonymous in-memory file, so that the command
