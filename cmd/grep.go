@@ -64,8 +64,16 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			case req.FilesOnly, req.CountOnly, req.Quiet:
 				return usagef("-l, -c and -q cannot be used with --jsonl")
 			}
-			out := app.IO.Out
-			req.Events = func(ev workspace.GrepEvent) { _ = render.JSON(out, ev) }
+			// Written in blocks, each file's messages flushed at its
+			// end (every message on a terminal): a write per message
+			// cost a system call per matching line.
+			out := bufio.NewWriterSize(app.IO.Out, 64<<10)
+			req.Events = func(ev workspace.GrepEvent) {
+				_ = render.JSON(out, ev)
+				if ev.Type == "end" || ev.Type == "summary" || app.IO.OutTTY {
+					_ = out.Flush()
+				}
+			}
 		}
 		return nil
 	})

@@ -23,9 +23,7 @@ type rgData []byte
 
 func (d rgData) MarshalJSON() ([]byte, error) {
 	if utf8.Valid(d) {
-		return jsonenc.Marshal(struct {
-			Text string `json:"text"`
-		}{string(d)})
+		return []byte(`{"text":` + jsonenc.String(string(d)) + `}`), nil
 	}
 	return jsonenc.Base64(d)
 }
@@ -95,12 +93,9 @@ func (s *jsonlStream) file(f *grep.File) {
 	path := rgData(f.Rel)
 	s.emit(GrepEvent{"begin", rgBegin{path}})
 	n := f.Lines.Count()
-	hitAt := map[int]int{}
-	for _, h := range f.Hits {
-		hitAt[h.Line] = h.Col
-	}
 	st := rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1, BytesSearched: f.Size, MatchedLines: len(f.Hits), Matches: len(f.Hits)}
 	last := -1 // the last line sent
+	k := 0     // the first hit not passed
 	for _, h := range f.Hits {
 		for i := max(last+1, h.Line-s.before); i <= min(n-1, h.Line+s.after); i++ {
 			start, end := f.Lines.Bounds(f.Buf, i)
@@ -109,7 +104,11 @@ func (s *jsonlStream) file(f *grep.File) {
 			}
 			ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: f.Lines.Offset(i), Submatches: []rgSubmatch{}}
 			typ := "context"
-			if col, ok := hitAt[i]; ok {
+			for k < len(f.Hits) && f.Hits[k].Line < i {
+				k++
+			}
+			if k < len(f.Hits) && f.Hits[k].Line == i {
+				col := f.Hits[k].Col
 				typ = "match"
 				line := f.Lines.Get(f.Buf, i)
 				ml := s.m.MatchLen(line, col)
