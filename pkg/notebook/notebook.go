@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/tokens"
 )
 
 // Notebook is a parsed notebook: its bytes and where each cell stands in
@@ -244,11 +246,11 @@ func (o rawOutput) output() Output {
 	out := Output{Type: o.OutputType, Name: o.Name, Text: string(o.Text)}
 	switch o.OutputType {
 	case "stream":
-		out.Text = overwrite(stripANSI(out.Text))
+		out.Text = tokens.Redraw(tokens.StripANSI(out.Text))
 	case "error":
 		out.Text = o.Ename + ": " + o.Evalue
 		if len(o.Traceback) > 0 {
-			out.Text = stripANSI(strings.Join(o.Traceback, "\n"))
+			out.Text = tokens.StripANSI(strings.Join(o.Traceback, "\n"))
 		}
 	case "execute_result", "display_data":
 		// The text is the first of these the output has; what else it
@@ -319,49 +321,6 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 		}
 	}
 	return keys
-}
-
-// overwrite is a stream's text as a terminal (and Jupyter) shows it: a
-// carriage return goes back to the start of the line, so of a progress
-// bar redrawn a thousand times only its last state is left.
-func overwrite(s string) string {
-	if !strings.Contains(s, "\r") {
-		return s
-	}
-	var sb strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		body, nl := strings.CutSuffix(line, "\n")
-		body = strings.TrimSuffix(body, "\r") // a CRLF line end
-		if i := strings.LastIndexByte(body, '\r'); i >= 0 {
-			body = body[i+1:]
-		}
-		sb.WriteString(body)
-		if nl {
-			sb.WriteByte('\n')
-		}
-	}
-	return sb.String()
-}
-
-// stripANSI removes terminal colour sequences (ESC [ … letter), which
-// IPython puts in every traceback.
-func stripANSI(s string) string {
-	if !strings.Contains(s, "\x1b[") {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-				j++
-			}
-			i = j
-			continue
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
 }
 
 // object is a JSON object's fields, with where its braces are.

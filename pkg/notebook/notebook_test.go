@@ -179,17 +179,16 @@ func TestOutputText(t *testing.T) {
 	}
 }
 
-func TestOverwrite(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain\n", "plain\n"},
-		{" 10%|#  |\r 50%|### |\r100%|#####|\ndone\n", "100%|#####|\ndone\n"},
-		{"crlf line\r\nnext", "crlf line\nnext"},
-		{"partial\rpa", "pa"},
-		{"\x1b[32mgreen\x1b[0m\r\x1b[31mred\x1b[0m\n", "red\n"},
-	} {
-		if got := overwrite(stripANSI(tc.in)); got != tc.want {
-			t.Errorf("overwrite(%q) = %q, want %q", tc.in, got, tc.want)
-		}
+// A stream shows as a terminal leaves it: colour codes out, a progress
+// bar at its last drawing.
+func TestStreamText(t *testing.T) {
+	src := `{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": [{"output_type": "stream", "name": "stderr", "text": ["\u001b[32m 10%\r100%\u001b[0m\n", "done\n"]}]}]}`
+	nb, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.Cells[0].Outputs[0].Text; got != "100%\ndone\n" {
+		t.Errorf("stream text %q", got)
 	}
 }
 

@@ -130,19 +130,21 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 	return res, nil
 }
 
-// streamText prepares one captured stream for the model: the newest lines
-// (tail), then the token sandwich. hint, when not empty, is added to the
+// streamText prepares one captured stream for the model: each line as a
+// terminal leaves it (a progress bar redrawn with carriage returns shows
+// its last drawing, tokens.Redraw), the newest lines (tail), then the
+// token sandwich. hint, when not empty, is added to the
 // tail notice: how to see more, for tools that can be called again with
 // another tail (see tailHint).
 func streamText(b []byte, dropped int64, tail, limit int, hint string) string {
-	s := jsString(b)
+	s := tokens.Redraw(jsString(b))
 	return limitText(s, tokens.TailLines(s, tail), dropped, limit, hint)
 }
 
 // tailText is streamText for a stream of which only the last tail lines
 // were read (procstate.ReadLogTail): the same text, from what was read.
 func tailText(t *procstate.LogTail, dropped int64, tail, limit int, hint string) string {
-	s := jsString(t.Data)
+	s := tokens.Redraw(jsString(t.Data))
 	shown := s
 	if t.Cut() {
 		shown = tokens.TailNotice(tail, t.Lines) + s
