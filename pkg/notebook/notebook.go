@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,10 +62,17 @@ type Output struct {
 type Media struct {
 	Type  string `json:"type"`
 	Bytes int    `json:"bytes"`
-	// Base64 is binary data as the notebook stores it, in base64 (line
-	// breaks taken out); "" for text.
-	Base64 string `json:"-"`
+	// b64 is binary data as the notebook stores it, in base64 (line
+	// breaks taken out), in the notebook's bytes; nil for text.
+	b64 []byte
 }
+
+// Base64 is the representation's binary data in standard base64, as the
+// notebook stores it ("" for text): a copy, made when asked for.
+func (m Media) Base64() string { return string(m.b64) }
+
+// Binary tells whether the representation is binary data (Base64 has it).
+func (m Media) Binary() bool { return len(m.b64) > 0 }
 
 // field is one key of a JSON object and its value, by offsets into the
 // notebook's bytes: the key's opening quote, the value's start and end.
@@ -86,9 +93,26 @@ func Parse(src []byte) (*Notebook, error) {
 		return nil, &Error{"it is not UTF-8 text"}
 	}
 	nb := &Notebook{src: src, arrStart: -1}
-	top, err := objectFields(src, 0, len(src))
+	start := skipSpace(src, 0)
+	if start < len(src) && src[start] != '{' {
+		return nil, &Error{"it is not a JSON object"}
+	}
+	top := &object{}
+	var err error
+	if start >= len(src) {
+		err = &scanError{start, "it ends too soon"}
+	} else {
+		var fields []field
+		top, err = scanObject(src, start, &fields)
+		if err == nil {
+			top.fields = fields
+		}
+	}
+	if err == nil && skipSpace(src, top.close+1) < len(src) {
+		return nil, &Error{"it has more after its JSON object"}
+	}
 	if err != nil {
-		return nil, err
+		return nil, syntaxError(src, err)
 	}
 	var cells *field
 	for i := range top.fields {
@@ -133,9 +157,9 @@ func Parse(src []byte) (*Notebook, error) {
 		return nil, &Error{"its cells are not a list"}
 	}
 	nb.arrStart, nb.arrEnd = cells.valStart, cells.valEnd
-	spans, err := arrayElements(src, cells.valStart, cells.valEnd)
-	if err != nil {
-		return nil, err
+	var spans [][2]int
+	if _, err := scanArrayOf(src, cells.valStart, func(s, e int) { spans = append(spans, [2]int{s, e}) }, true); err != nil {
+		return nil, syntaxError(src, err)
 	}
 	for i, sp := range spans {
 		c, err := parseCell(src, sp[0], sp[1])
@@ -169,12 +193,11 @@ func parseCell(src []byte, start, end int) (*Cell, error) {
 	if src[start] != '{' {
 		return nil, errors.New("it is not an object")
 	}
-	obj, err := objectFields(src, start, end)
-	if err != nil {
+	c := &Cell{start: start, end: end}
+	if _, err := scanObjectOf(src, start, &c.fields, true); err != nil {
 		return nil, err
 	}
-	c := &Cell{start: start, end: end, fields: obj.fields}
-	for _, f := range obj.fields {
+	for _, f := range c.fields {
 		val := src[f.valStart:f.valEnd]
 		switch f.key {
 		case "cell_type":
@@ -195,12 +218,19 @@ func parseCell(src []byte, start, end int) (*Cell, error) {
 				c.ExecutionCount = n
 			}
 		case "outputs":
-			var outs []rawOutput
-			if err := json.Unmarshal(val, &outs); err != nil {
-				return nil, errors.New("its outputs are not a list of objects")
+			if src[f.valStart] != '[' {
+				return nil, errors.New("its outputs are not a list")
 			}
-			for _, o := range outs {
-				c.Outputs = append(c.Outputs, o.output())
+			var bad error
+			_, _ = scanArrayOf(src, f.valStart, func(s, e int) {
+				o, err := parseOutput(src, s)
+				if err != nil && bad == nil {
+					bad = err
+				}
+				c.Outputs = append(c.Outputs, o)
+			}, true)
+			if bad != nil {
+				return nil, bad
 			}
 		}
 	}
@@ -232,75 +262,113 @@ func (m *multiline) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-type rawOutput struct {
-	OutputType string                     `json:"output_type"`
-	Name       string                     `json:"name"`
-	Text       multiline                  `json:"text"`
-	Data       map[string]json.RawMessage `json:"data"`
-	Ename      string                     `json:"ename"`
-	Evalue     string                     `json:"evalue"`
-	Traceback  []string                   `json:"traceback"`
-}
-
-func (o rawOutput) output() Output {
-	out := Output{Type: o.OutputType, Name: o.Name, Text: string(o.Text)}
-	switch o.OutputType {
+// parseOutput reads the output object at src[start]: its small fields
+// decoded, its data by the place of each representation, so that a
+// plot's base64 is neither decoded nor copied twice.
+func parseOutput(src []byte, start int) (Output, error) {
+	var out Output
+	if src[start] != '{' {
+		return out, errors.New("an output is not an object")
+	}
+	var fields []field
+	if _, err := scanObjectOf(src, start, &fields, true); err != nil {
+		return out, err
+	}
+	var ename, evalue string
+	var traceback []string
+	var data *field
+	for i, f := range fields {
+		val := src[f.valStart:f.valEnd]
+		switch f.key {
+		case "output_type":
+			_ = json.Unmarshal(val, &out.Type)
+		case "name":
+			_ = json.Unmarshal(val, &out.Name)
+		case "text":
+			var t multiline
+			_ = json.Unmarshal(val, &t)
+			out.Text = string(t)
+		case "ename":
+			_ = json.Unmarshal(val, &ename)
+		case "evalue":
+			_ = json.Unmarshal(val, &evalue)
+		case "traceback":
+			_ = json.Unmarshal(val, &traceback)
+		case "data":
+			data = &fields[i]
+		}
+	}
+	switch out.Type {
 	case "stream":
 		out.Text = tokens.Redraw(tokens.StripANSI(out.Text))
 	case "error":
-		out.Text = o.Ename + ": " + o.Evalue
-		if len(o.Traceback) > 0 {
-			out.Text = tokens.StripANSI(strings.Join(o.Traceback, "\n"))
+		out.Text = ename + ": " + evalue
+		if len(traceback) > 0 {
+			out.Text = tokens.StripANSI(strings.Join(traceback, "\n"))
 		}
 	case "execute_result", "display_data":
-		// The text is the first of these the output has; what else it
-		// has is listed as media.
-		textType := ""
-		for _, mime := range []string{"text/plain", "text/markdown", "text/latex"} {
-			var t multiline
-			if _, ok := o.Data[mime]; ok && json.Unmarshal(o.Data[mime], &t) == nil {
-				out.Text, textType = string(t), mime
-				break
-			}
-		}
-		for _, mime := range sortedKeys(o.Data) {
-			if mime == textType {
-				continue
-			}
-			n := len(o.Data[mime])
-			var t multiline
-			if json.Unmarshal(o.Data[mime], &t) == nil {
-				n = len(t)
-				// Binary data (a PNG) is stored as base64: its size is
-				// the decoded one.
-				if !textual(mime) {
-					b64 := strings.Join(strings.Fields(string(t)), "")
-					if n64 := base64.StdEncoding.DecodedLen(len(b64)) - strings.Count(b64[max(0, len(b64)-2):], "="); validBase64(b64) {
-						out.Media = append(out.Media, Media{Type: mime, Bytes: n64, Base64: b64})
-						continue
-					}
-				}
-			}
-			out.Media = append(out.Media, Media{Type: mime, Bytes: n})
+		if data != nil && src[data.valStart] == '{' {
+			out.Text, out.Media = outputData(src, data.valStart)
 		}
 	}
-	return out
+	return out, nil
 }
 
-// validBase64 tells whether s is standard, padded base64.
-func validBase64(s string) bool {
-	if len(s)%4 != 0 {
-		return false
+// outputData is the text of an output's data (the first of text/plain,
+// text/markdown and text/latex it has) and its other representations, in
+// the order of their MIME types.
+func outputData(src []byte, start int) (string, []Media) {
+	var fields []field
+	_, _ = scanObjectOf(src, start, &fields, true) // checked with the notebook
+	byType := map[string]field{}
+	for _, f := range fields {
+		byType[f.key] = f
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' ||
-			c == '=' && i >= len(s)-2 && (i == len(s)-1 || s[len(s)-1] == '=')
-		if !ok {
-			return false
+	text, textType := "", ""
+	for _, mime := range []string{"text/plain", "text/markdown", "text/latex"} {
+		var t multiline
+		if f, ok := byType[mime]; ok && json.Unmarshal(src[f.valStart:f.valEnd], &t) == nil {
+			text, textType = string(t), mime
+			break
 		}
 	}
-	return true
+	keys := make([]string, 0, len(byType))
+	for k := range byType {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var media []Media
+	for _, mime := range keys {
+		if mime == textType {
+			continue
+		}
+		f := byType[mime]
+		if raw, plain := stringBytes(src, f.valStart, f.valEnd); plain && !textual(mime) {
+			// Binary data (a PNG) is stored as base64, in one string
+			// without escapes (so without line breaks): its size is the
+			// decoded one.
+			n := len(raw) / 4 * 3
+			if len(raw)%4 == 0 {
+				n -= bytes.Count(raw[max(0, len(raw)-2):], []byte("="))
+			}
+			media = append(media, Media{Type: mime, Bytes: n, b64: raw})
+			continue
+		}
+		val := src[f.valStart:f.valEnd]
+		n := len(val)
+		var t multiline
+		if json.Unmarshal(val, &t) == nil {
+			n = len(t)
+			if !textual(mime) {
+				if b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(string(t)), "")); err == nil {
+					media = append(media, Media{Type: mime, Bytes: len(b), b64: []byte(base64.StdEncoding.EncodeToString(b))})
+					continue
+				}
+			}
+		}
+		media = append(media, Media{Type: mime, Bytes: n})
+	}
+	return text, media
 }
 
 // textual tells whether an output of that MIME type is stored as text
@@ -310,125 +378,26 @@ func textual(mime string) bool {
 		strings.Contains(mime, "javascript")
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
-}
-
 // object is a JSON object's fields, with where its braces are.
 type object struct {
 	open, close int
 	fields      []field
 }
 
-// objectFields reads the object that is all of src[start:end] (but
-// whitespace) into its fields.
-func objectFields(src []byte, start, end int) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(src[start:end]))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxError(src, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, &Error{"it is not a JSON object"}
-	}
-	obj := &object{open: start + int(dec.InputOffset()) - 1}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, syntaxError(src, err)
-		}
-		key := tok.(string) // Token yields object keys as strings
-		keyEnd := start + int(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, syntaxError(src, err)
-		}
-		valEnd := start + int(dec.InputOffset())
-		obj.fields = append(obj.fields, field{
-			key:      key,
-			keyStart: keyStartOf(src, keyEnd),
-			keyEnd:   keyEnd,
-			valStart: valEnd - len(raw),
-			valEnd:   valEnd,
-		})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, syntaxError(src, err)
-	}
-	obj.close = start + int(dec.InputOffset()) - 1
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &Error{"it has more after its JSON object"}
-	}
-	return obj, nil
-}
-
-// keyStartOf is where the key that ends at keyEnd (just past its closing
-// quote) opens: the quote before it that no backslash escapes.
-func keyStartOf(src []byte, keyEnd int) int {
-	for i := keyEnd - 2; i >= 0; i-- {
-		if src[i] != '"' {
-			continue
-		}
-		n := 0
-		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
-			n++
-		}
-		if n%2 == 0 {
-			return i
-		}
-	}
-	return 0
-}
-
-// arrayElements is the span of each element of the array src[start:end].
-func arrayElements(src []byte, start, end int) ([][2]int, error) {
-	dec := json.NewDecoder(bytes.NewReader(src[start:end]))
-	if _, err := dec.Token(); err != nil {
-		return nil, syntaxError(src, err)
-	}
-	var spans [][2]int
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, syntaxError(src, err)
-		}
-		e := start + int(dec.InputOffset())
-		spans = append(spans, [2]int{e - len(raw), e})
-	}
-	return spans, nil
-}
-
-// syntaxError names the line and column of a JSON syntax error. The
-// decoder's offsets count from the value it was reading, so the place is
-// found again by checking the whole text.
+// syntaxError names the line and column where the notebook stops being
+// JSON.
 func syntaxError(src []byte, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		var whole json.RawMessage
-		if errors.As(json.Unmarshal(src, &whole), &se) {
-			off := int(se.Offset)
-			if off > 0 {
-				off-- // the offset is past the byte that was wrong
-			}
-			line := bytes.Count(src[:off], []byte("\n")) + 1
-			col := off - bytes.LastIndexByte(src[:off], '\n')
-			return &Error{fmt.Sprintf("it is not valid JSON (line %d, column %d: %s)", line, col, se.Error())}
-		}
+	se, ok := err.(*scanError)
+	if !ok {
+		return &Error{"it is not valid JSON: " + err.Error()}
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	if se.why == "it ends too soon" {
 		return &Error{"it is not valid JSON (it ends too soon)"}
 	}
-	return &Error{"it is not valid JSON: " + err.Error()}
+	off := min(se.at, len(src))
+	line := bytes.Count(src[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(src[:off], '\n')
+	return &Error{fmt.Sprintf("it is not valid JSON (line %d, column %d: %s)", line, col, se.why)}
 }
 
 // gapWhitespace is the whitespace of a gap between two JSON tokens after

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
@@ -162,6 +163,7 @@ func TestOutputText(t *testing.T) {
 		{`{"text/markdown": ["**b**"], "text/html": "<b>b</b>"}`, "**b**", "text/html 8 bytes"},
 		{`{"text/latex": "$x$", "image/png": "iVBORw0KGgo="}`, "$x$", "image/png 8 bytes"},
 		{`{"application/vnd.jupyter.widget-view+json": {"model_id": "m"}}`, "", "application/vnd.jupyter.widget-view+json 17 bytes"},
+		{`{"image/svg+xml": ["<svg>", "</svg>"], "image/png": ["iVBORw0K\n", "Ggo="]}`, "", "image/png 8 bytes, image/svg+xml 11 bytes"},
 	} {
 		src := `{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": [{"output_type": "display_data", "data": ` + tc.data + `}]}]}`
 		nb, err := Parse([]byte(src))
@@ -175,6 +177,13 @@ func TestOutputText(t *testing.T) {
 		}
 		if o.Text != tc.text || strings.Join(media, ", ") != tc.media {
 			t.Errorf("%s: text %q, media %q; want %q, %q", tc.data, o.Text, media, tc.text, tc.media)
+		}
+		// Only base64 data is binary: an SVG is text, and a PNG stored
+		// in lines is given without its line breaks.
+		for _, m := range o.Media {
+			if want := strings.HasPrefix(m.Type, "image/png"); m.Binary() != want || (want && m.Base64() != "iVBORw0KGgo=") {
+				t.Errorf("%s: %s binary %v, base64 %q", tc.data, m.Type, m.Binary(), m.Base64())
+			}
 		}
 	}
 }
@@ -316,6 +325,41 @@ func TestCRLFAndTabs(t *testing.T) {
 		want = jupyter.Replace("{\n\x00\"cells\": [\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": []\n\x00\x00},\n\x00\x00{\n\x00\x00\x00\"cell_type\": \"raw\",\n\x00\x00\x00\"metadata\": {},\n\x00\x00\x00\"source\": []\n\x00\x00}\n\x00],\n\x00\"nbformat\": 4,\n\x00\"nbformat_minor\": 4\n}\n")
 		if string(got) != want {
 			t.Errorf("%s: Insert:\n%q\nwant\n%q", tc.name, got, want)
+		}
+	}
+}
+
+// TestScanMatchesEncodingJSON checks the scanner's idea of valid JSON
+// against encoding/json's on many small mutations of a notebook (bytes
+// changed, dropped, doubled), and on a few hand-picked cases.
+func TestScanMatchesEncodingJSON(t *testing.T) {
+	valid := func(b []byte) bool {
+		i := skipSpace(b, 0)
+		end, err := skipValue(b, i)
+		return err == nil && skipSpace(b, end) == len(b)
+	}
+	cases := []string{`"a\qb"`, `"\u12"`, `"\u12G4"`, "\"a\x01b\"", `01`, `-`, `1.`, `1e`, `1e+`, `-0.5e-3`, `tru`, `nul`, `[1,]`, `{"a":1,}`,
+		`{"a" 1}`, `{1:2}`, `[`, `{`, `"`, `[1 2]`, `{"a":[{"b":null}]}`, ` [] `, `"\/\b\f\n\r\t\"\\"`, `"é\u00e9"`}
+	r := rand.New(rand.NewPCG(1, 2))
+	chars := []byte(`{}[]",:\ 0123456789.eE+-tfnulrsa` + "\x00\n")
+	for i := 0; i < 5000; i++ {
+		b := []byte(sample)
+		for k := 0; k < 1+r.IntN(3); k++ {
+			j := r.IntN(len(b))
+			switch r.IntN(3) {
+			case 0:
+				b[j] = chars[r.IntN(len(chars))]
+			case 1:
+				b = append(b[:j], b[j+1:]...)
+			default:
+				b = append(b[:j+1], b[j:]...)
+			}
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		if got, want := valid([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Fatalf("valid(%q) = %v, encoding/json says %v", c, got, want)
 		}
 	}
 }

@@ -207,7 +207,7 @@ func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (
 		}
 		for j, o := range nb.Cells[sc.Index].Outputs {
 			for _, m := range o.Media {
-				if m.Base64 == "" || !strings.HasPrefix(m.Type, "image/") || !media.MatchPatterns(types, m.Type) {
+				if !m.Binary() || !strings.HasPrefix(m.Type, "image/") || !media.MatchPatterns(types, m.Type) {
 					continue
 				}
 				if int64(m.Bytes) > left || len(parts) == maxNotebookImages {
@@ -215,7 +215,7 @@ func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (
 					continue
 				}
 				left -= int64(m.Bytes)
-				parts = append(parts, MediaPart{Label: fmt.Sprintf("cell %d, output %d", sc.Index, j+1), MediaType: m.Type, Base64: m.Base64})
+				parts = append(parts, MediaPart{Label: fmt.Sprintf("cell %d, output %d", sc.Index, j+1), MediaType: m.Type, Base64: m.Base64()})
 			}
 		}
 	}
