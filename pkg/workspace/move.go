@@ -150,6 +150,8 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 			return nil, errs.FromOS("move", parentOf(req.Destination), err, true)
 		case errors.Is(err, unix.EXDEV):
 			return nil, errs.MoveAcross(req.Source, req.Destination, err)
+		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+			return nil, errs.Permission("move", w.deniedSide(req.Source, req.Destination, dl), err)
 		case errors.Is(err, unix.EEXIST) && !overwrite:
 			// Made between the check and the rename: refused all the same.
 			return nil, errs.MoveOnto(req.Destination, how)

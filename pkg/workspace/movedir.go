@@ -102,8 +102,11 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	if err != nil {
 		rec.done(err)
 		w.removeMadeDirs(m.dreal, string(m.dt.Rel()), made)
-		if mkdirErr != nil {
+		switch {
+		case mkdirErr != nil:
 			return nil, moveMkdirError(req.Destination, err)
+		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+			return nil, errs.Permission("move", w.deniedSide(req.Source, req.Destination, dl), err)
 		}
 		return nil, renameDirError(req.Source, req.Destination, into, exists, err)
 	}
@@ -140,6 +143,18 @@ func renameDirError(src, dest, into string, replacing bool, err error) error {
 		return errs.MoveMadeMeanwhile(dest, err)
 	}
 	return errs.FromOS("move", src, err, true)
+}
+
+// deniedSide names the side of a rename of src to dest (as typed; dl is
+// dest's place) that was refused for want of permission: dest's directory
+// when this process may not add to it, else src (its directory, or, for
+// a directory moving to another parent, the directory itself, whose ".."
+// the rename rewrites).
+func (w *Workspace) deniedSide(src, dest string, dl fsroot.Loc) string {
+	if p, _ := dl.Parent(); w.fs.Access(p, unix.W_OK|unix.X_OK) != nil {
+		return parentOf(dest)
+	}
+	return src
 }
 
 // carryReads moves this thread's read records of what was at the real
@@ -355,8 +370,11 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 	if err != nil {
 		rec.done(err)
 		w.removeMadeDirs(r.from.Key, r.from.Path, made)
-		if mkdirErr != nil {
+		switch {
+		case mkdirErr != nil:
 			return nil, moveMkdirError(r.from.Path, err)
+		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+			return nil, errs.Permission("undo", w.deniedSide(r.to.Path, r.from.Path, bl), err)
 		}
 		return nil, renameDirError(r.to.Path, r.from.Path, r.from.Path, r.cur.Kind != history.KindAbsent, err)
 	}
