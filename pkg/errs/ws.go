@@ -136,6 +136,13 @@ func ProcessRemoved(pid string) *Error {
 	return newf(RecordRemoved, "the record of process %s was removed while ws was reading it (by ws destroy, or ws ps --prune), so its output and exit code are gone", pid)
 }
 
+// DestroyDamagedRunning: destroy of a state directory holding a damaged
+// process record whose process still runs: removing it would leave that
+// process beyond ws's reach, unseen.
+func DestroyDamagedRunning(dir, id string, pid int) *Error {
+	return newf(StateCorrupt, "the state directory %s holds a damaged process record (procs/%s) whose process %d still runs, which ws can no longer stop: stop it yourself (kill %d), then run ws destroy again", dir, id, pid, pid)
+}
+
 // ProcessRecordDamaged: the only record of a pid (procs/<id>) cannot be
 // read, so whether the process is this workspace's is not known.
 func ProcessRecordDamaged(pid, id string, err error) *Error {

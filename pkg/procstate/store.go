@@ -200,27 +200,34 @@ func (s *Store) load(keep func(name string) bool) ([]*Entry, []string, error) {
 }
 
 // RemoveDamaged removes a record that cannot be read (one of
-// ListSkipped's ids) when its process has ended: its directory's name,
-// <pid>-<start time>, says which process it was. It reports whether the
-// record went; one whose process still runs, or that reads well again,
-// stays.
+// ListSkipped's ids) when its process has ended (see DamagedEnded). It
+// reports whether the record went; one whose process still runs, or that
+// reads well again, stays.
 func (s *Store) RemoveDamaged(id string) (bool, error) {
-	pid, start, ok := strings.Cut(id, "-")
-	n, err1 := strconv.Atoi(pid)
-	t, err2 := strconv.ParseUint(start, 10, 64)
-	if !ok || err1 != nil || err2 != nil || n <= 0 || strings.HasPrefix(id, ".") {
-		return false, nil // not a record's name
-	}
-	if _, err := s.Load(id); err == nil || errors.Is(err, fs.ErrNotExist) {
+	if _, ended, ok := DamagedEnded(id); !ok || !ended {
 		return false, nil
 	}
-	if Same(n, t, "") {
+	if _, err := s.Load(id); err == nil || errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err := s.Remove(id); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// DamagedEnded tells of a record that cannot be read whether the process
+// it was made for has ended: its directory's name, <pid>-<start time>,
+// says which process that was. ok is false for a name that is no
+// record's.
+func DamagedEnded(id string) (pid int, ended, ok bool) {
+	p, start, cut := strings.Cut(id, "-")
+	n, err1 := strconv.Atoi(p)
+	t, err2 := strconv.ParseUint(start, 10, 64)
+	if !cut || err1 != nil || err2 != nil || n <= 0 || strings.HasPrefix(id, ".") {
+		return 0, false, false
+	}
+	return n, !Same(n, t, ""), true
 }
 
 // WriteExit records how the process ended. The first exit written wins.

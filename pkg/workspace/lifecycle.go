@@ -325,9 +325,14 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	if err != nil {
 		return nil, err
 	}
-	entries, err := w.procStore().List(w.fs.RealBase())
+	entries, damaged, err := w.procStore().ListSkipped(w.fs.RealBase())
 	if err != nil {
 		return nil, w.stateError(err)
+	}
+	for _, id := range damaged {
+		if pid, ended, ok := procstate.DamagedEnded(id); ok && !ended {
+			return nil, errs.DestroyDamagedRunning(w.stateDir, id, pid)
+		}
 	}
 	for _, e := range entries {
 		if e.Record.Running() || e.Record.SupervisorRunning() {
@@ -425,8 +430,14 @@ func (w *Workspace) otherRoots() string {
 			continue
 		}
 		var m rootMark
-		data, _ := os.ReadFile(filepath.Join(w.stateDir, rootsDir, e.Name()))
-		if json.Unmarshal(data, &m) == nil && m.Root != "" && string(m.Root) != w.fs.RealBase() {
+		data, err := os.ReadFile(filepath.Join(w.stateDir, rootsDir, e.Name()))
+		switch {
+		case err != nil:
+		case json.Unmarshal(data, &m) != nil || m.Root == "":
+			// Damaged: it was another workspace's (ours is named by our
+			// root's hash), which may still use the directory.
+			return "whose record " + rootsDir + "/" + e.Name() + " is damaged"
+		case string(m.Root) != w.fs.RealBase():
 			return string(m.Root)
 		}
 	}
