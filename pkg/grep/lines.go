@@ -1,6 +1,9 @@
 package grep
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // Lines knows where the lines of a buffer start (POSIX lines: a final
 // newline starts no line).
@@ -9,14 +12,27 @@ type Lines struct {
 	size   int
 
 	// A file searched in windows holds only the lines it prints (see
-	// sparseLines): at finds each by its number in the file, ends says
-	// where it ends in the buffer, abs where it starts in the file; count
-	// is the file's lines.
-	at    map[int]int
+	// sparseLines): nums are their numbers in the file, in order, ends
+	// says where each ends in the buffer, abs where it starts in the
+	// file; count is the file's lines.
+	nums  []int
 	ends  []int
 	abs   []int64
 	count int
 }
+
+// held is the index of line i among the lines held, or -1.
+func (li *Lines) held(i int) int {
+	j := sort.SearchInts(li.nums, i)
+	if j < len(li.nums) && li.nums[j] == i {
+		return j
+	}
+	return -1
+}
+
+// Held is the numbers of the lines held, in order, when only some are
+// (a file that keeps the lines it prints); nil when all are.
+func (li *Lines) Held() []int { return li.nums }
 
 // IndexLines finds the lines of buf.
 func IndexLines(buf []byte) *Lines {
@@ -41,7 +57,7 @@ func IndexLines(buf []byte) *Lines {
 
 // Count is the number of lines.
 func (li *Lines) Count() int {
-	if li.at != nil {
+	if li.nums != nil {
 		return li.count
 	}
 	return len(li.starts)
@@ -49,8 +65,8 @@ func (li *Lines) Count() int {
 
 // Offset is where line i starts in the file.
 func (li *Lines) Offset(i int) int64 {
-	if li.at != nil {
-		return li.abs[li.at[i]]
+	if li.nums != nil {
+		return li.abs[li.held(i)]
 	}
 	return int64(li.starts[i])
 }
@@ -59,9 +75,9 @@ func (li *Lines) Offset(i int) int64 {
 // a file searched in windows only the lines it holds have bounds (any
 // other is empty).
 func (li *Lines) Bounds(buf []byte, i int) (int, int) {
-	if li.at != nil {
-		j, ok := li.at[i]
-		if !ok {
+	if li.nums != nil {
+		j := li.held(i)
+		if j < 0 {
 			return 0, 0
 		}
 		return li.starts[j], li.ends[j]

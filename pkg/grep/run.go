@@ -24,8 +24,14 @@ type File struct {
 	Rel  string // workspace-relative
 	Hits []Hit  // the lines reported, in order (none when the search only counts)
 	// Count is the number of lines reported: len(Hits), or, when the
-	// search only counts (Options.Count), that number alone.
+	// search only counts (Options.Count), that number alone. Of a file
+	// passed in parts, the number so far.
 	Count int
+	// Continued and More describe a file that OnFile gets in parts (see
+	// Options.Parts): Continued, an earlier part was passed; More, later
+	// parts follow. A part's Hits, Buf and Lines are what was found
+	// since the last part.
+	Continued, More bool
 	// Buf is the content, kept when there are hits (unless NoContent):
 	// of a big file, or when the search prints a bounded part of each
 	// file, only the lines it prints (hits and their context).
@@ -35,7 +41,9 @@ type File struct {
 	loc   fsroot.Loc
 	link  bool // a symlink (its target's path is what is opened)
 	bin   bool
-	err   string // why the file could not be searched ("": it was)
+	err   string     // why the file could not be searched ("": it was)
+	batch *grepBatch // the batch it is in, and where, while it is scanned
+	idx   int
 	// timeout: the ECMAScript engine gave up on a line of this file.
 	timeout *TimeoutError
 }
@@ -69,6 +77,11 @@ type Options struct {
 	// goroutine, one call at a time, while the other files wait to be
 	// taken; it must not block for long or call Search.
 	OnFile func(*File)
+	// Parts: with OnFile and no MaxMatches, a file searched in windows
+	// is passed in parts as they are found, once every file before it
+	// is taken, so its lines are not all held until its end (--jsonl
+	// on a log of gigabytes).
+	Parts bool
 }
 
 // Result is what Search found.
@@ -111,6 +124,8 @@ type grepRun struct {
 	onFile     func(*File)
 	noContent  bool
 	count      bool
+	parts      bool
+	c          *collector
 	// fileLimit is the most lines one file can report: MaxCount, or
 	// MaxMatches when that is less (math.MaxInt: no limit). A file's scan
 	// stops there; it reads no further than what can be shown.
@@ -141,6 +156,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		g.maxMatches = math.MaxInt
 	}
 	g.fileLimit = g.maxMatches
+	g.parts = o.Parts && o.OnFile != nil && g.maxMatches == math.MaxInt && !g.noContent
 	if o.MaxCount > 0 && o.MaxCount < g.fileLimit {
 		g.fileLimit = o.MaxCount
 	}
@@ -166,12 +182,13 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	}
 	// Files travel in batches, which keeps channel traffic (and goroutine
 	// hand-offs) low when most files are small. A worker that finishes a
-	// batch takes it, and every batch after it that is done, in walk
-	// order itself: there is no collector goroutine to wake per batch.
+	// file takes it, and every file after it that is done, in walk order
+	// itself: there is no collector goroutine to wake.
 	work := make(chan *grepBatch, 64)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := &collector{g: g, pending: map[int]*grepBatch{}, cancel: cancel}
+	g.c = c
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		workers.Add(1)
@@ -179,14 +196,15 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			defer workers.Done()
 			var buf []byte // this worker's read buffer, reused file after file
 			for b := range work {
-				for _, f := range b.files {
+				for i, f := range b.files {
 					// A path the walk could not read comes with its
 					// reason and is not opened.
 					if ctx.Err() == nil && f.err == "" {
+						f.batch, f.idx = b, i
 						buf = g.scan(f, buf)
 					}
+					c.done(b, i)
 				}
-				c.done(b)
 			}
 		}()
 	}
@@ -234,74 +252,89 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 // (fsroot.SkipReason, which grep, glob and ls share).
 func Reason(err error) string { return fsroot.SkipReason(err) }
 
-// collector takes the scanned batches in walk order, whichever worker
-// finishes them, so the MaxMatches cap stops at the same file every time.
+// collector takes the scanned files in walk order, whichever worker
+// scans them, so the MaxMatches cap stops at the same file every time.
 type collector struct {
 	g       *grepRun
 	cancel  context.CancelFunc
 	mu      sync.Mutex
-	pending map[int]*grepBatch // done, waiting for an earlier batch
-	next    int                // the seq of the batch to take next
+	pending map[int]*grepBatch // begun, with files not taken
+	next    int                // the seq of the batch to take from next
+	took    int                // its files taken
 	total   int                // matching lines taken
 }
 
-// done hands over a scanned batch, and takes it and the batches after it
-// that are waiting, if it is the next in walk order.
-func (c *collector) done(b *grepBatch) {
+// done hands over file i of batch b, scanned, and takes the files that
+// are next in walk order and scanned.
+func (c *collector) done(b *grepBatch, i int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	b.done = i + 1
 	c.pending[b.seq] = b
 	for {
-		b, ok := c.pending[c.next]
+		h, ok := c.pending[c.next]
 		if !ok {
+			return
+		}
+		for ; c.took < h.done; c.took++ {
+			c.take(h.files[c.took])
+		}
+		if c.took < len(h.files) {
 			return
 		}
 		delete(c.pending, c.next)
 		c.next++
-		c.take(b)
+		c.took = 0
 	}
 }
 
-// take adds a batch's results; c.mu is held.
-func (c *collector) take(b *grepBatch) {
+// isNext reports whether every file before f (being scanned) is taken.
+func (c *collector) isNext(f *File) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return f.batch.seq == c.next && c.took == f.idx
+}
+
+// take adds a file's results; c.mu is held.
+func (c *collector) take(f *File) {
 	g := c.g
-	for _, f := range b.files {
-		if c.total >= g.maxMatches {
-			return
+	if c.total >= g.maxMatches {
+		return
+	}
+	switch {
+	case f.timeout != nil:
+		g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
+		g.maxMatches = c.total
+		c.cancel()
+	case f.err != "":
+		g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
+	case f.bin:
+		g.res.BinarySkipped++
+	case f.Count > 0:
+		if c.total+f.Count > g.maxMatches {
+			f.Count = g.maxMatches - c.total
+			if f.Hits != nil {
+				f.Hits = f.Hits[:f.Count]
+			}
 		}
-		switch {
-		case f.timeout != nil:
-			g.res.Timeout = &Timeout{Rel: f.Rel, Line: f.timeout.Line + 1, Limit: f.timeout.Limit}
-			g.maxMatches = c.total
+		c.total += f.Count
+		g.res.Files = append(g.res.Files, f)
+		if g.onFile != nil {
+			g.onFile(f)
+		}
+		if c.total >= g.maxMatches {
+			g.res.Truncated = true
 			c.cancel()
-		case f.err != "":
-			g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
-		case f.bin:
-			g.res.BinarySkipped++
-		case f.Count > 0:
-			if c.total+f.Count > g.maxMatches {
-				f.Count = g.maxMatches - c.total
-				if f.Hits != nil {
-					f.Hits = f.Hits[:f.Count]
-				}
-			}
-			c.total += f.Count
-			g.res.Files = append(g.res.Files, f)
-			if g.onFile != nil {
-				g.onFile(f)
-			}
-			if c.total >= g.maxMatches {
-				g.res.Truncated = true
-				c.cancel()
-			}
 		}
 	}
+	f.batch = nil
 }
 
 // grepBatch is a run of files in walk order.
 type grepBatch struct {
 	seq   int
 	files []*File
+	done  int // the files scanned, in order (written under the collector's lock)
 }
 
 // batcher groups the walker's files into batches.
@@ -436,7 +469,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		if !g.invert {
 			lines = countLines(buf)
 		}
-		w := &windowed{before: g.before, after: g.after, wantTo: -1}
+		w := newWindowed(g.before, g.after)
 		w.gather(buf, lines, 0, 0, f.Hits)
 		f.Buf, f.Lines = sparseLines(w.kept, lines)
 		return reuse(buf)

@@ -34,17 +34,23 @@ type windowed struct {
 	before int
 	after  int
 	kept   []keptLine // the lines to print, in order, each once
+	lastN  int        // the last line kept (-1: none), though kept may have been sent
 	ring   []keptLine // the last lines before the current window, for a hit's before-context
 	wantTo int        // the last line an after-context wants (-1: none)
 }
 
+func newWindowed(before, after int) *windowed {
+	return &windowed{before: before, after: after, lastN: -1, wantTo: -1}
+}
+
 // keep holds line kl, unless it is held already (lines come in order).
 func (w *windowed) keep(kl keptLine) {
-	if k := len(w.kept); k > 0 && w.kept[k-1].n >= kl.n {
+	if kl.n <= w.lastN {
 		return
 	}
 	kl.text = bytes.Clone(kl.text)
 	w.kept = append(w.kept, kl)
+	w.lastN = kl.n
 }
 
 // scanWindows searches the file open at fd, of size bytes, window by
@@ -53,7 +59,7 @@ func (w *windowed) keep(kl keptLine) {
 // can report and their after-context. buf is the worker's read buffer;
 // scanWindows returns the one to use for the next file.
 func (g *grepRun) scanWindows(f *File, fd int, size int64, buf []byte) []byte {
-	w := &windowed{before: g.before, after: g.after, wantTo: -1}
+	w := newWindowed(g.before, g.after)
 	if cap(buf) < windowSize {
 		buf = make([]byte, windowSize)
 	}
@@ -101,12 +107,23 @@ func (g *grepRun) scanWindows(f *File, fd int, size int64, buf []byte) []byte {
 		line += count
 		off += int64(end)
 		carry = copy(buf, data[end:])
+		if g.parts && len(w.kept) > 0 && g.c.isNext(f) {
+			// Every file before this one is taken: what it has found
+			// goes out now, not when the whole file is searched.
+			f.Hits, f.Count = t.hits, t.n
+			f.Buf, f.Lines = sparseLines(w.kept, line)
+			f.More = true
+			g.onFile(f)
+			f.Continued = true
+			t.hits, w.kept = t.hits[:0], w.kept[:0]
+		}
 		if eof || t.full() && (g.noContent || w.wantTo < line) {
 			break
 		}
 	}
 	f.Hits, f.Count = t.hits, t.n
 	f.Size = size
+	f.More = false
 	if f.Count > 0 && !g.noContent {
 		f.Buf, f.Lines = sparseLines(w.kept, line)
 	}
@@ -141,10 +158,7 @@ func (w *windowed) gather(win []byte, count, first int, off int64, wh []Hit) {
 				w.keep(kl)
 			}
 		}
-		start := max(hl-w.before, 0)
-		if k := len(w.kept); k > 0 {
-			start = max(start, w.kept[k-1].n-first+1) // the lines before are kept
-		}
+		start := max(hl-w.before, 0, w.lastN-first+1) // the lines before are kept
 		for i := start; i <= min(count-1, hl+w.after); i++ {
 			w.keep(at(i))
 		}
@@ -233,9 +247,10 @@ func sparseLines(kept []keptLine, count int) ([]byte, *Lines) {
 		size += len(kl.text)
 	}
 	buf := make([]byte, 0, size)
-	li := &Lines{count: count, at: make(map[int]int, len(kept))}
+	li := &Lines{count: count, nums: make([]int, 0, len(kept)), starts: make([]int, 0, len(kept)),
+		ends: make([]int, 0, len(kept)), abs: make([]int64, 0, len(kept))}
 	for _, kl := range kept {
-		li.at[kl.n] = len(li.starts)
+		li.nums = append(li.nums, kl.n)
 		li.starts = append(li.starts, len(buf))
 		li.ends = append(li.ends, len(buf)+len(bytes.TrimSuffix(kl.text, []byte("\n"))))
 		li.abs = append(li.abs, kl.abs)

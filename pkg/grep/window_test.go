@@ -115,3 +115,92 @@ func TestWindowsSearchAsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsAsWhole: a search whose files go to OnFile in parts
+// (Options.Parts, as --jsonl asks) passes, over all the parts of a file,
+// the same hits and the same lines, each once and in order, as the file
+// passed whole; begin and end are marked (Continued, More); files keep
+// walk order. The files are searched in small windows, so the big ones
+// come in many parts.
+func TestPartsAsWhole(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	dir := t.TempDir()
+	words := []string{"alpha", "needle", "x", "", "needle needle", "gamma\r"}
+	for i := range 8 {
+		var sb strings.Builder
+		for sb.Len() < 70<<10+rng.Intn(60<<10) {
+			for range rng.Intn(6) {
+				sb.WriteString(words[rng.Intn(len(words))] + " ")
+			}
+			sb.WriteByte('\n')
+		}
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte(sb.String()), 0o644))
+	}
+	fsys := fsroot.New(fsroot.Options{Base: dir, Contained: true})
+	from, size := windowFrom, windowSize
+	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	windowFrom, windowSize = 0, 4096
+	m, err := Compile("needle", true)
+	must(t, err)
+	// shown is what a file's part holds: its hits and its lines.
+	shown := func(f *File) string {
+		var sb strings.Builder
+		for _, h := range f.Hits {
+			fmt.Fprintf(&sb, "hit %d:%d\n", h.Line, h.Col)
+		}
+		for _, i := range f.Lines.Held() {
+			s, e := f.Lines.Bounds(f.Buf, i)
+			fmt.Fprintf(&sb, "%d@%d:%q\n", i, f.Lines.Offset(i), f.Buf[s:e])
+		}
+		return sb.String()
+	}
+	for trial := range 8 {
+		o := Options{Matcher: m, Before: rng.Intn(3), After: rng.Intn(3)}
+		var whole []string
+		o.OnFile = func(f *File) { whole = append(whole, f.Rel+"\n"+shown(f)) }
+		_, err := Search(context.Background(), fsys, ".", o)
+		must(t, err)
+		var got []string
+		parts, open := 0, false
+		o.Parts = true
+		o.OnFile = func(f *File) {
+			parts++
+			if f.Continued != open {
+				t.Fatalf("trial %d: %s continued %v, a part open %v", trial, f.Rel, f.Continued, open)
+			}
+			if !f.Continued {
+				got = append(got, f.Rel+"\n")
+			}
+			got[len(got)-1] += shown(f)
+			open = f.More
+		}
+		_, err = Search(context.Background(), fsys, ".", o)
+		must(t, err)
+		if open {
+			t.Fatalf("trial %d: the last file was never ended", trial)
+		}
+		// Hits come before the lines in each part: compare the hits and
+		// the lines of each file, whatever the parts.
+		norm := func(files []string) string {
+			var sb strings.Builder
+			for _, f := range files {
+				var hits, lines []string
+				for _, l := range strings.Split(f, "\n") {
+					if strings.HasPrefix(l, "hit ") {
+						hits = append(hits, l)
+					} else {
+						lines = append(lines, l)
+					}
+				}
+				sb.WriteString(strings.Join(lines, "\n") + strings.Join(hits, "\n") + "\n")
+			}
+			return sb.String()
+		}
+		if a, b := norm(whole), norm(got); a != b {
+			t.Fatalf("trial %d (context %d/%d): in parts\n%s\nwhole\n%s", trial, o.Before, o.After, b, a)
+		}
+		if parts <= len(whole) {
+			t.Fatalf("trial %d: %d parts for %d files: no file came in parts", trial, parts, len(whole))
+		}
+	}
+}

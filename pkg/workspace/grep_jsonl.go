@@ -86,39 +86,65 @@ type jsonlStream struct {
 	start         time.Time
 	now           func() time.Time
 	total         rgStats
+	cur           rgStats // of the file being sent
 }
 
-// file sends one file's begin, its matching and context lines, and end.
+// file sends one file's begin, its matching and context lines, and end;
+// a file in parts (grep.Options.Parts) sends begin with its first part
+// and end with its last.
 func (s *jsonlStream) file(f *grep.File) {
 	path := rgData(f.Rel)
-	s.emit(GrepEvent{"begin", rgBegin{path}})
-	n := f.Lines.Count()
-	st := rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1, BytesSearched: f.Size, MatchedLines: len(f.Hits), Matches: len(f.Hits)}
-	last := -1 // the last line sent
-	k := 0     // the first hit not passed
-	for _, h := range f.Hits {
-		for i := max(last+1, h.Line-s.before); i <= min(n-1, h.Line+s.after); i++ {
-			start, end := f.Lines.Bounds(f.Buf, i)
-			if end < len(f.Buf) && f.Buf[end] == '\n' {
-				end++ // rg's lines keep their newline
+	if !f.Continued {
+		s.emit(GrepEvent{"begin", rgBegin{path}})
+		s.cur = rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1}
+	}
+	s.cur.MatchedLines += len(f.Hits)
+	s.cur.Matches += len(f.Hits)
+	k := 0 // the first hit not passed
+	send := func(i int) {
+		start, end := f.Lines.Bounds(f.Buf, i)
+		if end < len(f.Buf) && f.Buf[end] == '\n' {
+			end++ // rg's lines keep their newline
+		}
+		ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: f.Lines.Offset(i), Submatches: []rgSubmatch{}}
+		typ := "context"
+		for k < len(f.Hits) && f.Hits[k].Line < i {
+			k++
+		}
+		if k < len(f.Hits) && f.Hits[k].Line == i {
+			col := f.Hits[k].Col
+			typ = "match"
+			line := f.Lines.Get(f.Buf, i)
+			ml := s.m.MatchLen(line, col)
+			ev.Submatches = append(ev.Submatches, rgSubmatch{Match: rgData(line[col : col+ml]), Start: col, End: col + ml})
+		}
+		s.emit(GrepEvent{typ, ev})
+		s.cur.BytesPrinted += int64(end - start)
+	}
+	if held := f.Lines.Held(); held != nil {
+		// Only the lines to print are held: each hunk's, in order.
+		for _, i := range held {
+			send(i)
+		}
+	} else {
+		n := f.Lines.Count()
+		last := -1 // the last line sent
+		for _, h := range f.Hits {
+			for i := max(last+1, h.Line-s.before); i <= min(n-1, h.Line+s.after); i++ {
+				send(i)
+				last = i
 			}
-			ev := rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: i + 1, AbsoluteOffset: f.Lines.Offset(i), Submatches: []rgSubmatch{}}
-			typ := "context"
-			for k < len(f.Hits) && f.Hits[k].Line < i {
-				k++
-			}
-			if k < len(f.Hits) && f.Hits[k].Line == i {
-				col := f.Hits[k].Col
-				typ = "match"
-				line := f.Lines.Get(f.Buf, i)
-				ml := s.m.MatchLen(line, col)
-				ev.Submatches = append(ev.Submatches, rgSubmatch{Match: rgData(line[col : col+ml]), Start: col, End: col + ml})
-			}
-			s.emit(GrepEvent{typ, ev})
-			st.BytesPrinted += int64(end - start)
-			last = i
 		}
 	}
+	// Sent: only the file's name and count are used after this, so its
+	// content and places go now, not when the whole tree has been
+	// searched.
+	f.Buf, f.Lines, f.Hits = nil, nil, nil
+	if f.More {
+		return
+	}
+	st := s.cur
+	st.BytesSearched = f.Size
 	s.emit(GrepEvent{"end", rgEnd{Path: path, Stats: st}})
 	s.total.Searches++
 	s.total.SearchesWithMatch++
@@ -126,10 +152,6 @@ func (s *jsonlStream) file(f *grep.File) {
 	s.total.BytesPrinted += st.BytesPrinted
 	s.total.MatchedLines += st.MatchedLines
 	s.total.Matches += st.Matches
-	// Sent: only the file's name and count are used after this, so its
-	// content and places go now, not when the whole tree has been
-	// searched.
-	f.Buf, f.Lines, f.Hits = nil, nil, nil
 }
 
 // summary is the last message.
