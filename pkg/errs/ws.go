@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // Messages of ws's own, one constructor each.
@@ -465,6 +467,24 @@ func NotNotebook(path, why string) *Error {
 // NotebookTooLarge: a notebook too big to load as cells.
 func NotebookTooLarge(path string, size, max int64) *Error {
 	return newf(FileTooLarge, "%s is too large to load as a notebook (%d bytes; at most %d)", path, size, max).at(path, nil)
+}
+
+// CellIDNotUnique: more than one cell of the notebook at path has the id
+// ref (at their indexes); how is the parameter that names one by index,
+// with the first of them ("--cell 2", "cellId=2").
+func CellIDNotUnique(path, ref string, at []int, how string) *Error {
+	idx := make([]string, len(at))
+	for i, n := range at {
+		idx[i] = strconv.Itoa(n)
+	}
+	return newf(NotUnique, "Cell id %s is not unique in %s: cells %s have it; name the cell by its index instead (%s)",
+		strconv.Quote(ref), path, wording.JoinAnd(idx), how).at(path, nil)
+}
+
+// NoCellInEmpty: an insert after cell ref of a notebook with no cells;
+// the first goes in without param.
+func NoCellInEmpty(path, ref, param string) *Error {
+	return newf(NoSuchCell, "No cell %s in %s: it has no cells; insert the first one without %s", strconv.Quote(ref), path, param).at(path, nil)
 }
 
 // NoCell: no cell of the notebook at path has the id or index ref. cells

@@ -44,6 +44,19 @@ func (nb *Notebook) Find(ref string) (int, bool) {
 	return n, true
 }
 
+// WithID lists the indexes of the cells whose id is id: more than one
+// when the notebook has duplicate ids (which Jupyter refuses to save, but
+// other tools and hand edits make).
+func (nb *Notebook) WithID(id string) []int {
+	var at []int
+	for i, c := range nb.Cells {
+		if id != "" && c.ID == id {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
 // IDs lists the ids of the cells that have one, at most max of them.
 func (nb *Notebook) IDs(max int) []string {
 	var ids []string

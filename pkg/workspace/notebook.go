@@ -104,8 +104,13 @@ func loadNotebook(f *os.File, st fsroot.FileStat, path string) ([]byte, *noteboo
 	return data, nb, err
 }
 
-// findCell is the index of the cell ref names, or NO_CELL.
-func findCell(nb *notebook.Notebook, ref, path string) (int, error) {
+// findCell is the index of the cell ref names, or NO_CELL; an id that
+// more than one cell has is NOT_UNIQUE, as taking the first would change
+// a cell the caller may not have meant.
+func findCell(nb *notebook.Notebook, ref, path string, d Dialect) (int, error) {
+	if at := nb.WithID(ref); len(at) > 1 {
+		return 0, errs.CellIDNotUnique(path, ref, at, d.setting("cellId", "cell", at[0]))
+	}
 	i, ok := nb.Find(ref)
 	if !ok {
 		return 0, errs.NoCell(path, ref, len(nb.Cells), nb.IDs(5))
@@ -130,7 +135,7 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 	d := dialectOf(ctx)
 	opts := notebook.RenderOptions{Cell: -1, Outputs: req.Outputs == nil || *req.Outputs}
 	if req.CellID != "" {
-		if opts.Cell, err = findCell(nb, req.CellID, req.Path); err != nil {
+		if opts.Cell, err = findCell(nb, req.CellID, req.Path, d); err != nil {
 			return nil, err
 		}
 		opts.Whole = true
@@ -283,8 +288,15 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 	switch mode {
 	case "insert":
 		at := 0
-		if req.CellID != "" {
-			i, err := findCell(nb, req.CellID, req.Path)
+		switch {
+		case req.CellID == "":
+		case len(nb.Cells) == 0 && strings.TrimSpace(req.CellID) == "-1":
+			// After the last cell of none: the first, as appending
+			// to an empty notebook is asked so.
+		case len(nb.Cells) == 0:
+			return nil, errs.NoCellInEmpty(req.Path, req.CellID, d.param("cellId", "cell"))
+		default:
+			i, err := findCell(nb, req.CellID, req.Path, d)
 			if err != nil {
 				return nil, err
 			}
@@ -302,7 +314,7 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 		out, err = nb.Insert(at, typ, newSource, id)
 		res.Index, res.ID, res.CellType, res.Cells = at, id, typ, len(nb.Cells)+1
 	default:
-		i, err := findCell(nb, req.CellID, req.Path)
+		i, err := findCell(nb, req.CellID, req.Path, d)
 		if err != nil {
 			return nil, err
 		}
