@@ -147,9 +147,15 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 	// Whole cells only: each is shown when it fits with the notice that
 	// would name the cells after it; the first is shown anyway (cut to
 	// the budget).
+	lastOutputs := -1 // the last cell with outputs
+	for i, c := range nb.Cells {
+		if len(c.Outputs) > 0 {
+			lastOutputs = i
+		}
+	}
 	notice := func(from int) string {
 		how := d.setting("fromCell", "from", from) + ", one cell with " + d.setting("cellId", "cell", from)
-		if opts.Outputs && hasOutputs(nb.Cells[from:]) {
+		if opts.Outputs && lastOutputs >= from {
 			how += ", or sources only with " + d.setting("outputs", "outputs", false)
 		}
 		which := fmt.Sprintf("cells %d-%d", from, len(nb.Cells)-1)
@@ -168,20 +174,28 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 	}
 	var sb strings.Builder
 	sb.WriteString(nb.Header(name))
+	// The estimate of the text so far, kept as it grows: each part added
+	// starts with a newline, so no word spans two parts and the estimate
+	// of the whole is the sum of theirs (estimating the whole text again
+	// for each cell took minutes on a notebook of thousands of cells
+	// under a large budget).
+	used := tokens.Estimate(sb.String())
 	for i := range nb.Cells {
 		if (opts.Cell >= 0 && i != opts.Cell) || i < from {
 			continue
 		}
 		cell := "\n" + nb.RenderCell(i, opts)
-		after := ""
+		after := 0
 		if opts.Cell < 0 && i+1 < len(nb.Cells) {
-			after = notice(i + 1)
+			after = tokens.Estimate(notice(i + 1))
 		}
-		if len(res.Cells) > 0 && tokens.Exceeds(sb.String()+cell+after, budget) {
+		n := tokens.Estimate(cell)
+		if len(res.Cells) > 0 && used+n+after > budget {
 			res.Truncated = true
 			sb.WriteString(notice(i))
 			break
 		}
+		used += n
 		sb.WriteString(cell)
 		res.Cells = append(res.Cells, cellJSON(nb.Cells[i], opts.Outputs))
 	}
@@ -225,15 +239,6 @@ func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (
 		}
 	}
 	return parts, more
-}
-
-func hasOutputs(cells []notebook.Cell) bool {
-	for _, c := range cells {
-		if len(c.Outputs) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func cellJSON(c notebook.Cell, outputs bool) NotebookCell {
