@@ -125,17 +125,36 @@ func clipLine(l, other string) (string, bool) {
 	return sb.String(), true
 }
 
+// maxDiffLines is the most lines of a diff the text of a result shows:
+// an edit that replaces a block of thousands of lines (a --replace-all
+// over a big file, a long notebook cell) shows the start of its diff and
+// how many lines it leaves out, not all of the old and the new text.
+// --json's data.diff keeps it whole.
+const maxDiffLines = 400
+
 // diffText is a diff as the text of a result shows it: after a blank
-// line, its long lines cut (clipDiff), and a line saying so when they
-// were; "" for no diff.
+// line, its long lines cut (clipDiff) and its first maxDiffLines lines,
+// and a line saying what was left out; "" for no diff.
 func diffText(d string) string {
 	if d == "" {
 		return ""
 	}
 	d, cut := clipDiff(d)
-	d = "\n\n" + strings.TrimSuffix(d, "\n")
+	d = strings.TrimSuffix(d, "\n")
+	more := 0
+	if n := strings.Count(d, "\n") + 1; n > maxDiffLines {
+		end := 0
+		for range maxDiffLines {
+			end += strings.IndexByte(d[end:], '\n') + 1
+		}
+		d, more = d[:end-1], n-maxDiffLines
+	}
+	d = "\n\n" + d
 	if cut {
 		d += fmt.Sprintf("\n(lines longer than %d bytes are shown around the change; … marks what is left out)", maxDiffLine)
+	}
+	if more > 0 {
+		d += fmt.Sprintf("\n(%d more %s of the diff not shown; read the file to see the result)", more, wording.Plural(more, "line", "lines"))
 	}
 	return d
 }

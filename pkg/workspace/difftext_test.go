@@ -1,8 +1,11 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 func TestClipDiff(t *testing.T) {
@@ -32,6 +35,30 @@ func TestClipDiff(t *testing.T) {
 			got, cut := clipDiff(tt.diff)
 			if got != tt.want || cut != tt.cut {
 				t.Errorf("clipDiff:\n got %q (%v)\nwant %q (%v)", got, cut, tt.want, tt.cut)
+			}
+		})
+	}
+}
+
+func TestDiffTextLines(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("--- a/f\n+++ b/f\n@@ -1,1000 +1,1000 @@\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&long, "-old %d\n", i)
+	}
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&long, "+new %d\n", i)
+	}
+	tests := []struct{ name, diff, want string }{
+		{"none", "", ""},
+		{"short", "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n", "\n\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b"},
+		{"bug: a diff of 2,003 lines showed them all", long.String(), "\n\n" + strings.Join(strings.Split(long.String(), "\n")[:maxDiffLines], "\n") +
+			"\n(1603 more lines of the diff not shown; read the file to see the result)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := diffText(tt.diff); got != tt.want {
+				t.Errorf("diffText:\n got %q\nwant %q", wording.Excerpt(got, 300), wording.Excerpt(tt.want, 300))
 			}
 		})
 	}
