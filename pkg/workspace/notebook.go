@@ -199,11 +199,15 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 		sb.WriteString(cell)
 		res.Cells = append(res.Cells, cellJSON(nb.Cells[i], opts.Outputs))
 	}
-	var more int
-	res.parts, more = w.notebookMedia(nb, res.Cells)
+	var more, next int
+	res.parts, more, next = w.notebookMedia(nb, res.Cells)
 	if more > 0 {
-		res.partsNote = fmt.Sprintf("%d more image%s in these outputs %s not attached (at most %d per call, within maxMediaBytes in all): show a cell alone with cellId to see its images",
+		res.partsNote = fmt.Sprintf("%d more image%s in these outputs %s not attached (at most %d per call, within maxMediaBytes in all)",
 			more, map[bool]string{true: "", false: "s"}[more == 1], map[bool]string{true: "is", false: "are"}[more == 1], maxNotebookImages)
+		// Showing that cell alone helps only when more than it was shown.
+		if next >= 0 && len(res.Cells) > 1 {
+			res.partsNote += fmt.Sprintf(": show cell %d alone with %s to see its images", next, d.setting("cellId", "cell", next))
+		}
 	}
 	text, cut, _ := tokens.LimitHead(sb.String(), budget)
 	res.Truncated = res.Truncated || cut
@@ -217,9 +221,12 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 // notebookMedia is the images of the outputs of the cells shown that the
 // tool's mediaTypes name, in order, as long as their sizes add up to no
 // more than its maxMediaBytes and they are at most maxNotebookImages;
-// more is how many it left out.
-func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (parts []MediaPart, more int) {
+// more is how many it left out, and next the cell of the first of those
+// that maxMediaBytes would let through alone (-1 for none).
+func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (parts []MediaPart, more, next int) {
 	types, left := w.cfg.MediaTypes(NotebookRead), w.cfg.MaxMediaBytes(NotebookRead)
+	limit := left
+	next = -1
 	for _, sc := range shown {
 		if len(sc.Outputs) == 0 {
 			continue // none, or not shown
@@ -231,6 +238,9 @@ func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (
 				}
 				if int64(m.Bytes) > left || len(parts) == maxNotebookImages {
 					more++
+					if next < 0 && int64(m.Bytes) <= limit {
+						next = sc.Index
+					}
 					continue
 				}
 				left -= int64(m.Bytes)
@@ -238,7 +248,7 @@ func (w *Workspace) notebookMedia(nb *notebook.Notebook, shown []NotebookCell) (
 			}
 		}
 	}
-	return parts, more
+	return parts, more, next
 }
 
 func cellJSON(c notebook.Cell, outputs bool) NotebookCell {

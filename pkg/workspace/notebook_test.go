@@ -105,3 +105,44 @@ func BenchmarkNotebookReadBudget(b *testing.B) {
 		}
 	}
 }
+
+// TestNotebookMediaNote checks the note on images left out: it names a
+// cell to show alone only when that would attach them, never the cell
+// that was shown alone already (a model told so asked for it again).
+func TestNotebookMediaNote(t *testing.T) {
+	png := "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" // 70 bytes
+	var outs []string
+	for i := 0; i < 12; i++ {
+		outs = append(outs, fmt.Sprintf(`{"output_type": "display_data", "metadata": {}, "data": {"image/png": %q}}`, png))
+	}
+	oneCell := `{"cells": [{"cell_type": "code", "execution_count": 1, "id": "plots", "metadata": {}, "source": ["loop()"], "outputs": [` +
+		strings.Join(outs, ", ") + `]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	bytesLimit := func(n int64) *config.Config {
+		cfg := config.Default()
+		cfg.Tools.PerTool[NotebookRead] = config.Tool{MaxMediaBytes: &n}
+		return cfg
+	}
+	const head = " more images in these outputs are not attached (at most 8 per call, within maxMediaBytes in all)"
+	for _, tc := range []struct {
+		name, nb string
+		cfg      *config.Config
+		cellID   string
+		note     string
+	}{
+		{"several cells: the first cell left out", notebookWith(10, png), nil, "", "2" + head + ": show cell 8 alone with cellId=8 to see its images"},
+		{"over maxMediaBytes: the cell that would fit", notebookWith(3, png), bytesLimit(150), "", "1 more image in these outputs is not attached (at most 8 per call, within maxMediaBytes in all): show cell 2 alone with cellId=2 to see its images"},
+		{"bug: the cell shown alone is not named again", oneCell, nil, "plots", "4" + head},
+		{"the only cell shown", oneCell, nil, "", "4" + head},
+		{"an image over maxMediaBytes alone", notebookWith(2, png), bytesLimit(60), "", "2" + head},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, root := newTestWorkspace(t, tc.cfg)
+			must(t, os.WriteFile(filepath.Join(root, "nb.ipynb"), []byte(tc.nb), 0o644))
+			res, err := w.NotebookRead(context.Background(), NotebookReadRequest{Path: "nb.ipynb", CellID: tc.cellID})
+			must(t, err)
+			if _, note := res.Media(); note != tc.note {
+				t.Errorf("note\n %q\nwant %q", note, tc.note)
+			}
+		})
+	}
+}
