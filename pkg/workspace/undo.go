@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -115,7 +116,40 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	if err != nil {
 		return nil, err
 	}
+	w.readBackAfterMove(group[0].Op, files)
 	return undoResult(group, files, force), nil
+}
+
+// readBackAfterMove keeps this thread's read of a file across the undo
+// of its move (or the redo): the move carried the read to the new path,
+// and the undo writes the same bytes back at the old one (with a new
+// mtime), so the read goes back with them, fresh if it was of those
+// bytes, as it was (stale) if the file had changed since it was read.
+// Without it, the read was lost, and an edit needed a second one.
+func (w *Workspace) readBackAfterMove(op history.Op, files []*heldFile) {
+	if len(files) != 2 || op != history.OpMove && op != history.OpUndo {
+		return
+	}
+	for i, back := range files {
+		away := files[1-i]
+		moved := back.old.Kind == history.KindFile && away.cur.Kind == history.KindFile &&
+			away.cur.MtimeNS == back.old.MtimeNS && away.cur.Size == back.old.Size && bytes.Equal(away.cur.Data, back.old.Data)
+		if !moved {
+			continue
+		}
+		rec, err := w.lookupRead(away.e.Key, "")
+		if err != nil || rec == nil {
+			return
+		}
+		if rec.MtimeNS == back.old.MtimeNS && rec.Size == back.old.Size {
+			if st, err := w.fs.Lstat(back.g.loc); err == nil && w.recordRead(back.e.Key, st) == nil {
+				_ = os.Remove(w.recordFile(away.e.Key))
+			}
+			return
+		}
+		w.rekeyRead(rec, away.e.Key, back.e.Key)
+		return
+	}
 }
 
 // undoWords say in a refusal how to go on, in the words of the interface
