@@ -172,9 +172,6 @@ func Parse(src []byte) (*Notebook, error) {
 	return nb, nil
 }
 
-// Bytes is the notebook as parsed.
-func (nb *Notebook) Bytes() []byte { return nb.src }
-
 // HasIDs tells whether new cells get an id: nbformat 4.5 and later have
 // them, and so does any notebook whose cells already do.
 func (nb *Notebook) HasIDs() bool {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // RenderOptions say what Render shows.
@@ -55,7 +57,7 @@ func (nb *Notebook) Header(name string) string {
 	for _, t := range order {
 		kinds = append(kinds, fmt.Sprintf("%d %s", counts[t], t))
 	}
-	h := fmt.Sprintf("%s: %d cell%s", name, len(nb.Cells), plural(len(nb.Cells)))
+	h := fmt.Sprintf("%s: %d cell%s", name, len(nb.Cells), wording.Plural(len(nb.Cells), "", "s"))
 	if len(kinds) > 0 {
 		h += " (" + strings.Join(kinds, ", ") + ")"
 	}
@@ -63,13 +65,6 @@ func (nb *Notebook) Header(name string) string {
 		h += ", " + nb.Language
 	}
 	return h + fmt.Sprintf(", nbformat %d.%d", nb.Major, nb.Minor)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func writeCell(sb *strings.Builder, c Cell, o RenderOptions) {
@@ -88,7 +83,7 @@ func writeCell(sb *strings.Builder, c Cell, o RenderOptions) {
 			writeOutput(sb, out, o.Whole)
 		}
 	} else if len(c.Outputs) > 0 {
-		fmt.Fprintf(sb, "[%d output%s not shown]\n", len(c.Outputs), plural(len(c.Outputs)))
+		fmt.Fprintf(sb, "[%d output%s not shown]\n", len(c.Outputs), wording.Plural(len(c.Outputs), "", "s"))
 	}
 	sb.WriteString("</cell>")
 }

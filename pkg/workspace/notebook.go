@@ -11,6 +11,7 @@ import (
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/notebook"
 	"github.com/wstools/ws/pkg/tokens"
@@ -203,7 +204,7 @@ func (w *Workspace) NotebookRead(ctx context.Context, req NotebookReadRequest) (
 	res.parts, more, next = w.notebookMedia(nb, res.Cells)
 	if more > 0 {
 		res.partsNote = fmt.Sprintf("%d more image%s in these outputs %s not attached (at most %d per call, within maxMediaBytes in all)",
-			more, map[bool]string{true: "", false: "s"}[more == 1], map[bool]string{true: "is", false: "are"}[more == 1], maxNotebookImages)
+			more, wording.Plural(more, "", "s"), wording.Plural(more, "is", "are"), maxNotebookImages)
 		// Showing that cell alone helps only when more than it was shown.
 		if next >= 0 && len(res.Cells) > 1 {
 			res.partsNote += fmt.Sprintf(": show cell %d alone with %s to see its images", next, d.setting("cellId", "cell", next))
@@ -399,10 +400,7 @@ func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bo
 	if res.DryRun {
 		verb = verbs[1]
 	}
-	cells := fmt.Sprintf("%d cell", res.Cells)
-	if res.Cells != 1 {
-		cells += "s"
-	}
+	cells := fmt.Sprintf("%d %s", res.Cells, wording.Plural(res.Cells, "cell", "cells"))
 	var s string
 	switch res.Mode {
 	case "insert":
