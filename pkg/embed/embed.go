@@ -108,9 +108,5 @@ func toFloat32(endpoint string, in [][]float64) ([][]float32, error) {
 
 // firstLine is the first non-empty line of s, cut to a sensible length.
 func firstLine(s string) string {
-	l := wording.FirstLine(s)
-	if len(l) > 300 {
-		l = l[:300] + "…"
-	}
-	return l
+	return wording.Excerpt(wording.FirstLine(s), 300)
 }

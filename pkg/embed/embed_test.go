@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // fakeVector is the test server's deterministic vector of a text: its
@@ -258,5 +259,14 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFirstLineCutsWholeCharacters: an endpoint's long error line is cut
+// at 300 bytes without splitting a UTF-8 character.
+func TestFirstLineCutsWholeCharacters(t *testing.T) {
+	got := firstLine("a" + strings.Repeat("é", 200) + "\nsecond")
+	if !strings.HasSuffix(got, "…") || len(got) > 300+len("…") || !utf8.ValidString(got) {
+		t.Fatalf("firstLine = %q (%d bytes)", got, len(got))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestErrorTexts pins the messages an agent reads, one per kind.
@@ -157,5 +158,14 @@ func TestKindOf(t *testing.T) {
 	}
 	if k := KindOf(&HunkError{Kind: KindAmbiguous}); k != KindAmbiguous {
 		t.Errorf("KindOf = %q", k)
+	}
+}
+
+// TestClipCutsWholeCharacters: a long patch line quoted in an error is cut
+// at 120 bytes without splitting a UTF-8 character.
+func TestClipCutsWholeCharacters(t *testing.T) {
+	got := clip("a" + strings.Repeat("é", 100))
+	if !strings.HasSuffix(got, "...") || len(got) > 123 || !utf8.ValidString(got) {
+		t.Fatalf("clip = %q (%d bytes)", got, len(got))
 	}
 }

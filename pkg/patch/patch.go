@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/wstools/ws/pkg/internal/wording"
 )
 
 // Op is what a file section of a patch does to its file.
@@ -299,5 +301,6 @@ func clip(s string) string {
 	if len(s) <= max {
 		return s
 	}
-	return s[:max] + "..."
+	part, _, _ := wording.Cut(s, 0, max)
+	return part + "..."
 }

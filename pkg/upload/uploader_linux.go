@@ -14,6 +14,7 @@ import (
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/media"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
@@ -294,10 +295,7 @@ func answerText(out string) string {
 	if out == "" {
 		return "(no answer)"
 	}
-	if len(out) > 200 {
-		return out[:200] + "…"
-	}
-	return out
+	return wording.Excerpt(out, 200)
 }
 
 // command runs a helper command with a file's info as one line of JSON on

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -740,5 +741,14 @@ func TestUploaderSourceErrors(t *testing.T) {
 				t.Errorf("written: %v", got)
 			}
 		})
+	}
+}
+
+// TestAnswerTextCutsWholeCharacters: a command's long answer is quoted at
+// 200 bytes without splitting a UTF-8 character.
+func TestAnswerTextCutsWholeCharacters(t *testing.T) {
+	got := answerText("a" + strings.Repeat("é", 150))
+	if !strings.HasSuffix(got, "…") || len(got) > 200+len("…") || !utf8.ValidString(got) {
+		t.Fatalf("answerText = %q (%d bytes)", got, len(got))
 	}
 }
