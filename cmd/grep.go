@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/grep"
-	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -68,8 +67,10 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			// end (every message on a terminal): a write per message
 			// cost a system call per matching line.
 			out := bufio.NewWriterSize(app.IO.Out, 64<<10)
+			var line []byte
 			req.Events = func(ev workspace.GrepEvent) {
-				_ = render.JSON(out, ev)
+				line = append(ev.AppendJSON(line[:0]), '\n')
+				_, _ = out.Write(line)
 				if ev.Type == "end" || ev.Type == "summary" || app.IO.OutTTY {
 					_ = out.Flush()
 				}

@@ -442,6 +442,13 @@ func (m *Matcher) eachInBuffer(buf []byte, misses bool, add func(line, col int) 
 
 // MatchLen is the byte length of the match found at col (at least 0).
 func (m *Matcher) MatchLen(line []byte, col int) int {
+	if m.exact && m.group == 0 {
+		// The pattern is its one needle: where it stands, it is the
+		// match, and no regexp needs to run (--jsonl asks on every line).
+		if n := &m.needles[0]; col >= 0 && col+len(n.b) <= len(line) && n.at(line[col:col+len(n.b)]) {
+			return len(n.b)
+		}
+	}
 	if m.group > 0 {
 		if loc := m.re1.FindSubmatchIndex(line); loc != nil && loc[2*m.group] == col {
 			return loc[2*m.group+1] - col

@@ -38,9 +38,28 @@ func TestScan(t *testing.T) {
 	if _, err := Compile("a(", true); err == nil || err.Error() != "Error: Invalid regex pattern: error parsing regexp: missing closing ): `a(`" {
 		t.Errorf("bad pattern: %v", err)
 	}
-	m, _ := Compile(`b+`, true)
-	if n := m.MatchLen([]byte("abbbc"), 1); n != 3 {
-		t.Errorf("MatchLen = %d", n)
+	// MatchLen: by the regexp, or for a pattern that is one literal by
+	// the literal itself, in either case with -i; a col where the
+	// literal does not stand goes to the regexp (no match: 0).
+	for _, tc := range []struct {
+		pattern, line string
+		fold          bool
+		col, want     int
+	}{
+		{`b+`, "abbbc", false, 1, 3},
+		{`TODO`, "x TODO y", false, 2, 4},
+		{`todo`, "x ToDo y", true, 2, 4},
+		{`TODO`, "x TODO", false, 1, 0},
+		{`TODO`, "x TOD", false, 2, 0},
+		{`(?<=a)TODO`, "aTODO", false, 1, 4},
+	} {
+		m, err := Compile(tc.pattern, !tc.fold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := m.MatchLen([]byte(tc.line), tc.col); n != tc.want {
+			t.Errorf("MatchLen(%q, %q, %d) = %d, want %d", tc.pattern, tc.line, tc.col, n, tc.want)
+		}
 	}
 }
 

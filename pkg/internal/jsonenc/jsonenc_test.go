@@ -38,3 +38,21 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendString: AppendString and AppendBytes write what Marshal and
+// Bytes write, for any bytes.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a<b>&c", "line\n\t\r\b\f\x00\x1f\x7f", `q"b\`, "caf\u00e9", "\u2028\u2029", "n\xff", "\xe2\x80", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := Marshal(s)
+		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("AppendString(%q) = %s; want x%s", s, got, want)
+		}
+		want, _ = Bytes([]byte(s))
+		if got := AppendBytes(nil, []byte(s)); string(got) != string(want) {
+			t.Fatalf("AppendBytes(%q) = %s; want %s", s, got, want)
+		}
+	})
+}
