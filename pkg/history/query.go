@@ -130,13 +130,20 @@ func (s *Store) MovedAway(key, since string) (from, to *Entry, err error) {
 // holding key (a proper ancestor of it) to its path, and key's path
 // before that rename (its real path, from which the changes made before
 // are kept); nils when none did, or when the newest rename of such an
-// ancestor moved one away from it.
+// ancestor moved one away from it. A rename taken back by an undo is
+// passed over with that undo (together they moved nothing), so after
+// lib to lib2, lib2 to lib3 and the undo of the second, the rename that
+// brought lib2/f where it is is the first, not the undo.
 func (s *Store) MovedHere(key string) (from, to *Entry, oldKey string, err error) {
 	below := func(dir string) bool { return strings.HasPrefix(key, dir+string(filepath.Separator)) }
+	undone := map[string]bool{}
 	err = s.eachRecord(func(r *record) bool {
 		f, t := Renamed(r.entries())
 		switch {
-		case f == nil:
+		case f == nil || undone[r.ID]:
+			return true
+		case t.Undoes != "":
+			undone[t.Undoes] = true
 			return true
 		case below(t.Key):
 			from, to, oldKey = f, t, f.Key+key[len(t.Key):]
@@ -145,6 +152,29 @@ func (s *Store) MovedHere(key string) (from, to *Entry, oldKey string, err error
 		return !below(f.Key)
 	})
 	return from, to, oldKey, err
+}
+
+// MovedOn returns the directory rename, newer than the change since, that
+// last moved the directory at key (or one holding it) away from there:
+// its two files, or nils when none did, or when the newest rename of
+// such a path moved one back to it.
+func (s *Store) MovedOn(key, since string) (from, to *Entry, err error) {
+	at := func(dir string) bool { return key == dir || strings.HasPrefix(key, dir+string(filepath.Separator)) }
+	err = s.eachRecord(func(r *record) bool {
+		if r.ID <= since {
+			return false
+		}
+		f, t := Renamed(r.entries())
+		switch {
+		case f == nil:
+			return true
+		case at(f.Key):
+			from, to = f, t
+			return false
+		}
+		return !at(t.Key)
+	})
+	return from, to, err
 }
 
 // Group returns the entries of the change id, or nil if it is not kept.

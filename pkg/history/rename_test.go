@@ -287,3 +287,47 @@ func TestMovedHere(t *testing.T) {
 	check("moved away again", "lib/sub/a.txt", "")
 	check("moved back", "src/sub/a.txt", "lib/sub/a.txt")
 }
+
+func TestMovedHereChain(t *testing.T) {
+	// A rename taken back by an undo is passed over with the undo: after
+	// lib to lib2, lib2 to lib3 and the undo of the second, lib2/a.txt
+	// came where it is with the first, and an undo of that undo (a redo)
+	// counts as the rename it redoes.
+	s, _ := open(t, Options{})
+	rename := func(op Op, a, b, undoes string) string {
+		t.Helper()
+		changes := renameChanges(a, b, 9, AbsentState())
+		for i := range changes {
+			changes[i].Undoes = undoes
+		}
+		p, err := s.Begin(op, changes...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es[0].ID
+	}
+	check := func(what, path, wantFrom, wantTo string) {
+		t.Helper()
+		from, to, _, err := s.MovedHere(key(path))
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case wantFrom == "" && from != nil:
+			t.Errorf("%s: moved here from %s", what, from.Path)
+		case wantFrom != "" && (from == nil || from.Path != wantFrom || to.Path != wantTo):
+			t.Errorf("%s: MovedHere = %+v, %+v; want %s to %s", what, from, to, wantFrom, wantTo)
+		}
+	}
+	rename(OpMove, "lib", "lib2", "")
+	second := rename(OpMove, "lib2", "lib3", "")
+	check("two moves", "lib3/a.txt", "lib2", "lib3")
+	undo := rename(OpUndo, "lib3", "lib2", second)
+	check("the second undone", "lib2/a.txt", "lib", "lib2")
+	check("the second undone, at its path", "lib3/a.txt", "", "")
+	rename(OpUndo, "lib2", "lib3", undo)
+	check("the second redone", "lib3/a.txt", "lib2", "lib3")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -268,6 +269,17 @@ func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force b
 	r.dir, err = w.fs.Lstat(r.here.Loc())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// Moved on by ws since: that move goes back first, then this one.
+		if f, t, _ := h.MovedOn(to.Key, to.ID); f != nil {
+			why := "the directory ws moved there has been moved on since, to " + t.Path + ": take that move back first"
+			if f.Key != to.Key {
+				why = fmt.Sprintf("the directory ws moved there has been moved on since, with %s (now %s): take that move back first", f.Path, t.Path)
+			}
+			if p := undoPathOf(h, f, t); p != "" {
+				why += " (" + words.undo(p) + ")"
+			}
+			return r, refuse(to, why)
+		}
 		return r, refuse(to, "the directory ws moved there is gone (moved or deleted since), so there is nothing to move back")
 	case err != nil:
 		return r, errs.FromOS("undo", to.Path, err, false)

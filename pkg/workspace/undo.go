@@ -185,11 +185,29 @@ func (w *Workspace) movedHereHint(h *history.Store, path string, words undoWords
 	if moved == nil {
 		return err
 	}
-	hint := words.undo(moved.to.Path) + " takes that move back"
-	if moved.kept > 0 {
-		hint += fmt.Sprintf("; %d %s kept as %s", moved.kept, wording.Plural(moved.kept, "change is", "changes are"), moved.oldPath)
+	var hints []string
+	if p := undoPathOf(h, moved.from, moved.to); p != "" {
+		hints = append(hints, words.undo(p)+" takes that move back")
+	} else {
+		hints = append(hints, "it was moved there from "+moved.from.Path)
 	}
-	return errs.NothingToUndoMoved(path, hint)
+	if moved.kept > 0 {
+		hints = append(hints, fmt.Sprintf("%d %s kept as %s", moved.kept, wording.Plural(moved.kept, "change is", "changes are"), moved.oldPath))
+	}
+	return errs.NothingToUndoMoved(path, strings.Join(hints, "; "))
+}
+
+// undoPathOf is a path whose undo takes back the directory rename of from
+// and to: the path it took, or the one it left, whichever has that rename
+// as its last change; "" when neither has (an undo of either would take
+// back a later change, such as the undo of a later rename, and so redo it).
+func undoPathOf(h *history.Store, from, to *history.Entry) string {
+	for _, e := range []*history.Entry{to, from} {
+		if last, err := h.Last(e.Key); err == nil && last != nil && last.ID == e.ID {
+			return e.Path
+		}
+	}
+	return ""
 }
 
 // movedHereOf is a directory rename that brought a path where it is.
