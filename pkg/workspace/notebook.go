@@ -85,6 +85,10 @@ type NotebookEditResult struct {
 	Cells    int    `json:"cells"` // how many the notebook has now
 	Diff     string `json:"diff,omitempty"`
 	DryRun   bool   `json:"dry_run,omitempty"`
+	// NotKeptForUndo is set when the notebook was over the most bytes the
+	// history keeps of a file: the edit is made, but undo cannot take it
+	// back.
+	NotKeptForUndo bool `json:"not_kept_for_undo,omitempty"`
 	textOut
 }
 
@@ -358,6 +362,7 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 	res.Diff = udiff.Unified("a/"+label, "b/"+label, endLine(oldSource), endLine(newSource), 3)
 	if !req.DryRun {
 		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: name, Before: w.keptState(content, st)})
+		res.NotKeptForUndo = rec.p != nil && int64(len(content)) > w.keepLimit()
 		var nst fsroot.FileStat
 		err := w.unchangedSince(g, st, req.Path)
 		if err == nil {
@@ -373,7 +378,7 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 			return nil, err
 		}
 	}
-	res.text = notebookEditText(res, nb, oldSource != newSource || mode != "replace")
+	res.text = notebookEditText(res, nb, oldSource != newSource || mode != "replace", w.keepLimit())
 	return res, nil
 }
 
@@ -388,7 +393,7 @@ func endLine(s string) []byte {
 
 // notebookEditText: "Replaced the source of cell 2 (code, id 9b0d1c2e) in
 // nb.ipynb", "Inserted …", "Deleted …", then the diff of the source.
-func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bool) string {
+func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bool, keepLimit int64) string {
 	name := string(res.Path)
 	cell := fmt.Sprintf("cell %d (%s", res.Index, res.CellType)
 	if res.ID != "" {
@@ -416,6 +421,13 @@ func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bo
 		if !changed && nb.Cells[res.Index].Type == res.CellType {
 			s += " (its source was that already)"
 		}
+	}
+	if res.NotKeptForUndo {
+		limit := fmt.Sprintf("%d bytes", keepLimit)
+		if keepLimit%(1<<20) == 0 {
+			limit = fmt.Sprintf("%d MiB", keepLimit>>20)
+		}
+		s += "\nNot kept for undo: " + name + " was over " + limit + " (the most undo keeps of a file), so undo cannot take this edit back"
 	}
 	return s + diffText(res.Diff)
 }
