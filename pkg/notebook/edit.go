@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -91,6 +92,22 @@ func (nb *Notebook) hasID(id string) bool {
 		}
 	}
 	return false
+}
+
+// Attachments is how many attachments (files embedded in the cell, by
+// name) cell i has: a markdown or raw cell may have them, and one that
+// becomes code loses them (Replace).
+func (nb *Notebook) Attachments(i int) int {
+	for _, f := range nb.Cells[i].fields {
+		if f.key == "attachments" {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(nb.src[f.valStart:f.valEnd], &m) != nil {
+				return 0
+			}
+			return len(m)
+		}
+	}
+	return 0
 }
 
 // Replace is the notebook with cell i's source set to source and, when

@@ -363,3 +363,21 @@ func TestScanMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestAttachments(t *testing.T) {
+	// Attachments counts a cell's attachments by name: none, an empty
+	// object, and two.
+	nb, err := Parse([]byte(`{"cells": [
+ {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "x"},
+ {"attachments": {}, "cell_type": "markdown", "id": "b", "metadata": {}, "source": "x"},
+ {"attachments": {"a.png": {"image/png": "iVBO"}, "b.gif": {"image/gif": "R0lG"}}, "cell_type": "raw", "id": "c", "metadata": {}, "source": "x"}
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{0, 0, 2} {
+		if got := nb.Attachments(i); got != want {
+			t.Errorf("Attachments(%d) = %d, want %d", i, got, want)
+		}
+	}
+}

@@ -89,6 +89,9 @@ type NotebookEditResult struct {
 	// history keeps of a file: the edit is made, but undo cannot take it
 	// back.
 	NotKeptForUndo bool `json:"not_kept_for_undo,omitempty"`
+	// DroppedAttachments is how many attachments a markdown or raw cell
+	// that became code lost (nbformat allows them on those cells only).
+	DroppedAttachments int `json:"dropped_attachments,omitempty"`
 	textOut
 }
 
@@ -346,6 +349,9 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 			break
 		}
 		newSource = *req.NewSource
+		if req.CellType == notebook.Code && c.Type != notebook.Code {
+			res.DroppedAttachments = nb.Attachments(i)
+		}
 		out, err = nb.Replace(i, newSource, req.CellType)
 		if req.CellType != "" {
 			res.CellType = req.CellType
@@ -418,6 +424,13 @@ func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bo
 			what = fmt.Sprintf("the source and type (%s before) of ", old)
 		}
 		s = fmt.Sprintf("%s %s%s in %s", verb, what, cell, name)
+		if n := res.DroppedAttachments; n > 0 {
+			dropped := "dropped"
+			if res.DryRun {
+				dropped = "would drop"
+			}
+			s += fmt.Sprintf("; %s its %d %s (a code cell cannot have them)", dropped, n, wording.Plural(n, "attachment", "attachments"))
+		}
 		if !changed && nb.Cells[res.Index].Type == res.CellType {
 			s += " (its source was that already)"
 		}
