@@ -72,6 +72,13 @@ func TestScript(t *testing.T) {
 				_, err := landlock.ABI()
 				return err == nil, nil
 			}
+			if cond == "python3" { // python3 is installed; required with WS_REQUIRE_PYTHON=1 (CI)
+				_, err := exec.LookPath("python3")
+				if err != nil && os.Getenv("WS_REQUIRE_PYTHON") == "1" {
+					return false, fmt.Errorf("python3 is needed (WS_REQUIRE_PYTHON=1): %v", err)
+				}
+				return err == nil, nil
+			}
 			if cond == "bwrap" { // bubblewrap is installed and can make its namespaces here
 				return exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true").Run() == nil, nil
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -13,10 +14,14 @@ import (
 
 // TestJupyterParity edits random notebooks as Jupyter saves them and
 // compares the bytes with what Jupyter saves for the edited notebook
-// (testdata/jupyter_cases.py, which needs python3: .ci/run installs it).
+// (testdata/jupyter_cases.py, which needs python3). Skipped without
+// python3, unless WS_REQUIRE_PYTHON=1 (CI, whose .ci/run installs it).
 func TestJupyterParity(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
+		if os.Getenv("WS_REQUIRE_PYTHON") == "1" {
+			t.Fatalf("python3 is needed: %v", err)
+		}
 		t.Skip("python3 is not installed")
 	}
 	out, err := exec.Command(py, "testdata/jupyter_cases.py", "7", "600").Output()
