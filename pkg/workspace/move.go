@@ -130,24 +130,20 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	rec := w.record(history.OpMove,
 		history.Change{Key: sreal, Path: string(st.Rel()), Before: sbefore},
 		history.Change{Key: dreal, Path: string(dt.Rel()), Before: dbefore, MadeDirs: made})
-	var mkdirErr error
+	var mkdirFailed bool
 	err = commit(ctx, func() error { // not after the deadline
-		p, _ := dl.Parent()
-		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
-			return mkdirErr
-		}
 		// A destination free when checked stays free: one made meanwhile
 		// is not replaced (its bytes were not kept for undo).
-		return w.fs.Rename(sl, dl, !exists)
+		failed, err := w.renameMakingParent(sl, dl, !exists)
+		mkdirFailed = failed
+		return err
 	})
 	if err != nil {
 		rec.done(err)
 		w.removeMadeDirs(dreal, string(dt.Rel()), made)
 		switch {
-		case mkdirErr != nil && (errors.Is(err, unix.EEXIST) || errors.Is(err, unix.ENOTDIR)):
-			return nil, errs.NotDir(parentOf(req.Destination), err)
-		case mkdirErr != nil:
-			return nil, errs.FromOS("move", parentOf(req.Destination), err, true)
+		case mkdirFailed:
+			return nil, moveMkdirError(req.Destination, err)
 		case errors.Is(err, unix.EXDEV):
 			return nil, errs.MoveAcross(req.Source, req.Destination, err)
 		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):

@@ -90,21 +90,19 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	rec := w.record(history.OpMove,
 		history.Change{Key: m.sreal, Path: string(m.st.Rel()), Before: sbefore, Rename: history.RenameFrom},
 		history.Change{Key: m.dreal, Path: string(m.dt.Rel()), Before: dbefore, MadeDirs: made, Rename: history.RenameTo})
-	var mkdirErr error
+	var mkdirFailed bool
 	err = commit(ctx, func() error { // not after the deadline
-		p, _ := dl.Parent()
-		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
-			return mkdirErr
-		}
 		// Free when checked, the destination must still be free; an empty
 		// directory may be replaced, and rename(2) refuses one filled since.
-		return w.fs.Rename(sl, dl, !exists)
+		failed, err := w.renameMakingParent(sl, dl, !exists)
+		mkdirFailed = failed
+		return err
 	})
 	if err != nil {
 		rec.done(err)
 		w.removeMadeDirs(m.dreal, string(m.dt.Rel()), made)
 		switch {
-		case mkdirErr != nil:
+		case mkdirFailed:
 			return nil, moveMkdirError(req.Destination, err)
 		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
 			return nil, errs.Permission("move", w.deniedSide(req.Source, req.Destination, dl), err)
@@ -115,6 +113,18 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	w.carryReads(m.sreal, m.dreal, true)
 	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, true)
 	return res, nil
+}
+
+// renameMakingParent makes the missing directories above to, then
+// renames from to to (noReplace: refusing a to that exists by then).
+// mkdirFailed says the error came from making the directories, for
+// moveMkdirError.
+func (w *Workspace) renameMakingParent(from, to fsroot.Loc, noReplace bool) (mkdirFailed bool, err error) {
+	p, _ := to.Parent()
+	if err := w.fs.MkdirAll(p); err != nil {
+		return true, err
+	}
+	return false, w.fs.Rename(from, to, noReplace)
 }
 
 // moveMkdirError is the error of making the destination's missing
@@ -365,13 +375,11 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 	rec := w.record(history.OpUndo,
 		history.Change{Key: r.to.Key, Path: r.to.Path, Before: dir, Rename: history.RenameFrom, Undoes: r.from.ID},
 		history.Change{Key: r.from.Key, Path: r.from.Path, Before: r.cur, Rename: history.RenameTo, Undoes: r.from.ID, MadeDirs: made})
-	var mkdirErr, putBack error
+	var mkdirFailed bool
+	var putBack error
 	err := commit(ctx, func() error { // not after the deadline
-		p, _ := bl.Parent()
-		if mkdirErr = w.fs.MkdirAll(p); mkdirErr != nil {
-			return mkdirErr
-		}
-		if err := w.fs.Rename(hl, bl, r.cur.Kind == history.KindAbsent); err != nil {
+		failed, err := w.renameMakingParent(hl, bl, r.cur.Kind == history.KindAbsent)
+		if mkdirFailed = failed; err != nil {
 			return err
 		}
 		if r.old.Kind == history.KindDir {
@@ -383,7 +391,7 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 		rec.done(err)
 		w.removeMadeDirs(r.from.Key, r.from.Path, made)
 		switch {
-		case mkdirErr != nil:
+		case mkdirFailed:
 			return nil, moveMkdirError(r.from.Path, err)
 		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
 			return nil, errs.Permission("undo", w.deniedSide(r.to.Path, r.from.Path, bl), err)
