@@ -64,6 +64,18 @@ func ws(root string, args ...string) *exec.Cmd {
 	return c
 }
 
+// killAtRandom starts c and kills it with SIGKILL at a random moment
+// (drawn from rng) within window of its start, then waits for it.
+func killAtRandom(t *testing.T, c *exec.Cmd, rng *rand.Rand, window time.Duration) {
+	t.Helper()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Duration(rng.Int63n(int64(window))))
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+}
+
 func newRoot(t *testing.T) string {
 	root := filepath.Join(t.TempDir(), "root")
 	if err := os.Mkdir(root, 0o755); err != nil {
@@ -127,15 +139,12 @@ func TestKillDuringWrite(t *testing.T) {
 			}
 			c.Stdin, feed = r, w
 		}
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
 		if feed != nil {
+			// The pipe holds what the child has not read yet: the writer
+			// blocks until it reads, or gets EPIPE once it is killed.
 			go func(w *os.File, data []byte) { w.Write(data); w.Close() }(feed, next)
 		}
-		time.Sleep(time.Duration(rng.Int63n(int64(window))))
-		c.Process.Signal(syscall.SIGKILL)
-		c.Wait()
+		killAtRandom(t, c, rng, window)
 		if f, ok := c.Stdin.(*os.File); ok {
 			f.Close()
 		}
@@ -252,12 +261,7 @@ func TestKillDuringMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := ws(root, "move", src, dst)
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int63n(int64(window))))
-		c.Process.Signal(syscall.SIGKILL)
-		c.Wait()
+		killAtRandom(t, c, rng, window)
 		atA, atB := where(src, dst, content)
 		switch {
 		case atA && atB:
@@ -443,12 +447,7 @@ func TestKillDuringDirMove(t *testing.T) {
 		src, dst, tag := fmt.Sprintf("src/d%d", i), fmt.Sprintf("dst/%d/d", i), fmt.Sprint(i)
 		makeTree(t, filepath.Join(root, src), tag)
 		c := ws(root, "move", src, dst)
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int63n(int64(window))))
-		c.Process.Signal(syscall.SIGKILL)
-		c.Wait()
+		killAtRandom(t, c, rng, window)
 		wasMoved := one(i, "after the kill of the move", src, dst, tag, "")
 		if wasMoved {
 			moved++
@@ -457,12 +456,7 @@ func TestKillDuringDirMove(t *testing.T) {
 		}
 		// An undo killed at a random moment, then one run to its end.
 		c = ws(root, "undo", dst)
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int63n(int64(window))))
-		c.Process.Signal(syscall.SIGKILL)
-		c.Wait()
+		killAtRandom(t, c, rng, window)
 		before := one(i, "after the kill of the undo", src, dst, tag, "")
 		if before != wasMoved {
 			killedUndoMoved++
