@@ -6,14 +6,9 @@
 # Target: each edit <= 2x the read+write.
 #   bench/edit.sh            # RUNS=N to change the number of runs
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/edit.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
-# On tmpfs when there is one: the disk's writeback would drown what is measured.
-work=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
-trap 'rm -rf "$work"' EXIT
-ws="$PWD/bench/out/ws"
+. "$(dirname "$0")/lib.sh"
+bench_build
+bench_tmpfs_work
 export WS_STATE_DIR="$work/state"
 cd "$work"
 # 50 MB of code-like lines, with one function near the end to edit.

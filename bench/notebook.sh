@@ -8,13 +8,9 @@
 # is than the JSON a file read shows.
 #   bench/notebook.sh            # RUNS=N to change the number of runs
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/notebook.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws .
-work=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
-trap 'rm -rf "$work"' EXIT
-ws="$PWD/bench/out/ws"
+. "$(dirname "$0")/lib.sh"
+bench_build
+bench_tmpfs_work
 export WS_STATE_DIR="$work/state"
 cd "$work"
 python3 - <<'PY'

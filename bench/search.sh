@@ -7,30 +7,11 @@
 # Then the same with an embedder: vector and hybrid search (see below).
 #   bench/search.sh            (DOCS=N to change the corpus size)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/search.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
-ws="$PWD/bench/out/ws"
+. "$(dirname "$0")/lib.sh"
+bench_build
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-python3 - "$tree/root/docs" "${DOCS:-10000}" <<'PY'
-import os, random, sys
-out, n = sys.argv[1], int(sys.argv[2])
-rng = random.Random(7)
-syll = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "zu", "pe", "qua", "dor", "fen", "gil", "hap", "jes"]
-vocab = sorted({"".join(rng.choice(syll) for _ in range(rng.randint(2, 5))) for _ in range(12000)})
-weights = [1 / (i + 1) for i in range(len(vocab))]
-for i in range(n):
-    d = os.path.join(out, f"{i // 1000:02d}")
-    os.makedirs(d, exist_ok=True)
-    words = rng.choices(vocab, weights, k=rng.randint(40, 400))
-    lines = [" ".join(words[j:j + 12]) for j in range(0, len(words), 12)]
-    with open(os.path.join(d, f"doc{i:05d}.md"), "w") as f:
-        f.write(f"# Document {i}\n" + "\n".join(lines) + "\n")
-with open(os.path.join(os.path.dirname(out), "queries.txt"), "w") as f:
-    f.write(f"{vocab[3]} {vocab[50]}\n{vocab[2000]}\n{vocab[10]} {vocab[700]} {vocab[3000]}\n")
-PY
+bench_corpus "$tree/root/docs" "${DOCS:-10000}" "$tree/root/queries.txt"
 cd "$tree/root"
 echo '{"bm25":true,"autoIndexPaths":["docs"]}' > "$tree/config.json"
 export WS_STATE_DIR="$tree/state" WS_CONFIG="$tree/config.json"
