@@ -19,6 +19,19 @@ func renameChanges(a, b string, ino uint64, to State) []Change {
 	}
 }
 
+// recRename records op as a rename, made, of the directory a (inode 9)
+// to b, where nothing was.
+func recRename(t *testing.T, s *Store, op Op, a, b string) {
+	t.Helper()
+	p, err := s.Begin(op, renameChanges(a, b, 9, AbsentState())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRenameRecord(t *testing.T) {
 	// A directory rename keeps no tree: its record has the two paths,
 	// the directory's inode, version 2 on disk, and its from file has no
@@ -216,16 +229,6 @@ func TestMovedAway(t *testing.T) {
 	// file went away with it since a change: moved away, or moved back.
 	s, _ := open(t, Options{})
 	edit := rec(t, s, OpEdit, "src/sub/a.txt", FileState([]byte("x"), 0o644, 1), []byte("y"))
-	rename := func(op Op, a, b string) {
-		t.Helper()
-		p, err := s.Begin(op, renameChanges(a, b, 9, AbsentState())...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	check := func(what, wantFrom, wantTo string) {
 		t.Helper()
 		from, to, err := s.MovedAway(key("src/sub/a.txt"), edit.ID)
@@ -239,13 +242,13 @@ func TestMovedAway(t *testing.T) {
 		}
 	}
 	check("nothing moved", "", "")
-	rename(OpMove, "srcx", "other") // a sibling whose name starts alike
+	recRename(t, s, OpMove, "srcx", "other") // a sibling whose name starts alike
 	check("a sibling moved", "", "")
-	rename(OpMove, "src", "lib")
+	recRename(t, s, OpMove, "src", "lib")
 	check("its directory moved", "src", "lib")
-	rename(OpUndo, "lib", "src")
+	recRename(t, s, OpUndo, "lib", "src")
 	check("moved back", "", "")
-	rename(OpMove, "src/sub", "sub2")
+	recRename(t, s, OpMove, "src/sub", "sub2")
 	check("its directory moved again", "src/sub", "sub2")
 	if from, _, _ := s.MovedAway(key("src/sub/a.txt"), "99999999999999999999"); from != nil {
 		t.Errorf("a rename older than the change counted")
@@ -256,16 +259,6 @@ func TestMovedHere(t *testing.T) {
 	// The newest rename of a directory holding a path tells whether it
 	// came where it is with that directory, and from which path.
 	s, _ := open(t, Options{})
-	rename := func(op Op, a, b string) {
-		t.Helper()
-		p, err := s.Begin(op, renameChanges(a, b, 9, AbsentState())...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Commit(AbsentFingerprint(), DirIdentity(9, 100)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	check := func(what, path, wantOld string) {
 		t.Helper()
 		from, _, old, err := s.MovedHere(key(path))
@@ -279,11 +272,11 @@ func TestMovedHere(t *testing.T) {
 		}
 	}
 	check("nothing moved", "lib/sub/a.txt", "")
-	rename(OpMove, "src", "lib")
+	recRename(t, s, OpMove, "src", "lib")
 	check("its directory moved here", "lib/sub/a.txt", "src/sub/a.txt")
 	check("the directory itself", "lib", "")
 	check("a sibling whose name starts alike", "libx/a.txt", "")
-	rename(OpUndo, "lib", "src")
+	recRename(t, s, OpUndo, "lib", "src")
 	check("moved away again", "lib/sub/a.txt", "")
 	check("moved back", "src/sub/a.txt", "lib/sub/a.txt")
 }
