@@ -428,8 +428,10 @@ func openLog(dir, name string) (*logSnapshot, error) {
 	}
 }
 
-// rotationWait bounds openLog's wait for one rotation to finish.
-const rotationWait = 100 * time.Millisecond
+// rotationWait bounds openLog's wait for one rotation to finish (a
+// variable for the tests: a writer that is only slow, on a loaded
+// machine, must not pass for one killed mid-rotation).
+var rotationWait = 100 * time.Millisecond
 
 // readSeq reads a log's rotation count; false when it has none.
 func readSeq(path string) (int64, bool) {

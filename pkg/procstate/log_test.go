@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestLogKeepsNewest(t *testing.T) {
@@ -153,8 +154,13 @@ func TestReadLogTailLines(t *testing.T) {
 // rotated: every read is a true piece of the stream, at its true offset
 // (a read that opened the parts across a rotation took the older part of
 // one state and the current part of the next, and returned bytes from the
-// wrong places).
+// wrong places). The writer here is alive, however slow a loaded machine
+// makes it: openLog must wait for each rotation to finish, never give up
+// on it as on a writer killed mid-rotation (after rotationWait, 100 ms,
+// which a descheduled writer can take, and the read then mixed states).
 func TestReadLogFromDuringRotation(t *testing.T) {
+	defer func(d time.Duration) { rotationWait = d }(rotationWait)
+	rotationWait = 10 * time.Second
 	dir := t.TempDir()
 	l, err := CreateLog(dir, "out.log", 1024)
 	if err != nil {
