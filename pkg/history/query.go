@@ -108,7 +108,13 @@ func Renamed(group []*Entry) (from, to *Entry) {
 // from its path: its two files, or nils when none did, or when the newest
 // rename of such an ancestor moved one back to it.
 func (s *Store) MovedAway(key, since string) (from, to *Entry, err error) {
-	below := func(dir string) bool { return strings.HasPrefix(key, dir+string(filepath.Separator)) }
+	return s.movedFrom(since, func(dir string) bool { return strings.HasPrefix(key, dir+string(filepath.Separator)) })
+}
+
+// movedFrom returns the directory rename, newer than the change since,
+// that last moved a path that holds (by holds) away from there, or nils
+// when none did or the newest rename of such a path moved one back.
+func (s *Store) movedFrom(since string, holds func(dir string) bool) (from, to *Entry, err error) {
 	err = s.eachRecord(func(r *record) bool {
 		if r.ID <= since {
 			return false
@@ -117,11 +123,11 @@ func (s *Store) MovedAway(key, since string) (from, to *Entry, err error) {
 		switch {
 		case f == nil:
 			return true
-		case below(f.Key):
+		case holds(f.Key):
 			from, to = f, t
 			return false
 		}
-		return !below(t.Key)
+		return !holds(t.Key)
 	})
 	return from, to, err
 }
@@ -159,22 +165,7 @@ func (s *Store) MovedHere(key string) (from, to *Entry, oldKey string, err error
 // its two files, or nils when none did, or when the newest rename of
 // such a path moved one back to it.
 func (s *Store) MovedOn(key, since string) (from, to *Entry, err error) {
-	at := func(dir string) bool { return key == dir || strings.HasPrefix(key, dir+string(filepath.Separator)) }
-	err = s.eachRecord(func(r *record) bool {
-		if r.ID <= since {
-			return false
-		}
-		f, t := Renamed(r.entries())
-		switch {
-		case f == nil:
-			return true
-		case at(f.Key):
-			from, to = f, t
-			return false
-		}
-		return !at(t.Key)
-	})
-	return from, to, err
+	return s.movedFrom(since, func(dir string) bool { return key == dir || strings.HasPrefix(key, dir+string(filepath.Separator)) })
 }
 
 // Group returns the entries of the change id, or nil if it is not kept.
