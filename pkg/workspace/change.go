@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -156,6 +157,10 @@ func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (hist
 type recording struct {
 	w *Workspace
 	p *history.Pending
+	// tooBig names the files whose previous version is over what the
+	// history keeps of a file: done warns that undo cannot take the
+	// change back (a tool that says so in its own text clears it).
+	tooBig []string
 }
 
 // record begins recording a change of the files in changes.
@@ -173,7 +178,23 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 	if err != nil {
 		w.warn("the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err))
 	}
-	return &recording{w: w, p: p}
+	rec := &recording{w: w, p: p}
+	for _, c := range changes {
+		if p != nil && op != history.OpUndo && c.Before.Kind == history.KindFile && c.Before.Data == nil && c.Before.Size > h.Options().MaxEntryBytes {
+			rec.tooBig = append(rec.tooBig, c.Path)
+		}
+	}
+	return rec
+}
+
+// tooBigText says why undo cannot take back a change of name: the version
+// it replaced was over limit bytes, the most the history keeps of a file.
+func tooBigText(name string, limit int64) string {
+	size := fmt.Sprintf("%d bytes", limit)
+	if limit%(1<<20) == 0 {
+		size = fmt.Sprintf("%d MiB", limit>>20)
+	}
+	return name + " was over " + size + " (the most undo keeps of a file)"
 }
 
 // missingDirs is how many of the nearest ancestors of key (a real
@@ -234,6 +255,10 @@ func (r *recording) done(err error, after ...history.Fingerprint) {
 	default:
 		if _, cerr := r.p.Commit(after...); cerr != nil {
 			r.w.warn("the change is not kept for undo: " + unrecorded(cerr))
+			return
+		}
+		for _, name := range r.tooBig {
+			r.w.warn("undo cannot take this change back: " + tooBigText(name, r.w.keepLimit()))
 		}
 	}
 }

@@ -368,7 +368,8 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 	res.Diff = udiff.Unified("a/"+label, "b/"+label, endLine(oldSource), endLine(newSource), 3)
 	if !req.DryRun {
 		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: name, Before: w.keptState(content, st)})
-		res.NotKeptForUndo = rec.p != nil && int64(len(content)) > w.keepLimit()
+		res.NotKeptForUndo = len(rec.tooBig) > 0
+		rec.tooBig = nil // the text says so
 		var nst fsroot.FileStat
 		err := w.unchangedSince(g, st, req.Path)
 		if err == nil {
@@ -436,11 +437,7 @@ func notebookEditText(res *NotebookEditResult, nb *notebook.Notebook, changed bo
 		}
 	}
 	if res.NotKeptForUndo {
-		limit := fmt.Sprintf("%d bytes", keepLimit)
-		if keepLimit%(1<<20) == 0 {
-			limit = fmt.Sprintf("%d MiB", keepLimit>>20)
-		}
-		s += "\nNot kept for undo: " + name + " was over " + limit + " (the most undo keeps of a file), so undo cannot take this edit back"
+		s += "\nNot kept for undo: " + tooBigText(name, keepLimit) + ", so undo cannot take this edit back"
 	}
 	return s + diffText(res.Diff)
 }
