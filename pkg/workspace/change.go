@@ -179,8 +179,11 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 		w.warn("the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err))
 	}
 	rec := &recording{w: w, p: p}
+	if p == nil || op == history.OpUndo {
+		return rec
+	}
 	for _, c := range changes {
-		if p != nil && op != history.OpUndo && c.Before.Kind == history.KindFile && c.Before.Data == nil && c.Before.Size > h.Options().MaxEntryBytes {
+		if c.Before.Kind == history.KindFile && c.Before.Data == nil && c.Before.Size > h.Options().MaxEntryBytes {
 			rec.tooBig = append(rec.tooBig, c.Path)
 		}
 	}

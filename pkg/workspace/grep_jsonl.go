@@ -48,9 +48,7 @@ func (e GrepEvent) AppendJSON(b []byte) []byte {
 	b = jsonenc.AppendString(b, e.Type)
 	b = append(b, `,"data":`...)
 	switch d := e.Data.(type) {
-	case *rgLine:
-		b = d.appendJSON(b)
-	case rgLine:
+	case *rgLine: // as the stream sends it
 		b = d.appendJSON(b)
 	case rgBegin:
 		b = append(b, `{"path":`...)
