@@ -152,6 +152,10 @@ type Span struct{ OldStart, OldEnd, NewStart, NewEnd int }
 // maxPlaces bounds how many places are collected when replace_all is off.
 const maxPlaces = 1000
 
+// maxListed bounds how many entries (lines or line ranges) an
+// *AmbiguousError lists.
+const maxListed = 20
+
 // Apply replaces old with new in content, the file's bytes as they are on
 // disk (which may start with a byte-order mark, use CRLF, lack a final
 // newline, or hold bytes that are not UTF-8).
@@ -192,7 +196,8 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 	if next := first + len(ob); !all {
 		if fd.index(c[next:]) >= 0 {
 			n := 1 + fd.count(c[next:])
-			return nil, &AmbiguousError{Count: n, Lines: occurrences(c, fd, 20)}
+			lines, times := occurrences(c, fd, maxListed)
+			return nil, &AmbiguousError{Count: n, Lines: lines, Times: times}
 		}
 	} else {
 		n += fd.count(c[next:])
@@ -240,22 +245,33 @@ func exact(c []byte, fd *finder, first int, new string, all bool) (*Match, error
 	return m, nil
 }
 
-// occurrences returns the lines of the first limit exact occurrences.
-func occurrences(c []byte, fd *finder, limit int) []Range {
+// occurrences returns the lines of the exact occurrences, those on the
+// same lines as one entry, and how many each entry holds, for the first
+// limit entries. Every occurrence on those lines counts, however many
+// there are (old_string "a" in a line of a million "a"s is one entry of
+// a million): the occurrences of one line follow each other, so the scan
+// goes on only as far as the first occurrence past the last entry.
+func occurrences(c []byte, fd *finder, limit int) (lines []Range, times []int) {
 	ob := fd.pat
-	var out []Range
 	prev, line := 0, 1
-	for len(out) < limit {
+	for {
 		i := fd.index(c[prev:])
 		if i < 0 {
 			break
 		}
 		at := prev + i
 		start := line + bytes.Count(c[prev:at], nl)
-		out = append(out, Range{start, start + bytes.Count(ob[:len(ob)-1], nl)})
+		r := Range{start, start + bytes.Count(ob[:len(ob)-1], nl)}
+		if n := len(lines); n > 0 && lines[n-1] == r {
+			times[n-1]++
+		} else if n == limit {
+			break
+		} else {
+			lines, times = append(lines, r), append(times, 1)
+		}
 		prev, line = at+len(ob), start+bytes.Count(ob, nl)
 	}
-	return out
+	return lines, times
 }
 
 // fallback runs the cascade.
@@ -268,8 +284,13 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 		limit = len(c) + 1
 	}
 	var places []*place
+	capped := false
 	for _, v := range vs {
-		for _, p := range m.search(v, limit) {
+		found := m.search(v, limit)
+		// The search stopped at the limit (after the whole line it was
+		// on) with lines left to look at.
+		capped = capped || len(found) >= limit && f.lineAt(found[len(found)-1].start).next < len(c)
+		for _, p := range found {
 			m.classify(p)
 			places = append(places, p)
 		}
@@ -292,10 +313,19 @@ func fallback(c []byte, old, new string, all bool) (*Match, error) {
 			p.start == places[i-1].end && !places[i-1].v.new.endsNL)
 	}
 	if len(places) > 1 && (!all || mixed || overlap) {
-		e := &AmbiguousError{Count: len(places), ReplaceAll: all, Overlap: overlap}
-		for _, p := range places[:min(len(places), 20)] {
-			e.Lines = append(e.Lines, m.regionLines(p))
-			e.Fallbacks = append(e.Fallbacks, stepNames[p.level()])
+		e := &AmbiguousError{Count: len(places), AtLeast: capped, ReplaceAll: all, Overlap: overlap}
+		for _, p := range places {
+			r, step := m.regionLines(p), stepNames[p.level()]
+			if n := len(e.Lines); n > 0 && e.Lines[n-1] == r && e.Fallbacks[n-1] == step {
+				e.Times[n-1]++
+				continue
+			}
+			if len(e.Lines) == maxListed {
+				break
+			}
+			e.Lines = append(e.Lines, r)
+			e.Fallbacks = append(e.Fallbacks, step)
+			e.Times = append(e.Times, 1)
 		}
 		return nil, e
 	}

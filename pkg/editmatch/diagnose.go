@@ -66,8 +66,8 @@ func (m *matcher) alreadyApplied(new string) *Range {
 		if fd.index(c[at+len(new):]) >= 0 {
 			return nil
 		}
-		r := occurrences(c, fd, 1)[0]
-		return &r
+		lines, _ := occurrences(c, fd, 1)
+		return &lines[0]
 	}
 	var found []*place
 	m.budget = maxVisits

@@ -115,10 +115,19 @@ type AmbiguousError struct {
 	// Count is the number of places (without replace_all, counting stops
 	// at 1000 places found through fallbacks).
 	Count int
-	// Lines are the lines of each place (1-based, inclusive), at most 20.
+	// AtLeast is set when counting stopped there, so that old_string
+	// may match more places than Count.
+	AtLeast bool
+	// Lines are the lines of the places (1-based, inclusive), in order,
+	// at most 20 entries: places on the same lines (matched at the same
+	// step) are one entry.
 	Lines []Range
-	// Fallbacks has, for each place in Lines, the step that matched it;
-	// nil when old_string occurs exactly Count times.
+	// Times has, for each entry of Lines, how many places it holds (nil:
+	// one each, as in an error made by hand). Every place on those lines
+	// is counted, however many there are.
+	Times []int
+	// Fallbacks has, for each entry of Lines, the step that matched its
+	// places; nil when old_string occurs exactly Count times.
 	Fallbacks []string
 	// ReplaceAll is set when the request had replace_all (so the places
 	// were refused for matching at different steps, or for overlapping).
@@ -137,22 +146,39 @@ func (e *AmbiguousError) Text(t Terms) string { return t.Rename(e.text()) }
 
 func (e *AmbiguousError) text() string {
 	var places []string
+	listed := 0
 	for i, r := range e.Lines {
-		s := r.lines()
+		var notes []string
+		n := 1
+		if i < len(e.Times) {
+			n = e.Times[i]
+		}
+		if n > 1 {
+			notes = append(notes, thousands(n)+" times")
+		}
 		if e.Fallbacks != nil {
-			s += " (" + e.Fallbacks[i] + ")"
+			notes = append(notes, e.Fallbacks[i])
+		}
+		s := r.lines()
+		if len(notes) > 0 {
+			s += " (" + strings.Join(notes, ", ") + ")"
 		}
 		places = append(places, s)
+		listed += n
 	}
 	list := strings.Join(places, ", ")
-	if len(e.Lines) < e.Count {
+	if listed < e.Count || e.AtLeast {
 		list += ", …"
 	}
 	if e.Fallbacks == nil {
 		return fmt.Sprintf(ambiguousText, e.Count) + "\nIt appears at " + list + "."
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "The specified text was not found exactly, and with formatting differences ignored it matches %d places: %s. Provide more surrounding context to make the match unique.", e.Count, list)
+	count := thousands(e.Count)
+	if e.AtLeast {
+		count = "at least " + count
+	}
+	fmt.Fprintf(&sb, "The specified text was not found exactly, and with formatting differences ignored it matches %s places: %s. Provide more surrounding context to make the match unique.", count, list)
 	mixed := false
 	for _, f := range e.Fallbacks {
 		mixed = mixed || f != e.Fallbacks[0]
@@ -174,6 +200,19 @@ func (r Range) lines() string {
 		return "line " + strconv.Itoa(r.Start)
 	}
 	return "lines " + strconv.Itoa(r.Start) + "-" + strconv.Itoa(r.End)
+}
+
+// thousands formats n with a comma between groups of three digits, as
+// "4,250,000".
+func thousands(n int) string {
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // maxShown bounds how much of a line an error message shows.

@@ -85,18 +85,36 @@ func TestAmbiguousFields(t *testing.T) {
 		text               string // the whole Error() text
 	}{
 		{"exact", "x\ny\nx\nx\n", "x", false,
-			AmbiguousError{Count: 3, Lines: []Range{{1, 1}, {3, 3}, {4, 4}}},
+			AmbiguousError{Count: 3, Lines: []Range{{1, 1}, {3, 3}, {4, 4}}, Times: []int{1, 1, 1}},
 			"The specified text appears 3 times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences.\nIt appears at line 1, line 3, line 4."},
 		{"across levels", "a \nb\n\n  a\n  b\n", "a\nb", false,
-			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}},
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Times: []int{1, 1}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}},
 			"The specified text was not found exactly, and with formatting differences ignored it matches 2 places: lines 1-2 (trailing-whitespace), lines 4-5 (indentation). Provide more surrounding context to make the match unique."},
 		{"one level", "a \nb\na \nb\n", "a\nb", false,
-			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {3, 4}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}},
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {3, 4}}, Times: []int{1, 1}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}},
 			"The specified text was not found exactly, and with formatting differences ignored it matches 2 places: lines 1-2 (trailing-whitespace), lines 3-4 (trailing-whitespace). Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
 		{"replace_all across levels", "a \nb\n\n  a\n  b\n", "a\nb", true,
-			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}, ReplaceAll: true}, ""},
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {4, 5}}, Times: []int{1, 1}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackIndentation}, ReplaceAll: true}, ""},
 		{"replace_all, overlapping", "a \na \na \n", "a\na", true,
-			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {2, 3}}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}, ReplaceAll: true, Overlap: true}, ""},
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {2, 3}}, Times: []int{1, 1}, Fallbacks: []string{FallbackTrailingWhitespace, FallbackTrailingWhitespace}, ReplaceAll: true, Overlap: true}, ""},
+		{"exact, several on one line", "aaaa\nb\na\n", "a", false,
+			AmbiguousError{Count: 5, Lines: []Range{{1, 1}, {3, 3}}, Times: []int{4, 1}},
+			"The specified text appears 5 times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences.\nIt appears at line 1 (4 times), line 3."},
+		{"exact, all on one line", strings.Repeat("a", 4_250_000), "a", false,
+			AmbiguousError{Count: 4_250_000, Lines: []Range{{1, 1}}, Times: []int{4_250_000}},
+			"The specified text appears 4250000 times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences.\nIt appears at line 1 (4,250,000 times)."},
+		{"exact, multi-line, not grouped", "a\nb\na\nb\n", "a\nb", false,
+			AmbiguousError{Count: 2, Lines: []Range{{1, 2}, {3, 4}}, Times: []int{1, 1}},
+			"The specified text appears 2 times. Provide more surrounding context to make the match unique, or use replace_all to replace all occurrences.\nIt appears at lines 1-2, lines 3-4."},
+		{"fallback, several on one line", "x = \u201ca\u201d + \u201ca\u201d\ny\n\u201ca\u201d\n", `"a"`, false,
+			AmbiguousError{Count: 3, Lines: []Range{{1, 1}, {3, 3}}, Times: []int{2, 1}, Fallbacks: []string{FallbackUnicode, FallbackUnicode}},
+			"The specified text was not found exactly, and with formatting differences ignored it matches 3 places: line 1 (2 times, unicode), line 3 (unicode). Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
+		{"fallback, one line past the count limit", strings.Repeat("\u201ca\u201d ", 1500) + "\n", `"a"`, false,
+			AmbiguousError{Count: 1500, Lines: []Range{{1, 1}}, Times: []int{1500}, Fallbacks: []string{FallbackUnicode}},
+			"The specified text was not found exactly, and with formatting differences ignored it matches 1,500 places: line 1 (1,500 times, unicode). Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
+		{"fallback, counting stopped", strings.Repeat("\u201ca\u201d ", 1500) + "\n\u201ca\u201d\n", `"a"`, false,
+			AmbiguousError{Count: 1500, AtLeast: true, Lines: []Range{{1, 1}}, Times: []int{1500}, Fallbacks: []string{FallbackUnicode}},
+			"The specified text was not found exactly, and with formatting differences ignored it matches at least 1,500 places: line 1 (1,500 times, unicode), …. Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,6 +133,46 @@ func TestAmbiguousListCapped(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "lines 39-40 (trailing-whitespace), …. Provide") {
 		t.Errorf("text %q", err.Error())
+	}
+}
+
+// TestAmbiguousListGrouped checks that the list stops after 20 entries of
+// places on the same lines, each counted in full, and says there are more.
+func TestAmbiguousListGrouped(t *testing.T) {
+	tests := []struct {
+		name, content, old string
+		lines              int    // entries listed
+		text               string // the end of the text
+	}{
+		{"exact", strings.Repeat("a a\n", 30), "a", 20,
+			"line 19 (2 times), line 20 (2 times), …."},
+		{"exact, the last listed line long", strings.Repeat("a\n", 19) + strings.Repeat("a", 5000) + "\na\n", "a", 20,
+			"line 19, line 20 (5,000 times), …."},
+		{"exact, nothing more", strings.Repeat("a\n", 19) + strings.Repeat("a", 5000) + "\n", "a", 20,
+			"line 19, line 20 (5,000 times)."},
+		{"fallback", strings.Repeat("\u201ca\u201d \u201ca\u201d\n", 30), `"a"`, 20,
+			"line 20 (2 times, unicode), …. Provide more surrounding context to make the match unique. To change all of them, use replace_all."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Apply([]byte(tt.content), tt.old, "z", false)
+			var am *AmbiguousError
+			if !errors.As(err, &am) || len(am.Lines) != tt.lines || len(am.Times) != tt.lines {
+				t.Fatalf("got %#v", err)
+			}
+			if !strings.HasSuffix(err.Error(), tt.text) {
+				t.Errorf("text %q\nwant it to end %q", err.Error(), tt.text)
+			}
+		})
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 1500: "1,500",
+		999999: "999,999", 4_250_000: "4,250,000", 1234567890: "1,234,567,890", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
 
