@@ -28,3 +28,7 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 )
+
+replace github.com/dlclark/regexp2/v2 => ./third_party/regexp2
+
+replace go.yaml.in/yaml/v3 => ./third_party/yaml
