@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Target is where commands run: over ssh or through an exec prefix.
@@ -164,7 +165,7 @@ func Redact(raw string) string {
 			}
 			return raw
 		}
-		return sshPassword.ReplaceAllString(raw, "${1}xxxxx@")
+		return sshPassword().ReplaceAllString(raw, "${1}xxxxx@")
 	}
 	words := strings.Fields(rest)
 	hid := false
@@ -186,7 +187,7 @@ func Redact(raw string) string {
 }
 
 // sshPassword finds the password of a URL that does not parse.
-var sshPassword = regexp.MustCompile(`(//[^/@:]*:)[^/@]*@`)
+var sshPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(//[^/@:]*:)[^/@]*@`) })
 
 // sshServe is the remote shell command that starts the server: ws from the
 // PATH, or from ~/.local/bin where `ws remote install` puts it.

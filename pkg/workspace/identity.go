@@ -1,6 +1,6 @@
 package workspace
 
-import "regexp"
+import "strings"
 
 // ID is the workspace's id: the config's, else 16 hex digits of the
 // SHA-256 of the real root (the name of its default state directory).
@@ -24,8 +24,6 @@ func (w *Workspace) Name() string {
 // StateDir is the workspace's state directory ("" when it has none).
 func (w *Workspace) StateDir() string { return w.stateDir }
 
-var notIdent = regexp.MustCompile(`[^a-zA-Z0-9_]`)
-
 // IndexName is the vector index's name: searchIndexName, else Mastra's
 // default, the id with "_search" and every other character than a letter,
 // a digit or '_' made '_' (prefixed "ws_" when it would start with a digit).
@@ -33,7 +31,12 @@ func (w *Workspace) IndexName() string {
 	if n := w.cfg.SearchIndexName; n != "" {
 		return n
 	}
-	n := notIdent.ReplaceAllString(w.ID()+"_search", "_")
+	n := strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, w.ID()+"_search")
 	if n[0] >= '0' && n[0] <= '9' {
 		n = "ws_" + n
 	}
