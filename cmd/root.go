@@ -164,6 +164,9 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 			root.AddCommand(otherCommands[name](app))
 		}
 	}
+	// A tree made for one command needs no completion command: cobra
+	// would make it on every run (Execute), for nothing.
+	root.CompletionOptions.DisableDefaultCmd = only != ""
 	if only == "" {
 		// cobra's completion command shows its help for a shell it does
 		// not know and exits 0: make that a usage error.
