@@ -23,8 +23,7 @@ import (
 func TestCountsAsHits(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	words := []string{"alpha", "beta", "needle", "NEEDLE", "x", "", " ", "needle needle", "gamma\r", "ünïcode", "a1c"}
-	from, size := windowFrom, windowSize
-	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	setWindow := windows(t)
 	patterns := []struct {
 		src    string
 		caseOn bool
@@ -76,9 +75,9 @@ func TestCountsAsHits(t *testing.T) {
 			if rng.Intn(3) == 0 {
 				root = names[rng.Intn(len(names))]
 			}
-			windowFrom, windowSize = from, size
+			setWindow(0)
 			if trial%2 == 1 {
-				windowFrom, windowSize = 0, 16+rng.Intn(2048)
+				setWindow(16 + rng.Intn(2048))
 			}
 			lines, err := Search(context.Background(), fsys, root, o)
 			must(t, err)
@@ -148,8 +147,7 @@ func TestLimitStopsTheScan(t *testing.T) {
 	fsys := fsroot.New(fsroot.Options{Base: dir, Contained: true})
 	m, err := Compile(`^(a|aa)+(?=b)`, true)
 	must(t, err)
-	from, size := windowFrom, windowSize
-	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	setWindow := windows(t)
 	for _, tt := range []struct {
 		name string
 		file string
@@ -165,9 +163,9 @@ func TestLimitStopsTheScan(t *testing.T) {
 		{"-v count", "v.txt", Options{Invert: true, MaxCount: 1, Count: true}, 1},
 	} {
 		for _, win := range []bool{false, true} {
-			windowFrom, windowSize = from, size
+			setWindow(0)
 			if win {
-				windowFrom, windowSize = 0, 4096
+				setWindow(4096)
 			}
 			tt.o.Matcher = m
 			res, err := Search(context.Background(), fsys, tt.file, tt.o)

@@ -64,8 +64,7 @@ func TestBoundedKeepsPrintedLines(t *testing.T) {
 	m, err := Compile("needle", true)
 	must(t, err)
 	fsys := fsroot.New(fsroot.Options{Base: dir, Contained: true})
-	from, size := windowFrom, windowSize
-	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	setWindow := windows(t)
 	for _, tt := range []struct {
 		name string
 		o    Options
@@ -76,9 +75,9 @@ func TestBoundedKeepsPrintedLines(t *testing.T) {
 		{"every hit", Options{}, filler + "before\nneedle\nafter\n" + filler},
 	} {
 		for _, win := range []bool{false, true} {
-			windowFrom, windowSize = from, size
+			setWindow(0)
 			if win {
-				windowFrom, windowSize = 0, 64<<10
+				setWindow(64 << 10)
 				if tt.o.MaxMatches == 0 && tt.o.MaxCount == 0 {
 					continue // searched whole
 				}

@@ -12,6 +12,21 @@ import (
 	"github.com/wstools/ws/pkg/internal/fsroot"
 )
 
+// windows lets a test read files in small windows: the function it
+// returns makes the searches that follow read every file in windows of n
+// bytes, or, for n 0, as ws does (whole up to windowFrom). ws's sizes
+// come back when the test ends.
+func windows(t *testing.T) (set func(n int)) {
+	from, size := windowFrom, windowSize
+	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	return func(n int) {
+		windowFrom, windowSize = from, size
+		if n > 0 {
+			windowFrom, windowSize = 0, n
+		}
+	}
+}
+
 // TestWindowsSearchAsWhole searches random files read whole and read in
 // small windows (as files over windowFrom are), and requires the same
 // hits, and the same lines and offsets for every hit and its context:
@@ -58,8 +73,7 @@ func TestWindowsSearchAsWhole(t *testing.T) {
 		}
 		return res.Files[0]
 	}
-	from, size := windowFrom, windowSize
-	t.Cleanup(func() { windowFrom, windowSize = from, size })
+	setWindow := windows(t)
 	for trial := range 120 {
 		p := patterns[trial%len(patterns)]
 		m, err := Compile(p.src, p.caseOn)
@@ -69,9 +83,9 @@ func TestWindowsSearchAsWhole(t *testing.T) {
 			o.MaxCount = 1 + rng.Intn(20)
 		}
 		name := names[rng.Intn(len(names))]
-		windowFrom, windowSize = from, size
+		setWindow(0)
 		whole := search(name, o)
-		windowFrom, windowSize = 0, 16+rng.Intn(4096)
+		setWindow(16 + rng.Intn(4096))
 		win := search(name, o)
 		what := fmt.Sprintf("%s %q %+v window %d", name, p.src, Options{Before: o.Before, After: o.After, Invert: o.Invert, NoContent: o.NoContent, MaxCount: o.MaxCount}, windowSize)
 		if (whole == nil) != (win == nil) {
@@ -137,9 +151,7 @@ func TestPartsAsWhole(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte(sb.String()), 0o644))
 	}
 	fsys := fsroot.New(fsroot.Options{Base: dir, Contained: true})
-	from, size := windowFrom, windowSize
-	t.Cleanup(func() { windowFrom, windowSize = from, size })
-	windowFrom, windowSize = 0, 4096
+	windows(t)(4096)
 	m, err := Compile("needle", true)
 	must(t, err)
 	// shown is what a file's part holds: its hits and its lines.
