@@ -130,31 +130,24 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	rec := w.record(history.OpMove,
 		history.Change{Key: sreal, Path: string(st.Rel()), Before: sbefore},
 		history.Change{Key: dreal, Path: string(dt.Rel()), Before: dbefore, MadeDirs: made})
-	var mkdirFailed bool
-	err = commit(ctx, func() error { // not after the deadline
-		// A destination free when checked stays free: one made meanwhile
-		// is not replaced (its bytes were not kept for undo).
-		failed, err := w.renameMakingParent(sl, dl, !exists)
-		mkdirFailed = failed
-		return err
-	})
-	if err != nil {
-		rec.done(err)
-		w.removeMadeDirs(dreal, string(dt.Rel()), made)
+	// A destination free when checked stays free: one made meanwhile is
+	// not replaced (its bytes were not kept for undo).
+	step := renameStep{op: "move", src: req.Source, dest: req.Destination, from: sl, to: dl, noReplace: !exists,
+		key: dreal, rel: string(dt.Rel()), made: made}
+	err = w.commitRename(ctx, rec, step, nil, func(err error) error {
 		switch {
-		case mkdirFailed:
-			return nil, moveMkdirError(req.Destination, err)
 		case errors.Is(err, unix.EXDEV):
-			return nil, errs.MoveAcross(req.Source, req.Destination, err)
-		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
-			return nil, errs.Permission("move", w.deniedSide(req.Source, req.Destination, dl), err)
+			return errs.MoveAcross(req.Source, req.Destination, err)
 		case errors.Is(err, unix.EEXIST) && !overwrite:
 			// Made between the check and the rename: refused all the same.
-			return nil, errs.MoveOnto(req.Destination, how)
+			return errs.MoveOnto(req.Destination, how)
 		case errors.Is(err, unix.EEXIST):
-			return nil, errs.MoveMadeMeanwhile(req.Destination, err)
+			return errs.MoveMadeMeanwhile(req.Destination, err)
 		}
-		return nil, errs.FromOS("move", req.Source, err, false)
+		return errs.FromOS("move", req.Source, err, false)
+	})
+	if err != nil {
+		return nil, err
 	}
 	// A rename keeps the file as it was (bytes, size, mtime): the
 	// destination's fingerprint is the source's before.

@@ -90,29 +90,66 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	rec := w.record(history.OpMove,
 		history.Change{Key: m.sreal, Path: string(m.st.Rel()), Before: sbefore, Rename: history.RenameFrom},
 		history.Change{Key: m.dreal, Path: string(m.dt.Rel()), Before: dbefore, MadeDirs: made, Rename: history.RenameTo})
-	var mkdirFailed bool
-	err = commit(ctx, func() error { // not after the deadline
-		// Free when checked, the destination must still be free; an empty
-		// directory may be replaced, and rename(2) refuses one filled since.
-		failed, err := w.renameMakingParent(sl, dl, !exists)
-		mkdirFailed = failed
-		return err
+	// Free when checked, the destination must still be free; an empty
+	// directory may be replaced, and rename(2) refuses one filled since.
+	step := renameStep{op: "move", src: req.Source, dest: req.Destination, from: sl, to: dl, noReplace: !exists,
+		key: m.dreal, rel: string(m.dt.Rel()), made: made}
+	err = w.commitRename(ctx, rec, step, nil, func(err error) error {
+		return renameDirError(req.Source, req.Destination, into, exists, err)
 	})
 	if err != nil {
-		rec.done(err)
-		w.removeMadeDirs(m.dreal, string(m.dt.Rel()), made)
-		switch {
-		case mkdirFailed:
-			return nil, moveMkdirError(req.Destination, err)
-		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
-			return nil, errs.Permission("move", w.deniedSide(req.Source, req.Destination, dl), err)
-		}
-		return nil, renameDirError(req.Source, req.Destination, into, exists, err)
+		return nil, err
 	}
 	rec.done(nil, history.AbsentFingerprint(), history.DirIdentity(id.Ino, id.BirthNS))
 	w.carryReads(m.sreal, m.dreal, true)
 	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, true)
 	return res, nil
+}
+
+// renameStep is the rename(2) that a move (op "move") or an undo of one
+// ("undo") commits: from to to, src and dest as typed (or as the history
+// names them), making the missing directories above to first; made of
+// them are new, counted in the recorded change of to, whose real path is
+// key and workspace-relative path rel. noReplace refuses a to that exists
+// by then.
+type renameStep struct {
+	op, src, dest string
+	from, to      fsroot.Loc
+	noReplace     bool
+	key, rel      string
+	made          int
+}
+
+// commitRename makes r's rename, recorded by rec, once commit lets it
+// (not after the deadline), then runs then, if not nil. When it fails,
+// rec drops the change, the directories made for it are removed again,
+// and the error is worded: as moveMkdirError when making the directories
+// failed, as a permission refused on the side deniedSide names, else by
+// other, the caller's own wording of the rename's error.
+func (w *Workspace) commitRename(ctx context.Context, rec *recording, r renameStep, then func(), other func(error) error) error {
+	var mkdirFailed bool
+	err := commit(ctx, func() error {
+		failed, err := w.renameMakingParent(r.from, r.to, r.noReplace)
+		if mkdirFailed = failed; err != nil {
+			return err
+		}
+		if then != nil {
+			then()
+		}
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	rec.done(err)
+	w.removeMadeDirs(r.key, r.rel, r.made)
+	switch {
+	case mkdirFailed:
+		return moveMkdirError(r.dest, err)
+	case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+		return errs.Permission(r.op, w.deniedSide(r.src, r.dest, r.to), err)
+	}
+	return other(err)
 }
 
 // renameMakingParent makes the missing directories above to, then
@@ -375,28 +412,18 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 	rec := w.record(history.OpUndo,
 		history.Change{Key: r.to.Key, Path: r.to.Path, Before: dir, Rename: history.RenameFrom, Undoes: r.from.ID},
 		history.Change{Key: r.from.Key, Path: r.from.Path, Before: r.cur, Rename: history.RenameTo, Undoes: r.from.ID, MadeDirs: made})
-	var mkdirFailed bool
 	var putBack error
-	err := commit(ctx, func() error { // not after the deadline
-		failed, err := w.renameMakingParent(hl, bl, r.cur.Kind == history.KindAbsent)
-		if mkdirFailed = failed; err != nil {
-			return err
-		}
+	step := renameStep{op: "undo", src: r.to.Path, dest: r.from.Path, from: hl, to: bl, noReplace: r.cur.Kind == history.KindAbsent,
+		key: r.from.Key, rel: r.from.Path, made: made}
+	err := w.commitRename(ctx, rec, step, func() {
 		if r.old.Kind == history.KindDir {
 			putBack = w.restoreTree(hl, r.old)
 		}
-		return nil
+	}, func(err error) error {
+		return renameDirError(r.to.Path, r.from.Path, r.from.Path, r.cur.Kind != history.KindAbsent, err)
 	})
 	if err != nil {
-		rec.done(err)
-		w.removeMadeDirs(r.from.Key, r.from.Path, made)
-		switch {
-		case mkdirFailed:
-			return nil, moveMkdirError(r.from.Path, err)
-		case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
-			return nil, errs.Permission("undo", w.deniedSide(r.to.Path, r.from.Path, bl), err)
-		}
-		return nil, renameDirError(r.to.Path, r.from.Path, r.from.Path, r.cur.Kind != history.KindAbsent, err)
+		return nil, err
 	}
 	left := history.AbsentFingerprint()
 	if now, _, err := w.renameSpot(hl); err == nil {
