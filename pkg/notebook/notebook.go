@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/tokens"
 )
 
@@ -93,7 +94,7 @@ func Parse(src []byte) (*Notebook, error) {
 		return nil, &Error{"it is not UTF-8 text"}
 	}
 	nb := &Notebook{src: src, arrStart: -1}
-	start := skipSpace(src, 0)
+	start := jsonenc.SkipSpace(src, 0)
 	if start < len(src) && src[start] != '{' {
 		return nil, &Error{"it is not a JSON object"}
 	}
@@ -108,7 +109,7 @@ func Parse(src []byte) (*Notebook, error) {
 			top.fields = fields
 		}
 	}
-	if err == nil && skipSpace(src, top.close+1) < len(src) {
+	if err == nil && jsonenc.SkipSpace(src, top.close+1) < len(src) {
 		return nil, &Error{"it has more after its JSON object"}
 	}
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // TestJupyterParity edits random notebooks as Jupyter saves them and
@@ -339,9 +341,9 @@ func TestCRLFAndTabs(t *testing.T) {
 // changed, dropped, doubled), and on a few hand-picked cases.
 func TestScanMatchesEncodingJSON(t *testing.T) {
 	valid := func(b []byte) bool {
-		i := skipSpace(b, 0)
+		i := jsonenc.SkipSpace(b, 0)
 		end, err := skipValue(b, i)
-		return err == nil && skipSpace(b, end) == len(b)
+		return err == nil && jsonenc.SkipSpace(b, end) == len(b)
 	}
 	cases := []string{`"a\qb"`, `"\u12"`, `"\u12G4"`, "\"a\x01b\"", `01`, `-`, `1.`, `1e`, `1e+`, `-0.5e-3`, `tru`, `nul`, `[1,]`, `{"a":1,}`,
 		`{"a" 1}`, `{1:2}`, `[`, `{`, `"`, `[1 2]`, `{"a":[{"b":null}]}`, ` [] `, `"\/\b\f\n\r\t\"\\"`, `"é\u00e9"`}

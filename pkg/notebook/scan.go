@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // A notebook is read by one pass of this scanner over its bytes, which
@@ -20,19 +22,6 @@ type scanError struct {
 
 func (e *scanError) Error() string { return e.why }
 
-// skipSpace is the first index from i that is not JSON whitespace.
-func skipSpace(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
 // checked, when set, is a notebook's bytes as a first pass checked them
 // all: the passes after it look for the ends of strings with
 // bytes.IndexByte instead of checking each byte again.
@@ -47,7 +36,7 @@ func skipValueOf(src []byte, i int, ok checked) (int, error) {
 	}
 	switch c := src[i]; {
 	case c == '"' && bool(ok):
-		return stringEnd(src, i), nil
+		return jsonenc.StringEnd(src, i), nil
 	case c == '"':
 		return skipString(src, i)
 	case c == '{':
@@ -116,28 +105,6 @@ func skipNumber(src []byte, i int) (int, error) {
 	return i, nil
 }
 
-// stringEnd is the end (after the closing quote) of the string that opens
-// at src[i], in bytes already checked: the first quote no backslash
-// escapes.
-func stringEnd(src []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(src[j:], '"')
-		if k < 0 {
-			return len(src)
-		}
-		j += k
-		n := 0
-		for b := j - 1; b > i && src[b] == '\\'; b-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
-}
-
 // plain marks the bytes a string holds as they are: not a quote, a
 // backslash or a control character.
 var plain = func() (t [256]bool) {
@@ -194,7 +161,7 @@ func scanObject(src []byte, i int, fields *[]field) (*object, error) {
 
 func scanObjectOf(src []byte, i int, fields *[]field, ok checked) (*object, error) {
 	obj := &object{open: i}
-	i = skipSpace(src, i+1)
+	i = jsonenc.SkipSpace(src, i+1)
 	if i < len(src) && src[i] == '}' {
 		obj.close = i
 		return obj, nil
@@ -208,11 +175,11 @@ func scanObjectOf(src []byte, i int, fields *[]field, ok checked) (*object, erro
 			return nil, err
 		}
 		keyStart := i
-		i = skipSpace(src, keyEnd)
+		i = jsonenc.SkipSpace(src, keyEnd)
 		if i >= len(src) || src[i] != ':' {
 			return nil, expected(src, i, "':' after a key")
 		}
-		valStart := skipSpace(src, i+1)
+		valStart := jsonenc.SkipSpace(src, i+1)
 		valEnd, err := skipValueOf(src, valStart, ok)
 		if err != nil {
 			return nil, err
@@ -220,9 +187,9 @@ func scanObjectOf(src []byte, i int, fields *[]field, ok checked) (*object, erro
 		if fields != nil {
 			*fields = append(*fields, field{key: keyOf(src[keyStart:keyEnd]), keyStart: keyStart, keyEnd: keyEnd, valStart: valStart, valEnd: valEnd})
 		}
-		i = skipSpace(src, valEnd)
+		i = jsonenc.SkipSpace(src, valEnd)
 		if i < len(src) && src[i] == ',' {
-			i = skipSpace(src, i+1)
+			i = jsonenc.SkipSpace(src, i+1)
 			continue
 		}
 		if i < len(src) && src[i] == '}' {
@@ -240,7 +207,7 @@ func scanArray(src []byte, i int, elem func(start, end int)) (int, error) {
 }
 
 func scanArrayOf(src []byte, i int, elem func(start, end int), ok checked) (int, error) {
-	i = skipSpace(src, i+1)
+	i = jsonenc.SkipSpace(src, i+1)
 	if i < len(src) && src[i] == ']' {
 		return i + 1, nil
 	}
@@ -252,9 +219,9 @@ func scanArrayOf(src []byte, i int, elem func(start, end int), ok checked) (int,
 		if elem != nil {
 			elem(i, end)
 		}
-		i = skipSpace(src, end)
+		i = jsonenc.SkipSpace(src, end)
 		if i < len(src) && src[i] == ',' {
-			i = skipSpace(src, i+1)
+			i = jsonenc.SkipSpace(src, i+1)
 			continue
 		}
 		if i < len(src) && src[i] == ']' {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // A message list is mostly base64, megabytes of it, four levels deep
@@ -19,46 +21,17 @@ import (
 // errNotObject is unmarshalRaw's error for a value that is not an object.
 var errNotObject = errors.New("not an object")
 
-// skipSpace is the index of the first byte at or after i that is not JSON
-// whitespace.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd is the index just past the string that starts at b[i].
-func stringEnd(b []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b)
-		}
-		q := j + k
-		n := 0 // backslashes just before the quote: an odd count escapes it
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
 // valueEnd is the index just past the value that starts at b[i].
 func valueEnd(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		return stringEnd(b, i)
+		return jsonenc.StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
-				j = stringEnd(b, j) - 1
+				j = jsonenc.StringEnd(b, j) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -79,13 +52,13 @@ func valueEnd(b []byte, i int) int {
 // elements are the values of the array arr.
 func elements(arr []byte) []json.RawMessage {
 	out := []json.RawMessage{}
-	i := skipSpace(arr, 1)
+	i := jsonenc.SkipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
 		end := valueEnd(arr, i)
 		out = append(out, arr[i:end:end])
-		i = skipSpace(arr, end)
+		i = jsonenc.SkipSpace(arr, end)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+			i = jsonenc.SkipSpace(arr, i+1)
 		}
 	}
 	return out
@@ -100,17 +73,17 @@ func eachField(obj []byte, fn func(key string, val json.RawMessage)) {
 // fieldSpans calls fn with every key (decoded) of the object obj and where
 // its value starts and ends, in order.
 func fieldSpans(obj []byte, fn func(key string, start, end int)) {
-	i := skipSpace(obj, 1)
+	i := jsonenc.SkipSpace(obj, 1)
 	for i < len(obj) && obj[i] == '"' {
-		kend := stringEnd(obj, i)
+		kend := jsonenc.StringEnd(obj, i)
 		key, _ := jsonString(obj[i:kend])
-		i = skipSpace(obj, kend)
-		i = skipSpace(obj, i+1) // the colon
+		i = jsonenc.SkipSpace(obj, kend)
+		i = jsonenc.SkipSpace(obj, i+1) // the colon
 		end := valueEnd(obj, i)
 		fn(key, i, end)
-		i = skipSpace(obj, end)
+		i = jsonenc.SkipSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+			i = jsonenc.SkipSpace(obj, i+1)
 		}
 	}
 }

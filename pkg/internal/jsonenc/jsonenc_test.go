@@ -56,3 +56,43 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+func TestSkipSpace(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		i    int
+		want int
+	}{
+		{"", 0, 0},
+		{" \t\r\n1", 0, 4},
+		{"1 ", 0, 0},
+		{"[ \n]", 1, 3},
+		{"  ", 1, 2},
+		{"\v1", 0, 0}, // not JSON whitespace
+	} {
+		if got := SkipSpace([]byte(tc.in), tc.i); got != tc.want {
+			t.Errorf("SkipSpace(%q, %d) = %d, want %d", tc.in, tc.i, got, tc.want)
+		}
+	}
+}
+
+func TestStringEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		i    int
+		want int
+	}{
+		{`""`, 0, 2},
+		{`"ab",1`, 0, 4},
+		{`"a\"b"`, 0, 6},
+		{`"a\\"b"`, 0, 5},
+		{`"a\\\"b"`, 0, 8},
+		{`["x","y"]`, 5, 8},
+		{`"\\"`, 0, 4},
+		{`"open`, 0, 5},
+	} {
+		if got := StringEnd([]byte(tc.in), tc.i); got != tc.want {
+			t.Errorf("StringEnd(%s, %d) = %d, want %d", tc.in, tc.i, got, tc.want)
+		}
+	}
+}
