@@ -275,7 +275,7 @@ func TestKillDuringMove(t *testing.T) {
 			stayed++
 		}
 		out, err := ws(root, "undo", dst).CombinedOutput()
-		if err != nil && !bytes.Contains(out, []byte("nothing to undo")) && !bytes.Contains(out, []byte("cannot undo")) {
+		if undoFailed(err, out) {
 			t.Errorf("iteration %d: undo after the kill: %v: %s", i, err, out)
 		}
 		if atA, atB := where(src, dst, content); atA == atB {
@@ -283,6 +283,22 @@ func TestKillDuringMove(t *testing.T) {
 		}
 	}
 	counts := fmt.Sprintf("%d kills within %v of the start of a move: moved %d times, not moved %d times, lost %d", n, window.Round(time.Millisecond), moved, stayed, lost)
+	straddled(t, n, moved, stayed, counts)
+}
+
+// undoFailed reports whether an undo run to its end (its error and
+// output) failed other than by refusing with a reason or finding nothing
+// to undo: both are right after a kill.
+func undoFailed(err error, out []byte) bool {
+	return err != nil && !bytes.Contains(out, []byte("nothing to undo")) && !bytes.Contains(out, []byte("cannot undo"))
+}
+
+// straddled logs counts, what n kills of a move did, and fails the test
+// unless they straddled the rename: some left it moved, some not
+// (stayed); else little was tested. Under 10 iterations are too few to
+// be sure, and the test is skipped instead.
+func straddled(t *testing.T, n, moved, stayed int, counts string) {
+	t.Helper()
 	t.Log(counts)
 	if moved == 0 || stayed == 0 {
 		if n < 10 {
@@ -462,7 +478,7 @@ func TestKillDuringDirMove(t *testing.T) {
 			killedUndoMoved++
 		}
 		out, err := ws(root, "undo", dst).CombinedOutput()
-		if err != nil && !bytes.Contains(out, []byte("nothing to undo")) && !bytes.Contains(out, []byte("cannot undo")) {
+		if undoFailed(err, out) {
 			t.Errorf("iteration %d: undo after the kills: %v: %s", i, err, out)
 		}
 		if after := one(i, "after the undo", src, dst, tag, string(out)); err == nil && after == before {
@@ -472,13 +488,7 @@ func TestKillDuringDirMove(t *testing.T) {
 		}
 	}
 	counts := fmt.Sprintf("%d kills within %v of the start of a directory move and of its undo: moved %d times, not moved %d times; killed undos moved it back %d times, the undos after them moved it %d times", n, window.Round(time.Millisecond), moved, stayed, killedUndoMoved, undoneAfterKill)
-	t.Log(counts)
-	if moved == 0 || stayed == 0 {
-		if n < 10 {
-			t.Skipf("the kills did not straddle the rename (%d iterations are too few to be sure): %s", n, counts)
-		}
-		t.Errorf("the kills did not straddle the rename, so little was tested: %s", counts)
-	}
+	straddled(t, n, moved, stayed, counts)
 }
 
 // dirMoveTime is how long an uninterrupted `ws move` of a directory takes
