@@ -33,6 +33,19 @@ func startBackground(t *testing.T, w *Workspace, req ExecRequest) *ExecResult {
 	return res
 }
 
+// startRunning starts req's command as a background process of w and
+// waits until its output holds up, the sign that it runs; it returns its
+// pid as the tools take it. Its process group is killed when the test
+// ends.
+func startRunning(t *testing.T, w *Workspace, req ExecRequest, up string) string {
+	t.Helper()
+	res := startBackground(t, w, req)
+	t.Cleanup(func() { syscall.Kill(-res.PID, syscall.SIGKILL) })
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, up)
+	return pid
+}
+
 // pidIn is the pid a test command wrote to the file name in w's root, 0
 // while there is none.
 func pidIn(w *Workspace, name string) int {

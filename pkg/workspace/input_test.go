@@ -456,10 +456,7 @@ func TestKillNowDuringGrace(t *testing.T) {
 	defer func(g time.Duration) { backgroundGrace = g }(backgroundGrace)
 	backgroundGrace = time.Minute
 	w := newSupervisedWorkspace(t, nil)
-	res := startBackground(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`})
-	defer syscall.Kill(-res.PID, syscall.SIGKILL)
-	pid := strconv.Itoa(res.PID)
-	waitOutput(t, w, pid, "up\n")
+	pid := startRunning(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`}, "up\n")
 	term := make(chan struct{})
 	go func() {
 		defer close(term)

@@ -155,10 +155,7 @@ func TestKillNotYetExited(t *testing.T) {
 	defer func(g, k time.Duration) { backgroundGrace, killWait = g, k }(backgroundGrace, killWait)
 	backgroundGrace, killWait = time.Minute, 300*time.Millisecond
 	w := newSupervisedWorkspace(t, nil)
-	res := startBackground(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`})
-	defer syscall.Kill(-res.PID, syscall.SIGKILL)
-	pid := strconv.Itoa(res.PID)
-	waitOutput(t, w, pid, "up\n")
+	pid := startRunning(t, w, ExecRequest{Command: `trap 'echo got TERM' TERM; echo up; while :; do sleep 0.05; done`}, "up\n")
 	for _, tt := range []struct {
 		d    Dialect
 		want string
@@ -196,10 +193,7 @@ func TestKillWithoutSupervisorRecordsKill(t *testing.T) {
 		{`trap '' TERM; echo up; while :; do sleep 0.05; done`, 137, syscall.SIGKILL},
 		{`echo up; exec sleep 30`, 143, syscall.SIGTERM},
 	} {
-		res := startBackground(t, w, ExecRequest{Command: tt.command})
-		defer syscall.Kill(-res.PID, syscall.SIGKILL)
-		pid := strconv.Itoa(res.PID)
-		waitOutput(t, w, pid, "up\n")
+		pid := startRunning(t, w, ExecRequest{Command: tt.command}, "up\n")
 		killSupervisor(t, w, pid)
 		r, err := w.Kill(ctx, KillRequest{PID: pid})
 		must(t, err)
@@ -216,10 +210,7 @@ func TestKillWithoutSupervisorRecordsKill(t *testing.T) {
 // input any more) says so; before, it blamed an eof or the process.
 func TestSendSupervisorGone(t *testing.T) {
 	w := newSupervisedWorkspace(t, nil)
-	res := startBackground(t, w, ExecRequest{Command: "echo up; exec sleep 30", StdinPipe: boolp(true)})
-	defer syscall.Kill(-res.PID, syscall.SIGKILL)
-	pid := strconv.Itoa(res.PID)
-	waitOutput(t, w, pid, "up\n")
+	pid := startRunning(t, w, ExecRequest{Command: "echo up; exec sleep 30", StdinPipe: boolp(true)}, "up\n")
 	killSupervisor(t, w, pid)
 	for _, eof := range []bool{false, true} {
 		_, err := w.SendInput(context.Background(), SendInputRequest{PID: pid, Input: "hi", EOF: boolp(eof)})
