@@ -66,6 +66,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			// Written in blocks, each file's messages flushed at its
 			// end (every message on a terminal): a write per message
 			// cost a system call per matching line.
+			longRun()
 			out := bufio.NewWriterSize(app.IO.Out, 64<<10)
 			var line []byte
 			req.Events = func(ev workspace.GrepEvent) {

@@ -50,6 +50,7 @@ and answer, and exits.`,
 		Args:        exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			app.noPrompt = true
+			longRun() // a server: it may run for days
 			if !changed(cmd.Flags(), "http") {
 				for _, f := range []string{"token-file", "max-body-bytes", "max-requests", "max-sessions"} {
 					if changed(cmd.Flags(), f) {

@@ -40,6 +40,7 @@ func newCallbacksCmd() *cobra.Command {
 
 func newSuperviseCmd() *cobra.Command {
 	return internalCmd("__supervise DIR", exactArgs(1, "one DIR"), func(args []string) int {
+		longRun() // it lives as long as its process
 		return procstate.Supervise(args[0], os.NewFile(3, "ready"))
 	})
 }
