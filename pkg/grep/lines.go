@@ -97,3 +97,8 @@ func (li *Lines) Get(buf []byte, i int) []byte {
 	s, e := li.Bounds(buf, i)
 	return buf[s:e]
 }
+
+// weight is about the bytes li holds.
+func (li *Lines) weight() int {
+	return 8 * (cap(li.starts) + cap(li.nums) + cap(li.ends) + cap(li.abs))
+}

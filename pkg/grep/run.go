@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -42,6 +43,7 @@ type File struct {
 	link  bool // a symlink (its target's path is what is opened)
 	bin   bool
 	err   string     // why the file could not be searched ("": it was)
+	held  int        // its weight in collector.held while it waits to be taken
 	batch *grepBatch // the batch it is in, and where, while it is scanned
 	idx   int
 	// timeout: the ECMAScript engine gave up on a line of this file.
@@ -82,6 +84,10 @@ type Options struct {
 	// is taken, so its lines are not all held until its end (--jsonl
 	// on a log of gigabytes).
 	Parts bool
+	// Forget: OnFile takes what a file found. Once it has, the file keeps
+	// its name and Count, not its Hits, Buf or Lines, so a streamed search
+	// holds only the files not yet taken, not every line it sent.
+	Forget bool
 }
 
 // Result is what Search found.
@@ -95,6 +101,9 @@ type Result struct {
 	// Timeout is set when the ECMAScript engine gave up on a line; the
 	// search stopped there.
 	Timeout *Timeout
+	// heldPeak is the most the files scanned out of turn held at once
+	// (Forget), for the tests of admit.
+	heldPeak int
 }
 
 // Skip is a path that could not be searched, and why.
@@ -125,6 +134,7 @@ type grepRun struct {
 	noContent  bool
 	count      bool
 	parts      bool
+	forget     bool
 	c          *collector
 	// fileLimit is the most lines one file can report: MaxCount, or
 	// MaxMatches when that is less (math.MaxInt: no limit). A file's scan
@@ -156,6 +166,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		g.maxMatches = math.MaxInt
 	}
 	g.fileLimit = g.maxMatches
+	g.forget = o.Forget && o.OnFile != nil
 	g.parts = o.Parts && o.OnFile != nil && g.maxMatches == math.MaxInt && !g.noContent
 	if o.MaxCount > 0 && o.MaxCount < g.fileLimit {
 		g.fileLimit = o.MaxCount
@@ -188,6 +199,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := &collector{g: g, pending: map[int]*grepBatch{}, cancel: cancel}
+	c.taken.L = &c.mu
 	g.c = c
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -201,6 +213,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 					// reason and is not opened.
 					if ctx.Err() == nil && f.err == "" {
 						f.batch, f.idx = b, i
+						c.admit(f)
 						buf = g.scan(f, buf)
 					}
 					c.done(b, i)
@@ -209,7 +222,13 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 		}()
 	}
 	var gitDirs []string // written by the walker only; read after the workers are done
-	q := &batcher{out: work}
+	q := &batcher{out: work, size: grepBatchSize}
+	if g.forget {
+		// A file done out of turn waits, whole, for the files before it,
+		// and a worker waits once those hold maxHeld (admit): small
+		// batches keep the files that wait few.
+		q.size = streamBatchSize
+	}
 	if st.IsDir() {
 		var ig *fsroot.Ignore
 		if !g.noIgnore {
@@ -246,6 +265,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 	close(work)
 	workers.Wait()
 	g.res.GitDirs = gitDirs
+	g.res.heldPeak = c.peak
 }
 
 // Reason says in a few words why a path could not be searched
@@ -262,6 +282,42 @@ type collector struct {
 	next    int                // the seq of the batch to take from next
 	took    int                // its files taken
 	total   int                // matching lines taken
+	// held is what the files scanned but not taken keep (Forget only:
+	// without it every file keeps what it found anyway); taken is
+	// signalled when files are taken.
+	held  int
+	peak  int // the most held at once
+	taken sync.Cond
+}
+
+// maxHeld is the most that the files scanned out of turn may hold
+// (Forget) before a worker waits for the files before them to be taken
+// rather than scan one more: a stream in walk order holds a bounded part
+// of the tree, not every file that a slow one holds up.
+var maxHeld = 32 << 20
+
+// admit waits, before f is scanned, while the files done out of turn
+// hold maxHeld, unless f is the next to take (whose worker never waits,
+// so the files before every waiting one are taken in the end: batches
+// leave the channel in walk order, each scanned in order).
+func (c *collector) admit(f *File) {
+	if !c.g.forget {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.held > maxHeld && !(f.batch.seq == c.next && c.took == f.idx) && c.g.ctx.Err() == nil {
+		c.taken.Wait()
+	}
+}
+
+// weight is about what a scanned file holds until it is taken.
+func weight(f *File) int {
+	n := cap(f.Buf) + len(f.Hits)*int(unsafe.Sizeof(Hit{}))
+	if f.Lines != nil {
+		n += f.Lines.weight()
+	}
+	return n
 }
 
 // done hands over file i of batch b, scanned, and takes the files that
@@ -271,20 +327,39 @@ func (c *collector) done(b *grepBatch, i int) {
 	defer c.mu.Unlock()
 	b.done = i + 1
 	c.pending[b.seq] = b
+	moved := false // a file was taken: a worker waiting in admit may go on
 	for {
 		h, ok := c.pending[c.next]
 		if !ok {
-			return
+			break
 		}
 		for ; c.took < h.done; c.took++ {
-			c.take(h.files[c.took])
+			f := h.files[c.took]
+			c.held -= f.held
+			f.held = 0
+			moved = true
+			c.take(f)
 		}
 		if c.took < len(h.files) {
-			return
+			break
 		}
 		delete(c.pending, c.next)
 		c.next++
 		c.took = 0
+	}
+	if !c.g.forget {
+		return
+	}
+	if b.seq > c.next || b.seq == c.next && c.took <= i {
+		// Done out of turn: it waits, with what it found, for the files
+		// before it.
+		f := b.files[i]
+		f.held = weight(f)
+		c.held += f.held
+		c.peak = max(c.peak, c.held)
+	}
+	if moved {
+		c.taken.Broadcast()
 	}
 }
 
@@ -321,6 +396,9 @@ func (c *collector) take(f *File) {
 		g.res.Files = append(g.res.Files, f)
 		if g.onFile != nil {
 			g.onFile(f)
+			if g.forget {
+				f.Hits, f.Buf, f.Lines = nil, nil, nil
+			}
 		}
 		if c.total >= g.maxMatches {
 			g.res.Truncated = true
@@ -339,20 +417,26 @@ type grepBatch struct {
 
 // batcher groups the walker's files into batches.
 type batcher struct {
-	out chan<- *grepBatch
-	cur *grepBatch
-	seq int
+	out  chan<- *grepBatch
+	cur  *grepBatch
+	seq  int
+	size int // files a batch
 }
 
-const grepBatchSize = 32
+// Files go to the workers grepBatchSize at a time, streamBatchSize when
+// a stream forgets what it has sent (see admit).
+const (
+	grepBatchSize   = 32
+	streamBatchSize = 4
+)
 
 func (q *batcher) add(f *File) {
 	if q.cur == nil {
-		q.cur = &grepBatch{seq: q.seq, files: make([]*File, 0, grepBatchSize)}
+		q.cur = &grepBatch{seq: q.seq, files: make([]*File, 0, q.size)}
 		q.seq++
 	}
 	q.cur.files = append(q.cur.files, f)
-	if len(q.cur.files) == grepBatchSize {
+	if len(q.cur.files) == q.size {
 		q.flush()
 	}
 }

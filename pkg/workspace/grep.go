@@ -134,7 +134,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	var stream *jsonlStream
 	if req.Events != nil {
 		stream = &jsonlStream{emit: req.Events, m: m, before: before, after: after, start: w.now(), now: w.now}
-		o.OnFile, o.Parts = stream.file, true
+		o.OnFile, o.Parts, o.Forget = stream.file, true, true
 	}
 	if req.Rows != nil && !req.Quiet {
 		// -l's and -c's lines go out as the files are taken, in walk
