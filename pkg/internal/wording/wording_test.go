@@ -5,6 +5,19 @@ import (
 	"testing"
 )
 
+// wordCase is what a function of a string gives for in: want.
+type wordCase struct{ in, want string }
+
+// checkWords checks that fn, named name, gives each case's want.
+func checkWords(t *testing.T, name string, fn func(string) string, cases []wordCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := fn(tc.in); got != tc.want {
+			t.Errorf("%s(%q) = %q, want %q", name, tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestPlural(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
@@ -34,21 +47,17 @@ func TestJoinAnd(t *testing.T) {
 }
 
 func TestFirstLine(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkWords(t, "FirstLine", FirstLine, []wordCase{
 		{"", ""},
 		{"one", "one"},
 		{"\n  \n\t two  \nthree\n", "two"},
 		{"a\r\nb", "a"},
 		{" \n\t\n", ""},
-	} {
-		if got := FirstLine(tc.in); got != tc.want {
-			t.Errorf("FirstLine(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestShellWord(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkWords(t, "ShellWord", ShellWord, []wordCase{
 		{"src/cmd", "src/cmd"},
 		{"a-b_c.d/E9", "a-b_c.d/E9"},
 		{"my dir", "'my dir'"},
@@ -56,11 +65,7 @@ func TestShellWord(t *testing.T) {
 		{"$HOME", "'$HOME'"},
 		{"é", "'é'"},
 		{"", ""},
-	} {
-		if got := ShellWord(tc.in); got != tc.want {
-			t.Errorf("ShellWord(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestExcerpt(t *testing.T) {
@@ -105,15 +110,11 @@ func TestCut(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	checkWords(t, "OneLine", OneLine, []wordCase{
 		{"echo 'a  b'", "echo 'a  b'"},
 		{"for i in 1 2\ndo\n  echo $i\ndone", "for i in 1 2 do echo $i done"},
 		{"a\tb \r\n c", "a b c"},
 		{"  lead", "  lead"},
 		{"", ""},
-	} {
-		if got := OneLine(tc.in); got != tc.want {
-			t.Errorf("OneLine(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
