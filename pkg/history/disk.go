@@ -20,15 +20,18 @@ const (
 	// version is that of the records ws writes; one with a directory
 	// rename is renameVersion, which a ws that knows no renames skips
 	// (and keeps) as written by a newer ws, rather than remove it as
-	// damaged. Records of either version are read.
-	version       = 1
-	renameVersion = 2
-	lockName      = "lock"
-	entriesDir    = "entries"
-	pendingDir    = "pending"
-	blobsDir      = "blobs"
-	idLen         = 20
-	txnLen        = 32
+	// damaged; one with the rename of a file (too big to keep) is
+	// fileRenameVersion, which a ws that knows only directory renames
+	// skips alike. Records of every version are read.
+	version           = 1
+	renameVersion     = 2
+	fileRenameVersion = 3
+	lockName          = "lock"
+	entriesDir        = "entries"
+	pendingDir        = "pending"
+	blobsDir          = "blobs"
+	idLen             = 20
+	txnLen            = 32
 	// orphanTTL is how long the pending change of a dead process waits
 	// for Recover before a collection removes it anyway.
 	orphanTTL = 7 * 24 * time.Hour
@@ -110,6 +113,11 @@ func isHex(s string) bool {
 
 // versionOf is the version of a record of files.
 func versionOf(files []fileRecord) int {
+	for _, f := range files {
+		if f.Rename == RenameFrom && f.Before.Kind == KindFile {
+			return fileRenameVersion
+		}
+	}
 	if isRename(files) {
 		return renameVersion
 	}
@@ -122,7 +130,7 @@ func (f *fileRecord) valid() bool {
 		return false
 	}
 	if f.Rename == RenameFrom {
-		return k.Kind == KindDir && k.Inode != 0 && f.Manifest == "" && f.MadeDirs == 0 && !k.TooLarge
+		return (k.Kind == KindDir || k.Kind == KindFile) && k.Inode != 0 && f.Manifest == "" && f.MadeDirs == 0 && !k.TooLarge
 	}
 	if f.Undoes != "" && !validID(f.Undoes) {
 		return false
@@ -229,7 +237,7 @@ func (s *Store) readStored(v stored, dir, what, name string) error {
 		return err
 	}
 	err = json.Unmarshal(data, v)
-	if err == nil && v.storedVersion() > renameVersion {
+	if err == nil && v.storedVersion() > fileRenameVersion {
 		return fmt.Errorf("%w: %s %s", errNewer, what, name)
 	}
 	if err != nil || !v.valid(name) {

@@ -29,7 +29,11 @@
 // directory the rename replaced). Undo renames the directory back; its
 // own change is a rename the other way, so redo works alike. Such records
 // are written as version 2, which a ws that knows no renames passes over
-// (and keeps) as written by a newer ws.
+// (and keeps) as written by a newer ws. A file too big to keep (over
+// Options.MaxEntryBytes) renamed in one step is kept alike, known by its
+// inode, size and mtime instead of its bytes, and what it replaced kept as
+// any change keeps it; such records are version 3, which a ws that knows
+// only directory renames passes over alike.
 //
 // # Undoing
 //

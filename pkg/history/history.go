@@ -55,16 +55,18 @@ func (k Kind) valid() bool {
 	return false
 }
 
-// Rename is the part a file plays in a directory renamed in one step
-// (rename(2)): such a change has two files, the path the directory left
-// (RenameFrom) and the path it took (RenameTo). Its directory is not kept
-// as a tree: the from file's Before is the directory's identity (its
-// inode, which a rename keeps), and undo renames it back. The to file's
-// Before is what the rename replaced there: nothing, or an empty
-// directory.
+// Rename is the part a path plays in a directory, or a file too big to
+// keep, renamed in one step (rename(2)): such a change has two files, the
+// path the directory (or file) left (RenameFrom) and the path it took
+// (RenameTo). What moved is not kept, as a tree or as bytes: the from
+// file's Before is its identity (its inode, which a rename keeps, and,
+// for a file, its size and mtime, which a rename keeps too), and undo
+// renames it back. The to file's Before is what the rename replaced
+// there: for a directory nothing or an empty directory; for a file
+// nothing, a file or a symbolic link, kept as any change keeps it.
 type Rename string
 
-// The two parts of a directory rename.
+// The two parts of a rename.
 const (
 	RenameFrom Rename = "from"
 	RenameTo   Rename = "to"
@@ -154,9 +156,10 @@ type State struct {
 	Data    []byte // KindFile: the content
 	Target  string // KindSymlink: the link's target
 	Tree    []Node // KindDir: everything beneath, in any order
-	// Inode and BirthNS are, for the directory of a rename (RenameFrom),
-	// its inode number and birth time (0: not known): the directory is
-	// known by them, its tree is not kept.
+	// Inode and BirthNS are, for the directory or file of a rename
+	// (RenameFrom), its inode number and birth time (0: not known): the
+	// directory is known by them, its tree is not kept; the file by them
+	// with its size and mtime, its bytes are not kept.
 	Inode   uint64
 	BirthNS int64
 }
@@ -208,6 +211,13 @@ func RenamedDirState(mode fs.FileMode, mtimeNS int64, inode uint64, birthNS int6
 	return State{Kind: KindDir, Mode: mode, MtimeNS: mtimeNS, Inode: inode, BirthNS: birthNS}
 }
 
+// RenamedFileState is the state of a regular file about to be renamed, as
+// the from file of a rename keeps it: its mode, size, mtime and identity
+// (inode number and birth time), not its bytes.
+func RenamedFileState(mode fs.FileMode, size, mtimeNS int64, inode uint64, birthNS int64) State {
+	return State{Kind: KindFile, Mode: mode, Size: size, MtimeNS: mtimeNS, Inode: inode, BirthNS: birthNS}
+}
+
 // Fingerprint identifies what is at a path without its bytes: what ws
 // left there after a change (Entry.After), to tell whether it has changed
 // since. The zero Fingerprint (no Kind) means "not changed" in Commit.
@@ -218,7 +228,8 @@ type Fingerprint struct {
 	SHA256  string `json:"sha256,omitempty"` // file content; hash of a link target or of a tree
 	// Inode and BirthNS identify a directory by its inode number and
 	// birth time (0: not known) instead of its tree (what a directory
-	// rename leaves; see Rename).
+	// rename leaves; see Rename); a renamed file, with its size and
+	// mtime, instead of its bytes.
 	Inode   uint64 `json:"inode,omitempty"`
 	BirthNS int64  `json:"birth_ns,omitempty"`
 }
@@ -244,6 +255,15 @@ func DirIdentity(inode uint64, birthNS int64) Fingerprint {
 	return Fingerprint{Kind: KindDir, Inode: inode, BirthNS: birthNS}
 }
 
+// FileIdentity is the fingerprint of a regular file by its identity
+// (inode number and birth time, 0 when not known), size and mtime, without
+// its bytes: what a rename of a file too big to keep compares. A file
+// written since has another inode (ws writes a new file and renames it
+// over) or, written in place, another size or mtime.
+func FileIdentity(size, mtimeNS int64, inode uint64, birthNS int64) Fingerprint {
+	return Fingerprint{Kind: KindFile, Size: size, MtimeNS: mtimeNS, Inode: inode, BirthNS: birthNS}
+}
+
 // SymlinkFingerprint is the fingerprint of a symbolic link.
 func SymlinkFingerprint(target string) Fingerprint {
 	return Fingerprint{Kind: KindSymlink, Size: int64(len(target)), SHA256: Sum([]byte(target))}
@@ -255,6 +275,9 @@ func SymlinkFingerprint(target string) Fingerprint {
 func (st State) Fingerprint() Fingerprint {
 	switch st.Kind {
 	case KindFile:
+		if st.Inode != 0 {
+			return FileIdentity(st.Size, st.MtimeNS, st.Inode, st.BirthNS)
+		}
 		if st.Data == nil && st.Size > 0 {
 			return Fingerprint{Kind: KindFile, Size: st.Size, MtimeNS: st.MtimeNS}
 		}
@@ -277,9 +300,10 @@ func (st State) Fingerprint() Fingerprint {
 }
 
 // Same reports whether f and g describe the same thing: same kind and,
-// unless absent, same identity when both are known by theirs (directories
-// of a rename: same inode, and same birth time where both know it), else
-// same size and hash (or, when either lacks a hash, same nonzero mtime).
+// unless absent, same identity when both are known by theirs (same inode,
+// and same birth time where both know it), which for a directory (of a
+// rename) is enough; and same size and hash (or, when either lacks a
+// hash, same nonzero mtime).
 func (f Fingerprint) Same(g Fingerprint) bool {
 	if f.Kind != g.Kind {
 		return false
@@ -288,7 +312,12 @@ func (f Fingerprint) Same(g Fingerprint) bool {
 		return true
 	}
 	if f.Inode != 0 && g.Inode != 0 {
-		return f.Inode == g.Inode && (f.BirthNS == 0 || g.BirthNS == 0 || f.BirthNS == g.BirthNS)
+		if !f.sameIdentity(g) {
+			return false
+		}
+		if f.Kind == KindDir {
+			return true
+		}
 	}
 	if f.Size != g.Size {
 		return false
@@ -297,6 +326,12 @@ func (f Fingerprint) Same(g Fingerprint) bool {
 		return f.SHA256 == g.SHA256
 	}
 	return f.MtimeNS != 0 && f.MtimeNS == g.MtimeNS
+}
+
+// sameIdentity reports whether f and g, both known by their identity,
+// have the same inode, and the same birth time where both know it.
+func (f Fingerprint) sameIdentity(g Fingerprint) bool {
+	return f.Inode == g.Inode && (f.BirthNS == 0 || g.BirthNS == 0 || f.BirthNS == g.BirthNS)
 }
 
 // Kept is what an entry remembers of the previous state, without bytes.
@@ -309,7 +344,7 @@ type Kept struct {
 	SHA256  string      `json:"sha256,omitempty"` // as in Fingerprint
 	Target  string      `json:"target,omitempty"`
 	Nodes   int         `json:"nodes,omitempty"`    // a directory: paths beneath it
-	Inode   uint64      `json:"inode,omitempty"`    // a renamed directory (RenameFrom): its identity, no tree kept
+	Inode   uint64      `json:"inode,omitempty"`    // a renamed directory or file (RenameFrom): its identity, no tree or bytes kept
 	BirthNS int64       `json:"birth_ns,omitempty"` // with Inode: its birth time (0: not known)
 	// TooLarge says the bytes were not kept (over a cap): the entry can be
 	// listed but not undone.
@@ -369,8 +404,8 @@ func changeReason(was, now Fingerprint) string {
 		return "it has been created since"
 	case was.Kind != now.Kind:
 		return fmt.Sprintf("it is now a %s, not a %s", kindName(now.Kind), kindName(was.Kind))
-	case was.Inode != 0 && now.Inode != 0:
-		return "it is another directory now, not the one ws moved there"
+	case was.Inode != 0 && now.Inode != 0 && !was.sameIdentity(now):
+		return "it is another " + kindName(was.Kind) + " now, not the one ws moved there"
 	case was.Size != now.Size:
 		return fmt.Sprintf("it has been modified since (%d bytes, was %d)", now.Size, was.Size)
 	}
@@ -413,9 +448,10 @@ var (
 	ErrLockTimeout = errors.New("history is locked by another ws process")
 	// ErrFinished means the pending change was already committed or aborted.
 	ErrFinished = errors.New("change already committed or aborted")
-	// ErrRenamed means the entry is the from file of a directory rename:
-	// its tree was not kept, the directory was renamed (undo renames it back).
-	ErrRenamed = errors.New("renamed in one step, not kept as a tree")
+	// ErrRenamed means the entry is the from file of a rename: the
+	// directory's tree (or the file's bytes) was not kept, it was renamed
+	// (undo renames it back).
+	ErrRenamed = errors.New("renamed in one step, not kept as a tree or bytes")
 )
 
 // storedNode is a Node as a tree manifest keeps it.

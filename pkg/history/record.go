@@ -24,10 +24,11 @@ type Change struct {
 	// creates (they do not exist when it begins, Before being absent):
 	// undo removes them, those still empty, with the file.
 	MadeDirs int
-	// Rename is the part the file plays in a directory rename: the
-	// change's two files are then the path the directory leaves (its
-	// Before a RenamedDirState) and the one it takes (its Before absent
-	// or an empty directory).
+	// Rename is the part the file plays in a rename: the change's two
+	// files are then the path the directory (or file) leaves, its Before
+	// a RenamedDirState (or RenamedFileState), and the one it takes, its
+	// Before absent or an empty directory (for a file: absent, a file or
+	// a symbolic link).
 	Rename Rename
 }
 
@@ -123,9 +124,10 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	return p, nil
 }
 
-// checkRename refuses a directory rename that is not one: its two files,
-// the path left (a directory known by its inode) and the path taken (was
-// nothing there, or an empty directory), and no other.
+// checkRename refuses a rename that is not one: its two files, the path
+// left (a directory or a file known by its inode) and the path taken (was
+// nothing there, or an empty directory; for a file, nothing, a file or a
+// symbolic link), and no other.
 func checkRename(changes []Change) error {
 	roles := map[Rename]*Change{}
 	for i := range changes {
@@ -143,13 +145,17 @@ func checkRename(changes []Change) error {
 	from, to := roles[RenameFrom], roles[RenameTo]
 	switch {
 	case len(changes) != 2 || from == nil || to == nil:
-		return errors.New("history: a directory rename is one path left and one path taken")
-	case from.Before.Kind != KindDir || from.Before.Inode == 0:
-		return fmt.Errorf("history: %s: the directory renamed is known by its inode", from.Key)
+		return errors.New("history: a rename is one path left and one path taken")
+	case from.Before.Kind != KindDir && from.Before.Kind != KindFile || from.Before.Inode == 0:
+		return fmt.Errorf("history: %s: the directory or file renamed is known by its inode", from.Key)
 	case from.MadeDirs != 0:
 		return fmt.Errorf("history: %s: made directories for a file that exists", from.Key)
-	case to.Before.Kind != KindAbsent && (to.Before.Kind != KindDir || len(to.Before.Tree) != 0 || to.Before.Inode != 0):
-		return fmt.Errorf("history: %s: a rename replaces nothing or an empty directory", to.Key)
+	case to.Before.Inode != 0:
+		return fmt.Errorf("history: %s: what a rename replaces is kept as it is, not by its inode", to.Key)
+	case from.Before.Kind == KindDir && to.Before.Kind != KindAbsent && (to.Before.Kind != KindDir || len(to.Before.Tree) != 0):
+		return fmt.Errorf("history: %s: a directory rename replaces nothing or an empty directory", to.Key)
+	case from.Before.Kind == KindFile && to.Before.Kind == KindDir:
+		return fmt.Errorf("history: %s: a file rename never replaces a directory", to.Key)
 	}
 	return nil
 }
@@ -164,9 +170,9 @@ func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRec
 	fr := fileRecord{Key: statefile.String(c.Key), Path: statefile.String(c.Path), Undoes: c.Undoes, MadeDirs: c.MadeDirs, Rename: c.Rename}
 	k := Kept{Kind: st.Kind, Mode: KeptMode(st.Mode), Owner: st.Owner, MtimeNS: st.MtimeNS}
 	if c.Rename == RenameFrom {
-		// The directory goes on living at the other path: nothing of it
-		// is kept but what tells it from another.
-		k.Inode, k.BirthNS = st.Inode, st.BirthNS
+		// The directory (or file) goes on living at the other path:
+		// nothing of it is kept but what tells it from another.
+		k.Size, k.Inode, k.BirthNS = st.Size, st.Inode, st.BirthNS
 		fr.Before = k
 		return fr, nil
 	}
@@ -279,7 +285,7 @@ func (p *Pending) Commit(after ...Fingerprint) ([]*Entry, error) {
 		return nil, nil
 	}
 	if isRename(p.rec.Files) && len(files) != len(p.rec.Files) {
-		return nil, errors.New("history: a directory rename commits both its files or neither")
+		return nil, errors.New("history: a rename commits both its files or neither")
 	}
 	s := p.s
 	unlock, err := s.lock()

@@ -324,3 +324,188 @@ func TestMovedHereChain(t *testing.T) {
 	rename(OpUndo, "lib2", "lib3", undo)
 	check("the second redone", "lib3/a.txt", "lib2", "lib3")
 }
+
+// bigSize is the size of the file of fileRenameChanges, over the cap.
+const bigSize = DefaultMaxEntryBytes + 1
+
+// fileRenameChanges are the two files of a rename of a file too big to
+// keep (inode 42, mtime 5) from a to b, replacing what b holds.
+func fileRenameChanges(a, b string, to State) []Change {
+	return []Change{
+		{Key: key(a), Path: a, Before: RenamedFileState(0o644, bigSize, 5, 42, 100), Rename: RenameFrom},
+		{Key: key(b), Path: b, Before: to, Rename: RenameTo},
+	}
+}
+
+func TestFileRenameRecord(t *testing.T) {
+	// A file too big to keep, renamed, is kept by its identity, size and
+	// mtime, no bytes: version 3 on disk (a ws that knows only directory
+	// renames passes it over as newer), and its check compares all three.
+	s, dir := open(t, Options{})
+	p, err := s.Begin(OpMove, fileRenameChanges("big", "small", FileState([]byte("small"), 0o600, 3))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := p.Commit(AbsentFingerprint(), FileIdentity(bigSize, 5, 42, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := Renamed(es)
+	if from == nil || from.Path != "big" || to.Path != "small" {
+		t.Fatalf("Renamed = %+v, %+v", from, to)
+	}
+	if k := from.Before; k.Kind != KindFile || k.Size != bigSize || k.MtimeNS != 5 || k.Inode != 42 || k.BirthNS != 100 || k.TooLarge || k.SHA256 != "" {
+		t.Errorf("kept %+v", k)
+	}
+	if _, err := s.Content(from); !errors.Is(err, ErrRenamed) {
+		t.Errorf("Content of the path left: %v, want ErrRenamed", err)
+	}
+	if st, err := s.Content(to); err != nil || st.Kind != KindFile || string(st.Data) != "small" || st.Mode != 0o600 {
+		t.Errorf("Content of the file replaced: %+v, %v", st, err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "entries", from.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Version int }
+	if json.Unmarshal(data, &r); r.Version != 3 {
+		t.Errorf("record version %d, want 3: %s", r.Version, data)
+	}
+	checks := []struct {
+		name   string
+		now    Fingerprint
+		reason string // "": the same file
+	}{
+		{"the same file", FileIdentity(bigSize, 5, 42, 100), ""},
+		{"birth time not known", FileIdentity(bigSize, 5, 42, 0), ""},
+		{"known by size and mtime only", Fingerprint{Kind: KindFile, Size: bigSize, MtimeNS: 5}, ""},
+		{"another inode", FileIdentity(bigSize, 5, 43, 100), "it is another file now, not the one ws moved there"},
+		{"the inode reused", FileIdentity(bigSize, 5, 42, 101), "it is another file now, not the one ws moved there"},
+		{"grown in place", FileIdentity(bigSize+1, 5, 42, 100), "it has been modified since (16777218 bytes, was 16777217)"},
+		{"written in place", FileIdentity(bigSize, 6, 42, 100), "it has been modified since"},
+		{"a directory now", DirIdentity(42, 100), "it is now a directory, not a file"},
+		{"gone", AbsentFingerprint(), "it has been deleted since"},
+	}
+	for _, c := range checks {
+		err := to.Check(c.now)
+		var ce *ChangedError
+		switch {
+		case c.reason == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.reason != "" && (!errors.As(err, &ce) || ce.Reason != c.reason):
+			t.Errorf("%s: %v, want %q", c.name, err, c.reason)
+		}
+	}
+	// A directory is still known by its inode alone.
+	if !DirIdentity(9, 100).Same(Fingerprint{Kind: KindDir, Size: 3, Inode: 9, BirthNS: 100, MtimeNS: 8}) {
+		t.Error("a directory's identity is not enough")
+	}
+}
+
+func TestFileRenameRefused(t *testing.T) {
+	s, _ := open(t, Options{})
+	tests := []struct {
+		name    string
+		changes []Change
+	}{
+		{"no inode", []Change{{Key: key("a"), Before: RenamedFileState(0o644, bigSize, 5, 0, 0), Rename: RenameFrom}, {Key: key("b"), Before: AbsentState(), Rename: RenameTo}}},
+		{"replaces a directory", fileRenameChanges("a", "b", DirState(0o755, nil))},
+		{"replaces something known by its inode", fileRenameChanges("a", "b", RenamedFileState(0o644, bigSize, 5, 43, 0))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if p, err := s.Begin(OpMove, tt.changes...); err == nil {
+				p.Abort()
+				t.Fatal("accepted")
+			}
+		})
+	}
+	// A symbolic link, a file, or nothing may be replaced.
+	for _, to := range []State{AbsentState(), SymlinkState("t"), FileState([]byte("x"), 0o644, 1), {Kind: KindFile, Size: bigSize + 5}} {
+		p, err := s.Begin(OpMove, fileRenameChanges("a", "b", to)...)
+		if err != nil {
+			t.Errorf("replacing a %s: %v", to.Kind, err)
+			continue
+		}
+		p.Abort()
+	}
+}
+
+func TestFileRenameRecordVersions(t *testing.T) {
+	// A file's rename written as version 2 (a directory rename's) breaks
+	// the rules: damaged. A record of a version newer than 3 is passed
+	// over as a newer ws's, not damaged.
+	s, dir := open(t, Options{})
+	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := `[{"key":"/ws/a","path":"a","before":{"kind":"file","mode":420,"size":16777217,"mtime_ns":5,"inode":42},"after":{"kind":"absent"},"rename":"from"},` +
+		`{"key":"/ws/b","path":"b","before":{"kind":"absent"},"after":{"kind":"file","size":16777217,"mtime_ns":5,"inode":42},"rename":"to"}]`
+	for id, body := range map[string]string{
+		"09999999999999999991": `{"version":2,"id":"09999999999999999991","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
+		"09999999999999999992": `{"version":4,"id":"09999999999999999992","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "entries", id+".json"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g, err := s.LastGroup(); err != nil || g != nil {
+		t.Errorf("LastGroup = %v, %v", ops(g), err)
+	}
+	if s.Damaged() != 1 {
+		t.Errorf("Damaged = %d, want 1", s.Damaged())
+	}
+	// Written as version 3, it is read.
+	body := `{"version":3,"id":"09999999999999999993","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`
+	if err := os.WriteFile(filepath.Join(dir, "entries", "09999999999999999993.json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.LastGroup()
+	if from, _ := Renamed(g); err != nil || from == nil || from.Before.Inode != 42 {
+		t.Errorf("LastGroup = %v, %v", ops(g), err)
+	}
+}
+
+func TestRecoverFileRename(t *testing.T) {
+	// A file's rename whose process died is settled by the file's
+	// identity: still at the path it was to leave, dropped; gone from it,
+	// both files committed.
+	same := FileIdentity(bigSize, 5, 42, 100)
+	tests := []struct {
+		name     string
+		atFrom   Fingerprint
+		wantN    int
+		wantGone bool
+	}{
+		{"rename not made", same, 0, true},
+		{"rename made", AbsentFingerprint(), 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := open(t, Options{})
+			p, err := s.Begin(OpMove, fileRenameChanges("a", "b", AbsentState())...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crash(p)
+			n, err := s.Recover(func(k string, identity bool) (Fingerprint, error) {
+				if !identity {
+					t.Errorf("asked for the bytes of %s", k)
+				}
+				if k == key("a") {
+					return tt.atFrom, nil
+				}
+				if tt.wantGone {
+					return AbsentFingerprint(), nil
+				}
+				return same, nil
+			})
+			if n != tt.wantN || err != nil {
+				t.Errorf("Recover = %d, %v", n, err)
+			}
+			if g, _ := s.LastGroup(); (g == nil) != tt.wantGone {
+				t.Fatalf("LastGroup = %v", ops(g))
+			}
+		})
+	}
+}
