@@ -183,11 +183,18 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 		return rec
 	}
 	for _, c := range changes {
-		if c.Before.Kind == history.KindFile && c.Before.Data == nil && c.Before.Size > h.Options().MaxEntryBytes {
+		// A file renamed needs no bytes to be renamed back.
+		if c.Rename != history.RenameFrom && tooBigToKeep(c.Before) && c.Before.Size > h.Options().MaxEntryBytes {
 			rec.tooBig = append(rec.tooBig, c.Path)
 		}
 	}
 	return rec
+}
+
+// tooBigToKeep reports whether st is a regular file known by its size
+// only (stateAt reads no bytes over the cap): the history cannot keep it.
+func tooBigToKeep(st history.State) bool {
+	return st.Kind == history.KindFile && st.Data == nil && st.Size > 0
 }
 
 // tooBigText says why undo cannot take back a change of name: the version

@@ -29,9 +29,11 @@ type MoveResult struct {
 // its missing directories are made. A file already there is replaced only
 // with overwrite; a directory replaces only an empty directory, with
 // overwrite (see moveDir). Both paths' previous states are kept, so undo
-// moves the file back (and puts back a file it replaced). A thread that
-// read the file keeps its read: an edit of the new path needs no second
-// read.
+// moves the file back (and puts back a file it replaced); a file too big
+// for the history to keep its bytes is kept as a rename instead (its
+// identity, not its bytes), which undo takes back by renaming it back. A
+// thread that read the file keeps its read: an edit of the new path needs
+// no second read.
 func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, error) {
 	st, err := w.fs.Resolve(req.Source)
 	if err != nil {
@@ -127,9 +129,20 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	if !exists {
 		made = missingDirs(dreal)
 	}
-	rec := w.record(history.OpMove,
-		history.Change{Key: sreal, Path: string(st.Rel()), Before: sbefore},
-		history.Change{Key: dreal, Path: string(dt.Rel()), Before: dbefore, MadeDirs: made})
+	schange := history.Change{Key: sreal, Path: string(st.Rel()), Before: sbefore}
+	dchange := history.Change{Key: dreal, Path: string(dt.Rel()), Before: dbefore, MadeDirs: made}
+	if tooBigToKeep(sbefore) {
+		// Its bytes are not kept: the move is kept as a rename, the file
+		// known by its identity, and undo renames it back.
+		id, err := w.fs.Identity(sl)
+		if err != nil {
+			return nil, errs.FromOS("move", req.Source, err, false)
+		}
+		sbefore = history.RenamedFileState(sbefore.Mode, sbefore.Size, sbefore.MtimeNS, id.Ino, id.BirthNS)
+		sbefore.Owner = ownerOf(sst)
+		schange.Before, schange.Rename, dchange.Rename = sbefore, history.RenameFrom, history.RenameTo
+	}
+	rec := w.record(history.OpMove, schange, dchange)
 	// A destination free when checked stays free: one made meanwhile is
 	// not replaced (its bytes were not kept for undo).
 	step := renameStep{op: "move", src: req.Source, dest: req.Destination, from: sl, to: dl, noReplace: !exists,
@@ -149,7 +162,7 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	if err != nil {
 		return nil, err
 	}
-	// A rename keeps the file as it was (bytes, size, mtime): the
+	// A rename keeps the file as it was (bytes, size, mtime, inode): the
 	// destination's fingerprint is the source's before.
 	rec.done(nil, history.AbsentFingerprint(), sbefore.Fingerprint())
 	w.carryReads(sreal, dreal, false)

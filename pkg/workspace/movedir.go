@@ -257,16 +257,18 @@ func (w *Workspace) rekeyRead(rec *readRecord, from, to string) {
 	_ = os.Remove(w.recordFile(from))
 }
 
-// heldRename is a directory rename an undo takes back, both write locks
-// held: the directory goes from the path it took (here) back to the one
-// it left (back).
+// heldRename is a rename an undo takes back, of a directory or of a file
+// too big to keep, both write locks held: it goes from the path it took
+// (here) back to the one it left (back).
 type heldRename struct {
 	from, to   *history.Entry // the rename's two files
 	back, here *fsroot.Target
 	locks      []*writeGuard
-	dir        fsroot.FileStat // the directory, at here
+	hereGuard  *writeGuard     // the lock of here, where what the rename replaced is put back
+	file       bool            // a regular file was renamed, not a directory
+	moved      fsroot.FileStat // what was renamed, at here
 	id         fsroot.ID       // its identity
-	cur        history.State   // what is at back now: nothing, or an empty directory
+	cur        history.State   // what is at back now: nothing, an empty directory, or (a file's rename) a file or a symlink
 	old        history.State   // what the rename replaced at here, to put back
 }
 
@@ -276,16 +278,26 @@ func (r *heldRename) release() {
 	}
 }
 
+// noun names what was renamed.
+func (r *heldRename) noun() string {
+	if r.file {
+		return "file"
+	}
+	return "directory"
+}
+
 // holdRename takes the write locks of a rename's two paths (in key order)
-// and checks that it can be taken back: the directory it moved is still
-// at the path it took (the same one, by its inode, unless forced), and
-// the path it left is free again (or holds an empty directory: the one
-// an earlier undo put back, or, forced, any). Neither a file nor a
-// directory that holds anything is ever replaced, forced or not, and a
-// directory gone cannot be moved back. Nothing is written.
+// and checks that it can be taken back: what it moved is still at the
+// path it took (the same directory, by its inode, or the same file, by
+// its inode, size and mtime, unless forced), and the path it left is free
+// again (or holds what an earlier undo put back there, or, forced, an
+// empty directory for a directory, a file or a symbolic link for a file).
+// A directory that holds anything is never replaced, forced or not, nor a
+// file by a directory, nor anything by a file; and what is gone cannot be
+// moved back. Nothing is written.
 func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force bool, words undoWords) (*heldRename, error) {
 	from, to := history.Renamed(group)
-	r := &heldRename{from: from, to: to}
+	r := &heldRename{from: from, to: to, file: from.Before.Kind == history.KindFile}
 	first, second := from, to
 	if second.Key < first.Key {
 		first, second = second, first
@@ -302,62 +314,118 @@ func (w *Workspace) holdRename(h *history.Store, group []*history.Entry, force b
 		if err != nil {
 			return r, err
 		}
-		r.locks = append(r.locks, &writeGuard{lock: lock, real: e.Key, loc: t.Loc()})
+		g := &writeGuard{lock: lock, real: e.Key, loc: t.Loc()}
+		r.locks = append(r.locks, g)
 		if e == from {
 			r.back = t
 		} else {
-			r.here = t
+			r.here, r.hereGuard = t, g
 		}
 	}
 	refuse := func(e *history.Entry, why string) error {
 		return errs.UndoRefused(e.Path, why, nil)
 	}
+	what := r.noun()
 	var err error
-	r.dir, err = w.fs.Lstat(r.here.Loc())
+	r.moved, err = w.fs.Lstat(r.here.Loc())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// Moved on by ws since: that move goes back first, then this one.
 		if f, t, _ := h.MovedOn(to.Key, to.ID); f != nil {
-			why := "the directory ws moved there has been moved on since, to " + t.Path + ": take that move back first"
+			why := "the " + what + " ws moved there has been moved on since, to " + t.Path + ": take that move back first"
 			if f.Key != to.Key {
-				why = fmt.Sprintf("the directory ws moved there has been moved on since, with %s (now %s): take that move back first", f.Path, t.Path)
+				why = fmt.Sprintf("the %s ws moved there has been moved on since, with %s (now %s): take that move back first", what, f.Path, t.Path)
 			}
 			if p := undoPathOf(h, f, t); p != "" {
 				why += " (" + words.undo(p) + ")"
 			}
 			return r, refuse(to, why)
 		}
-		return r, refuse(to, "the directory ws moved there is gone (moved or deleted since), so there is nothing to move back")
+		return r, refuse(to, "the "+what+" ws moved there is gone (moved or deleted since), so there is nothing to move back")
 	case err != nil:
 		return r, errs.FromOS("undo", to.Path, err, false)
-	case !r.dir.IsDir():
-		return r, refuse(to, "it is now a "+entryType(r.dir.Mode)+", not the directory ws moved there, so there is nothing to move back")
+	case r.file && !r.moved.Mode.IsRegular(), !r.file && !r.moved.IsDir():
+		return r, refuse(to, "it is now a "+entryType(r.moved.Mode)+", not the "+what+" ws moved there, so there is nothing to move back")
 	}
 	if r.id, err = w.fs.Identity(r.here.Loc()); err != nil {
 		return r, errs.FromOS("undo", to.Path, err, false)
 	}
-	if !history.DirIdentity(r.id.Ino, r.id.BirthNS).Same(to.After) && !force {
-		return r, refuse(to, "it is another directory now, not the one ws moved there; "+words.force+" moves it back anyway")
+	var ce *history.ChangedError
+	if err := to.Check(identityOf(r.moved, r.id)); errors.As(err, &ce) && !force {
+		return r, refuse(to, ce.Reason+"; "+words.force+" moves it back anyway")
 	}
+	if r.file {
+		err = w.fileRenameSpot(r, force, words)
+	} else {
+		err = w.dirRenameSpot(r, force, words)
+	}
+	if err != nil {
+		return r, err
+	}
+	if r.old, err = h.Content(to); err != nil {
+		return r, errs.UndoRefused(to.Path, "the "+kindWord(to.Before.Kind)+" it replaced was not kept ("+err.Error()+")", err)
+	}
+	return r, nil
+}
+
+// identityOf is the fingerprint by identity of a directory or a regular
+// file whose stat is st and identity id: what a rename of it compares.
+func identityOf(st fsroot.FileStat, id fsroot.ID) history.Fingerprint {
+	if st.IsDir() {
+		return history.DirIdentity(id.Ino, id.BirthNS)
+	}
+	return history.FileIdentity(st.Size, st.MtimeNS, id.Ino, id.BirthNS)
+}
+
+// dirRenameSpot checks, for the undo of a directory rename, the path the
+// directory left, and keeps what is there in r.cur: nothing, or an empty
+// directory (the one an earlier undo put back, or, forced, any).
+func (w *Workspace) dirRenameSpot(r *heldRename, force bool, words undoWords) error {
+	from := r.from
 	var full bool
+	var err error
 	if r.cur, full, err = w.renameSpot(r.back.Loc()); err != nil {
-		return r, errs.FromOS("undo", from.Path, err, false)
+		return errs.FromOS("undo", from.Path, err, false)
 	}
 	switch {
 	case r.cur.Kind == history.KindAbsent:
 	case full:
-		return r, refuse(from, "a directory that holds files is there now, and a move back never replaces one: move it away first")
+		return errs.UndoRefused(from.Path, "a directory that holds files is there now, and a move back never replaces one: move it away first", nil)
 	case r.cur.Kind == history.KindDir && (force || r.cur.Fingerprint().Same(from.After)):
 		// An empty directory: the one an undo put back, or forced.
 	case r.cur.Kind == history.KindDir:
-		return r, refuse(from, "it has been created since (an empty directory); "+words.force+" replaces it")
+		return errs.UndoRefused(from.Path, "it has been created since (an empty directory); "+words.force+" replaces it", nil)
 	default:
-		return r, refuse(from, "a "+kindWord(r.cur.Kind)+" is there now, and a move back never replaces one: move it away first")
+		return errs.UndoRefused(from.Path, "a "+kindWord(r.cur.Kind)+" is there now, and a move back never replaces one: move it away first", nil)
 	}
-	if r.old, err = h.Content(to); err != nil {
-		return r, errs.UndoRefused(to.Path, "the directory it replaced was not kept ("+err.Error()+")", err)
+	return nil
+}
+
+// fileRenameSpot checks, for the undo of a file's rename, the path the
+// file left, and keeps what is there in r.cur (with its bytes, for a redo
+// to put back): nothing, or a file or a symbolic link (the one an earlier
+// undo put back, or, forced, any), as the undo of a move of a small file
+// would replace it. A directory is never replaced.
+func (w *Workspace) fileRenameSpot(r *heldRename, force bool, words undoWords) error {
+	from := r.from
+	l := r.back.Loc()
+	st, err := w.fs.Lstat(l)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		r.cur = history.AbsentState()
+		return nil
+	case err != nil:
+		return errs.FromOS("undo", from.Path, err, false)
+	case st.IsDir():
+		return errs.UndoRefused(from.Path, "a directory is there now, and a file moved back never replaces one: move it away first", nil)
 	}
-	return r, nil
+	if r.cur, err = w.stateAt(l, w.keepLimit()); err != nil {
+		return errs.FromOS("undo", from.Path, err, false)
+	}
+	if !force && !r.cur.Fingerprint().Same(from.After) {
+		return errs.UndoRefused(from.Path, "it has been created since (a "+kindWord(r.cur.Kind)+"); "+words.force+" replaces it", nil)
+	}
+	return nil
 }
 
 // kindWord names a kind of history state in a sentence.
@@ -397,52 +465,77 @@ func (w *Workspace) renameSpot(l fsroot.Loc) (st history.State, full bool, err e
 	return s, false, err
 }
 
-// undoRename takes a held directory rename back: one rename(2) from the
-// path it took to the one it left (replacing only an empty directory
-// there), then the empty directory it replaced, if any, made again. The
-// undo is recorded as a rename the other way, so undoing it redoes.
+// undoRename takes a held rename back: one rename(2) from the path it
+// took to the one it left (replacing only what holdRename allowed there),
+// then what it replaced, if anything (an empty directory; for a file, a
+// file or a symbolic link), put back. The undo is recorded as a rename
+// the other way, so undoing it redoes.
 func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (*UndoResult, error) {
 	bl, hl := r.back.Loc(), r.here.Loc()
 	made := 0
 	if r.cur.Kind == history.KindAbsent {
 		made = missingDirs(r.from.Key)
 	}
-	dir := history.RenamedDirState(r.dir.Mode, r.dir.MtimeNS, r.id.Ino, r.id.BirthNS)
-	dir.Owner = ownerOf(r.dir)
+	moved := history.RenamedDirState(r.moved.Mode, r.moved.MtimeNS, r.id.Ino, r.id.BirthNS)
+	if r.file {
+		moved = history.RenamedFileState(r.moved.Mode, r.moved.Size, r.moved.MtimeNS, r.id.Ino, r.id.BirthNS)
+	}
+	moved.Owner = ownerOf(r.moved)
 	rec := w.record(history.OpUndo,
-		history.Change{Key: r.to.Key, Path: r.to.Path, Before: dir, Rename: history.RenameFrom, Undoes: r.from.ID},
+		history.Change{Key: r.to.Key, Path: r.to.Path, Before: moved, Rename: history.RenameFrom, Undoes: r.from.ID},
 		history.Change{Key: r.from.Key, Path: r.from.Path, Before: r.cur, Rename: history.RenameTo, Undoes: r.from.ID, MadeDirs: made})
 	var putBack error
 	step := renameStep{op: "undo", src: r.to.Path, dest: r.from.Path, from: hl, to: bl, noReplace: r.cur.Kind == history.KindAbsent,
 		key: r.from.Key, rel: r.from.Path, made: made}
 	err := w.commitRename(ctx, rec, step, func() {
-		if r.old.Kind == history.KindDir {
-			putBack = w.restoreTree(hl, r.old)
+		if r.old.Kind != history.KindAbsent {
+			putBack = w.restore(r.hereGuard, r.old)
 		}
 	}, func(err error) error {
+		switch {
+		case r.file && errors.Is(err, unix.EEXIST):
+			return errs.MoveMadeMeanwhile(r.from.Path, err)
+		case r.file:
+			return errs.FromOS("undo", r.to.Path, err, false)
+		}
 		return renameDirError(r.to.Path, r.from.Path, r.from.Path, r.cur.Kind != history.KindAbsent, err)
 	})
 	if err != nil {
 		return nil, err
 	}
 	left := history.AbsentFingerprint()
-	if now, _, err := w.renameSpot(hl); err == nil {
+	if r.file {
+		if now, err := w.stateAt(hl, w.keepLimit()); err == nil {
+			left = now.Fingerprint()
+		}
+	} else if now, _, err := w.renameSpot(hl); err == nil {
 		left = now.Fingerprint()
 	}
-	rec.done(nil, left, history.DirIdentity(r.id.Ino, r.id.BirthNS))
-	w.carryReads(r.to.Key, r.from.Key, true)
+	rec.done(nil, left, identityOf(r.moved, r.id))
+	w.carryReads(r.to.Key, r.from.Key, !r.file)
 
+	what := r.noun()
 	res := &UndoResult{Undid: r.from.ID, Op: string(r.from.Op), Forced: force, when: r.from.Time}
 	back := UndoneFile{Path: Bytes(r.from.Path), Restored: "directory", RenamedFrom: Bytes(r.to.Path)}
 	backLine := r.from.Path + ": restored (the directory moved back from " + r.to.Path + ")"
+	if r.file {
+		back.Restored, back.Bytes = "file", r.moved.Size
+		backLine = fmt.Sprintf("%s: restored (%d bytes; the file moved back from %s)", r.from.Path, r.moved.Size, r.to.Path)
+	}
 	here := UndoneFile{Path: Bytes(r.to.Path), Restored: "absent"}
-	hereLine := r.to.Path + ": removed (the directory moved back to " + r.from.Path + ")"
+	hereLine := r.to.Path + ": removed (the " + what + " moved back to " + r.from.Path + ")"
 	switch {
 	case putBack != nil:
-		w.warn("the empty directory " + r.to.Path + " that the move replaced could not be made again: " + errs.Errno(putBack))
+		w.warn("the " + replacedWord(r.old) + " " + r.to.Path + " that the move replaced could not be made again: " + errs.Errno(putBack))
 	case r.old.Kind == history.KindDir:
 		here.Restored = "directory"
 		hereLine = r.to.Path + ": restored as an empty directory (the directory moved back to " + r.from.Path + ")"
+	case r.old.Kind == history.KindFile:
+		here.Restored, here.Bytes = "file", int64(len(r.old.Data))
+		hereLine = fmt.Sprintf("%s: restored (%d bytes; the file moved back to %s)", r.to.Path, len(r.old.Data), r.from.Path)
+	case r.old.Kind == history.KindSymlink:
+		here.Restored = "symlink"
+		hereLine = r.to.Path + ": restored as a symlink to " + r.old.Target + " (the file moved back to " + r.from.Path + ")"
 	case r.to.MadeDirs > 0:
 		if removed := w.removeMadeDirs(r.to.Key, r.to.Path, r.to.MadeDirs); len(removed) > 0 {
 			hereLine += ", with the directories made for it: " + strings.Join(removed, ", ")
@@ -459,4 +552,12 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 	}
 	res.text = undoHead(r.from, force) + "\n" + strings.Join(lines, "\n")
 	return res, nil
+}
+
+// replacedWord names what a rename replaced, as its undo puts it back.
+func replacedWord(st history.State) string {
+	if st.Kind == history.KindDir {
+		return "empty directory"
+	}
+	return kindWord(st.Kind)
 }

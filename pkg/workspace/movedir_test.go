@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/statefile"
 )
 
@@ -70,5 +73,69 @@ func TestUndoSupersededRename(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "other.txt")); !os.IsNotExist(err) {
 		t.Errorf("the write was not taken back: %v", err)
+	}
+}
+
+// inodeOf is the inode number of the file at p.
+func inodeOf(t *testing.T, p string) uint64 {
+	t.Helper()
+	var st syscall.Stat_t
+	must(t, syscall.Lstat(p, &st))
+	return st.Ino
+}
+
+// TestUndoMoveBigFile: a move of a file too big for the history to keep
+// its bytes makes no warning, and undo renames the file back, the same
+// inode (before, the move warned that undo could not take it back, and
+// undo refused); the directories the move made go with the undo, and the
+// undo of the undo moves it again. A directory holding such a file moves
+// and moves back alike.
+func TestUndoMoveBigFile(t *testing.T) {
+	w, root := newTestWorkspace(t, nil, "d/")
+	var warnings []string
+	w.warnf = func(msg string) { warnings = append(warnings, msg) }
+	ctx := context.Background()
+	big := filepath.Join(root, "big.bin")
+	must(t, os.WriteFile(big, []byte("head"), 0o640))
+	must(t, os.Truncate(big, history.DefaultMaxEntryBytes+1)) // sparse: cheap
+	ino := inodeOf(t, big)
+
+	if _, err := w.Move(ctx, MoveRequest{Source: "big.bin", Destination: "sub/dir/moved.bin"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Undo(ctx, UndoRequest{Path: "sub/dir/moved.bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := inodeOf(t, big); got != ino {
+		t.Errorf("undo wrote another file (inode %d, was %d), not renamed it back", got, ino)
+	}
+	if _, err := os.Stat(filepath.Join(root, "sub")); !os.IsNotExist(err) {
+		t.Errorf("the directories the move made are left: %v", err)
+	}
+	want := "big.bin: restored (16777217 bytes; the file moved back from sub/dir/moved.bin)\n" +
+		"sub/dir/moved.bin: removed (the file moved back to big.bin), with the directories made for it: sub/dir, sub"
+	if got := res.text[strings.IndexByte(res.text, '\n')+1:]; got != want {
+		t.Errorf("undo text\n got %q\nwant %q", got, want)
+	}
+	if _, err := w.Undo(ctx, UndoRequest{}); err != nil { // redo
+		t.Fatal(err)
+	}
+	if got := inodeOf(t, filepath.Join(root, "sub/dir/moved.bin")); got != ino {
+		t.Errorf("the redo moved another file (inode %d, was %d)", got, ino)
+	}
+
+	must(t, os.Rename(filepath.Join(root, "sub/dir/moved.bin"), filepath.Join(root, "d/big.bin")))
+	if _, err := w.Move(ctx, MoveRequest{Source: "d", Destination: "e"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Undo(ctx, UndoRequest{Path: "e"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := inodeOf(t, filepath.Join(root, "d/big.bin")); got != ino {
+		t.Errorf("the directory's undo left another file (inode %d, was %d)", got, ino)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %q", warnings)
 	}
 }

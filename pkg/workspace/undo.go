@@ -490,16 +490,17 @@ func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st his
 }
 
 // fingerprintAt is a file's fingerprint now, for the history's recovery;
-// with identity, a directory's is its inode alone (history.Probe).
+// with identity, a directory's is its inode alone, and a regular file's
+// its inode, size and mtime (history.Probe).
 func (w *Workspace) fingerprintAt(key string, identity bool) (history.Fingerprint, error) {
 	t, err := w.fs.Resolve(key)
 	if err != nil {
 		return history.Fingerprint{}, err
 	}
 	if identity {
-		if st, err := w.fs.Lstat(t.Loc()); err == nil && st.IsDir() {
+		if st, err := w.fs.Lstat(t.Loc()); err == nil && (st.IsDir() || st.Mode.IsRegular()) {
 			id, err := w.fs.Identity(t.Loc())
-			return history.DirIdentity(id.Ino, id.BirthNS), err
+			return identityOf(st, id), err
 		}
 	}
 	st, err := w.stateAt(t.Loc(), w.keepLimit())
@@ -679,19 +680,23 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 	return res, nil
 }
 
-// renameText says what a directory rename did at the path of e; other is
-// the rename's other path.
+// renameText says what a rename (of a directory, or of a file too big to
+// keep) did at the path of e; other is the rename's other path.
 func renameText(e *history.Entry, other string) string {
 	if other == "" {
 		other = "another path"
 	}
-	switch {
-	case e.Rename == history.RenameFrom:
-		return "moved the directory to " + other
-	case e.Before.Kind == history.KindDir:
-		return "moved the directory here from " + other + ", replacing an empty directory"
+	if e.Rename == history.RenameFrom {
+		return "moved the " + kindWord(e.Before.Kind) + " to " + other
 	}
-	return "moved the directory here from " + other
+	text := "moved the " + kindWord(e.After.Kind) + " here from " + other
+	switch e.Before.Kind {
+	case history.KindAbsent:
+		return text
+	case history.KindDir:
+		return text + ", replacing an empty directory"
+	}
+	return text + ", replacing " + strings.TrimPrefix(keptText(e.Before), "replaced ")
 }
 
 // keptText says what a change replaced.
