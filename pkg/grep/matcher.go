@@ -8,6 +8,7 @@ import (
 	"regexp/syntax"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 	es "github.com/dlclark/regexp2/v2/syntax"
@@ -48,6 +49,10 @@ type Matcher struct {
 	// prefixed: the pattern starts with a literal of three bytes or
 	// more, which RE2's own search over the whole buffer skips to.
 	prefixed bool
+	// multi: a match may span lines (ripgrep's -U); each file is
+	// searched whole, by re or es, and every line a match covers is a
+	// hit (see eachSpan).
+	multi bool
 }
 
 // errNeedsES says RE2 cannot run a pattern as JavaScript reads it.
@@ -81,6 +86,10 @@ type CompileOptions struct {
 	CaseSensitive bool
 	Fixed         bool // the pattern is a plain string, not a regexp
 	Word          bool // a match stands between non-word characters or line ends
+	// Multiline lets a match span lines (ripgrep's -U): `\n`, `\s`, `[^…]`
+	// and `[^]` match line ends; `.` still does not, and `^` and `$` match
+	// at each line's start and end.
+	Multiline bool
 }
 
 // Compile makes the matcher of a pattern: Go RE2 first, the ECMAScript
@@ -112,7 +121,10 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		re1, err = nil, errNeedsES
 	}
 	if err == nil {
-		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", src)), re1: re1, group: group}
+		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", src)), re1: re1, group: group, multi: o.Multiline}
+		if o.Multiline {
+			return m, nil // no prefilter or DFA: they look at one line at a time
+		}
 		if tree, perr := syntax.Parse(prefixFlags(flags, src), syntax.Perl); perr == nil {
 			tree = tree.Simplify()
 			m.setNeedles(requiredRE2(tree))
@@ -134,6 +146,9 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	if !o.CaseSensitive {
 		opts |= regexp2.IgnoreCase
 	}
+	if o.Multiline {
+		opts |= regexp2.Multiline // ^ and $ at line ends, as in RE2's (?m)
+	}
 	if o.Word {
 		pattern = `(?<!\w)(?:` + pattern + `)(?!\w)`
 	}
@@ -147,7 +162,10 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		return nil, errs.InvalidRegex(err.Error())
 	}
 	re2.MatchTimeout = esTimeout
-	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts}
+	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts, multi: o.Multiline}
+	if o.Multiline {
+		return m, nil
+	}
 	if tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript}); perr == nil {
 		m.setNeedles(requiredES(tree.Root, !o.CaseSensitive))
 	}
@@ -295,6 +313,8 @@ func (m *Matcher) collect(buf []byte, limit int, cols bool) ([]Hit, error) {
 // ECMAScript engine runs out of time on a line (a *TimeoutError).
 func (m *Matcher) each(buf []byte, cols, misses bool, add func(line, col int) bool) error {
 	switch {
+	case m.multi:
+		return m.eachSpan(buf, misses, add)
 	case m.needles != nil:
 		return m.eachCandidate(buf, cols, misses, add)
 	case m.prog != nil && (m.group > 0 || !m.prefixed):
@@ -466,4 +486,99 @@ func (m *Matcher) MatchLen(line []byte, col int) int {
 		return n
 	}
 	return 0
+}
+
+// eachSpan is each for a pattern whose matches may span lines: it finds
+// the matches in the whole of buf, one after another, and passes on every
+// line a match covers, once, in order: the line it starts on with its
+// column, the lines after it with column 0. A match that ends with a
+// newline covers the line that newline ends; an empty one, the line it
+// stands on. The ECMAScript engine's timeout is for buf (esLimit), and a
+// timeout names the line the search had reached.
+func (m *Matcher) eachSpan(buf []byte, misses bool, add func(line, col int) bool) error {
+	next := m.spans(buf)
+	pos, line := 0, 0 // pos starts line (0-based)
+	done := -1        // the last line passed on
+	for {
+		start, end, err := next()
+		if err != nil {
+			return &TimeoutError{Line: line, Limit: esLimit(len(buf))}
+		}
+		if start < 0 || start == len(buf) && (start == 0 || buf[start-1] == '\n') {
+			return nil // no more, or an empty match after the final newline
+		}
+		ls, _, n := lineOf(buf, pos, line, start)
+		pos, line = ls, n
+		last := n
+		if end > start {
+			last += bytes.Count(buf[start:end-1], newline)
+		}
+		for l := max(n, done+1); l <= last; l++ {
+			if misses && l > done+1 && !add(l-1, -1) {
+				return nil
+			}
+			col := 0
+			if l == n {
+				col = start - ls
+			}
+			if !add(l, col) {
+				return nil
+			}
+			done = l
+		}
+	}
+}
+
+// spans returns a function that gives buf's matches one at a time (start
+// and end; -1 when there are none left), for eachSpan. After an empty
+// match the search goes on a character further.
+func (m *Matcher) spans(buf []byte) func() (int, int, error) {
+	pos := 0
+	if m.es != nil {
+		var mt *regexp2.Match
+		var err error
+		re := m.esFor(len(buf))
+		s := string(buf)
+		first := true
+		return func() (int, int, error) {
+			if first {
+				mt, err = re.FindStringMatch(s)
+				first = false
+			} else if mt != nil {
+				mt, err = re.FindNextMatch(mt)
+			}
+			if err != nil {
+				return -1, -1, err
+			}
+			if mt == nil {
+				return -1, -1, nil
+			}
+			i, n := mt.ByteRange()
+			return i, i + n, nil
+		}
+	}
+	return func() (int, int, error) {
+		for pos <= len(buf) {
+			var loc []int
+			if m.group > 0 {
+				loc = m.re.FindSubmatchIndex(buf[pos:])
+			} else {
+				loc = m.re.FindIndex(buf[pos:])
+			}
+			if loc == nil {
+				pos = len(buf) + 1
+				return -1, -1, nil
+			}
+			base := pos
+			if loc[1] > loc[0] {
+				pos = base + loc[1]
+			} else {
+				_, w := utf8.DecodeRune(buf[base+loc[1]:])
+				pos = base + loc[1] + max(w, 1)
+			}
+			// -w's match is its group, not the borders around it.
+			return base + loc[2*m.group], base + loc[2*m.group+1], nil
+		}
+		return -1, -1, nil
+	}
 }

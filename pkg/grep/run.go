@@ -522,7 +522,9 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			f.bin = true
 			return buf
 		}
-		if st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded() {
+		// A match may span windows when it may span lines: such a
+		// search reads each file whole, as ripgrep's -U does.
+		if !g.m.multi && (st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded()) {
 			return g.scanWindows(f, fd, st.Size, buf)
 		}
 	}

@@ -85,7 +85,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		return nil, errs.PatternTooLong(n)
 	}
 	m, err := grep.CompileWith(req.Pattern, grep.CompileOptions{CaseSensitive: req.CaseSensitive == nil || *req.CaseSensitive,
-		Fixed: req.Fixed, Word: req.Word})
+		Fixed: req.Fixed, Word: req.Word, Multiline: req.Multiline})
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +188,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet {
 			res.Hints = w.grepHints(ctx, found, root, po, p, d)
+			if !req.Multiline && hasNewline(req.Pattern) {
+				res.Hints = append(res.Hints, newlineHint(d))
+			}
 		}
 	}
 	res.ReadErrors = len(res.Skipped)
@@ -282,6 +285,32 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 		}
 	}
 	return hints
+}
+
+// hasNewline reports a pattern that asks for a line end: a newline, or
+// `\n` (not `\\n`). Searched a line at a time, it cannot match.
+func hasNewline(pattern string) bool {
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\n':
+			return true
+		case '\\':
+			if i+1 < len(pattern) && pattern[i+1] == 'n' {
+				return true
+			}
+			i++ // the escaped character
+		}
+	}
+	return false
+}
+
+// newlineHint says why a pattern with a line end found nothing, and, to
+// the subcommand, the flag that lets a match span lines.
+func newlineHint(d Dialect) string {
+	if d == CLIFlags {
+		return "hint: the pattern asks for a line end, and lines are searched one at a time; -U (--multiline) lets a match span lines"
+	}
+	return "hint: the pattern asks for a line end, and lines are searched one at a time, so it cannot match"
 }
 
 // skippedNames names up to five skipped paths with their reasons.

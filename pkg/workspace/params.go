@@ -100,6 +100,7 @@ type GrepRequest struct {
 	Word      bool     `json:"-"` // -w
 	Fixed     bool     `json:"-"` // -F
 	Invert    bool     `json:"-"` // -v
+	Multiline bool     `json:"-"` // -U: a match may span lines
 	Globs     []string `json:"-"` // -g, repeatable, ! negates
 	Types     []string `json:"-"` // --type, repeatable
 	NoIgnore  bool     `json:"-"` // --no-ignore
