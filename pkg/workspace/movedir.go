@@ -142,12 +142,20 @@ func (w *Workspace) commitRename(ctx context.Context, rec *recording, r renameSt
 		return nil
 	}
 	rec.done(err)
+	denied := errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
+	side := ""
+	if denied && !mkdirFailed {
+		// Asked before the directories the step made go: with them gone
+		// the destination's directory cannot be reached, and it would be
+		// named though the source was the side in the way.
+		side = w.deniedSide(r.src, r.dest, r.to)
+	}
 	w.removeMadeDirs(r.key, r.rel, r.made)
 	switch {
 	case mkdirFailed:
 		return moveMkdirError(r.dest, err)
-	case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
-		return errs.Permission(r.op, w.deniedSide(r.src, r.dest, r.to), err)
+	case denied:
+		return errs.Permission(r.op, side, err)
 	}
 	return other(err)
 }
