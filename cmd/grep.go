@@ -63,8 +63,6 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 				return usagef("--json and --jsonl cannot be used together")
 			case req.FilesOnly, req.CountOnly, req.Quiet:
 				return usagef("-l, -c and -q cannot be used with --jsonl")
-			case req.Multiline:
-				return usagef("-U cannot be used with --jsonl (its messages are a line each)")
 			}
 			// Written in blocks, each file's messages flushed at its
 			// end (every message on a terminal): a write per message

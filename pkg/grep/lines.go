@@ -102,3 +102,9 @@ func (li *Lines) Get(buf []byte, i int) []byte {
 func (li *Lines) weight() int {
 	return 8 * (cap(li.starts) + cap(li.nums) + cap(li.ends) + cap(li.abs))
 }
+
+// LineOf is the number of the line that holds byte off of the file, for
+// lines indexed whole (not those of a file searched in windows).
+func (li *Lines) LineOf(off int) int {
+	return max(sort.SearchInts(li.starts, off+1)-1, 0)
+}

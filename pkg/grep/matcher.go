@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 	es "github.com/dlclark/regexp2/v2/syntax"
@@ -51,8 +51,14 @@ type Matcher struct {
 	prefixed bool
 	// multi: a match may span lines (ripgrep's -U); each file is
 	// searched whole, by re or es, and every line a match covers is a
-	// hit (see eachSpan).
-	multi bool
+	// hit (see eachSpan). crosses: the pattern can match a line end, so
+	// a match may in fact cover more than one line.
+	multi, crosses bool
+	// words lists a line's matches of a -w pattern that RE2 runs (see
+	// EachInLine): the ECMAScript engine with lookaround for the borders,
+	// made on first use. RE2's borders are characters of the match, so
+	// the next word would lose the one before it ("foo foo").
+	words func() *regexp2.Regexp
 }
 
 // errNeedsES says RE2 cannot run a pattern as JavaScript reads it.
@@ -122,7 +128,26 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	}
 	if err == nil {
 		m := &Matcher{re: regexp.MustCompile(prefixFlags(flags+"m", src)), re1: re1, group: group, multi: o.Multiline}
+		if o.Word {
+			opts := regexp2.ECMAScript
+			if !o.CaseSensitive {
+				opts |= regexp2.IgnoreCase
+			}
+			m.words = sync.OnceValue(func() *regexp2.Regexp {
+				re, err := regexp2.Compile(`(?<!\w)(?:`+pattern+`)(?!\w)`, opts)
+				if err != nil {
+					return nil
+				}
+				re.MatchTimeout = esTimeout
+				return re
+			})
+		}
 		if o.Multiline {
+			if tree, perr := syntax.Parse(prefixFlags(flags+"m", src), syntax.Perl); perr == nil {
+				m.crosses = matchesNewline(tree)
+			} else {
+				m.crosses = true
+			}
 			return m, nil // no prefilter or DFA: they look at one line at a time
 		}
 		if tree, perr := syntax.Parse(prefixFlags(flags, src), syntax.Perl); perr == nil {
@@ -162,7 +187,9 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		return nil, errs.InvalidRegex(err.Error())
 	}
 	re2.MatchTimeout = esTimeout
-	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts, multi: o.Multiline}
+	// What an ECMAScript pattern can match is not worked out: it is taken
+	// to cross lines.
+	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts, multi: o.Multiline, crosses: o.Multiline}
 	if o.Multiline {
 		return m, nil
 	}
@@ -460,6 +487,67 @@ func (m *Matcher) eachInBuffer(buf []byte, misses bool, add func(line, col int) 
 	}, misses, add)
 }
 
+// Span is a match: where it starts and ends.
+type Span struct{ Start, End int }
+
+// AppendInLine appends to dst each match of line, in order, leftmost
+// first and not overlapping, as ripgrep lists a line's submatches; col is
+// where the first one starts (the hit's column). A match that is empty
+// next to the one before it is not one, nor, as in ripgrep, an empty one
+// at the end of a last line that has no newline (final).
+func (m *Matcher) AppendInLine(dst []Span, line []byte, col int, final bool) []Span {
+	k := len(dst)
+	switch {
+	case m.exact && m.group == 0 && !m.multi:
+		n := &m.needles[0]
+		for pos := col; pos+len(n.b) <= len(line); {
+			if n.at(line[pos : pos+len(n.b)]) {
+				dst = append(dst, Span{pos, pos + len(n.b)})
+				pos += max(len(n.b), 1)
+				continue
+			}
+			if n.fold {
+				pos++
+				continue
+			}
+			i := bytes.Index(line[pos+1:], n.b)
+			if i < 0 {
+				break
+			}
+			pos += 1 + i
+		}
+	case m.re1 != nil && m.group > 0 && m.words() != nil:
+		dst = appendES(dst, m.words(), line)
+	case m.re1 != nil && m.group > 0:
+		for _, loc := range m.re1.FindAllSubmatchIndex(line, -1) {
+			dst = append(dst, Span{loc[2*m.group], loc[2*m.group+1]})
+		}
+	case m.re1 != nil:
+		for _, loc := range m.re1.FindAllIndex(line, -1) {
+			dst = append(dst, Span{loc[0], loc[1]})
+		}
+	default:
+		dst = appendES(dst, m.esFor(len(line)), line)
+	}
+	if final && len(dst) > k {
+		if l := dst[len(dst)-1]; l.Start == len(line) && l.End == l.Start {
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
+// appendES appends the matches of line that re finds, until it finds no
+// more or runs out of time.
+func appendES(dst []Span, re *regexp2.Regexp, line []byte) []Span {
+	mt, err := re.FindStringMatch(string(line))
+	for ; err == nil && mt != nil; mt, err = re.FindNextMatch(mt) {
+		i, n := mt.ByteRange()
+		dst = append(dst, Span{i, i + n})
+	}
+	return dst
+}
+
 // MatchLen is the byte length of the match found at col (at least 0).
 func (m *Matcher) MatchLen(line []byte, col int) int {
 	if m.exact && m.group == 0 {
@@ -529,11 +617,58 @@ func (m *Matcher) eachSpan(buf []byte, misses bool, add func(line, col int) bool
 	}
 }
 
+// Multiline reports a matcher whose matches may span lines (-U).
+func (m *Matcher) Multiline() bool { return m.multi }
+
+// CrossesLines reports a multi-line matcher whose pattern can match a
+// line end, or asserts one (^, $): its matches may cover several lines,
+// and a run of lines they cover is one --jsonl message. (ripgrep searches
+// any other pattern line by line, even with -U.)
+func (m *Matcher) CrossesLines() bool { return m.crosses }
+
+// Spans calls yield with each match of buf, in order, for a multi-line
+// matcher, until yield returns false. It fails only when the ECMAScript
+// engine runs out of time.
+func (m *Matcher) Spans(buf []byte, yield func(start, end int) bool) error {
+	next := m.spans(buf)
+	for {
+		start, end, err := next()
+		if err != nil {
+			return err
+		}
+		if start < 0 || !yield(start, end) {
+			return nil
+		}
+	}
+}
+
+// matchesNewline reports a regexp that can match '\n' somewhere (a
+// literal, a class or an any-character that holds it) or asserts a line's
+// start or end: ripgrep searches such a pattern across lines with -U, and
+// one without either line by line.
+func matchesNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine:
+		return true
+	case syntax.OpLiteral:
+		return slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAnyChar:
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, matchesNewline)
+}
+
 // spans returns a function that gives buf's matches one at a time (start
-// and end; -1 when there are none left), for eachSpan. After an empty
-// match the search goes on a character further.
+// and end; -1 when there are none left), for eachSpan: leftmost first, not
+// overlapping, and an empty match next to the one before it is none.
 func (m *Matcher) spans(buf []byte) func() (int, int, error) {
-	pos := 0
 	if m.es != nil {
 		var mt *regexp2.Match
 		var err error
@@ -557,28 +692,22 @@ func (m *Matcher) spans(buf []byte) func() (int, int, error) {
 			return i, i + n, nil
 		}
 	}
+	// All of them at once: RE2 searches a slice as a text of its own, so
+	// a search resumed inside buf would see a line start (^, \b) where
+	// the match before it ended.
+	var locs [][]int
+	if m.group > 0 {
+		locs = m.re.FindAllSubmatchIndex(buf, -1)
+	} else {
+		locs = m.re.FindAllIndex(buf, -1)
+	}
 	return func() (int, int, error) {
-		for pos <= len(buf) {
-			var loc []int
-			if m.group > 0 {
-				loc = m.re.FindSubmatchIndex(buf[pos:])
-			} else {
-				loc = m.re.FindIndex(buf[pos:])
-			}
-			if loc == nil {
-				pos = len(buf) + 1
-				return -1, -1, nil
-			}
-			base := pos
-			if loc[1] > loc[0] {
-				pos = base + loc[1]
-			} else {
-				_, w := utf8.DecodeRune(buf[base+loc[1]:])
-				pos = base + loc[1] + max(w, 1)
-			}
-			// -w's match is its group, not the borders around it.
-			return base + loc[2*m.group], base + loc[2*m.group+1], nil
+		if len(locs) == 0 {
+			return -1, -1, nil
 		}
-		return -1, -1, nil
+		loc := locs[0]
+		locs = locs[1:]
+		// -w's match is its group, not the borders around it.
+		return loc[2*m.group], loc[2*m.group+1], nil
 	}
 }

@@ -548,10 +548,12 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 	if f.Count == 0 || g.noContent || f.timeout != nil {
 		return reuse(buf)
 	}
-	if g.bounded() {
+	if g.bounded() && !(g.m.multi && g.parts) {
 		// The file keeps only the lines it prints, as a windowed search
 		// keeps them, and the worker its buffer: a tree of big files
-		// with a hit each is not held whole until the output.
+		// with a hit each is not held whole until the output. (A stream
+		// of a multi-line search sends whole matches, which it finds
+		// again in the file: it keeps the file.)
 		if !g.invert {
 			lines = countLines(buf)
 		}

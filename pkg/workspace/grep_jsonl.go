@@ -203,7 +203,8 @@ type jsonlStream struct {
 	start         time.Time
 	now           func() time.Time
 	total         rgStats
-	cur           rgStats // of the file being sent
+	cur           rgStats     // of the file being sent
+	spans         []grep.Span // a line's matches, reused line after line
 }
 
 // file sends one file's begin, its matching and context lines, and end;
@@ -215,8 +216,29 @@ func (s *jsonlStream) file(f *grep.File) {
 		s.emit(GrepEvent{"begin", rgBegin{path}})
 		s.cur = rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1}
 	}
+	if s.m.CrossesLines() {
+		s.spanLines(f, path)
+	} else {
+		s.lines(f, path)
+	}
+	if f.More {
+		return
+	}
+	st := s.cur
+	st.BytesSearched = f.Size
+	s.emit(GrepEvent{"end", rgEnd{Path: path, Stats: st}})
+	s.total.Searches++
+	s.total.SearchesWithMatch++
+	s.total.BytesSearched += st.BytesSearched
+	s.total.BytesPrinted += st.BytesPrinted
+	s.total.MatchedLines += st.MatchedLines
+	s.total.Matches += st.Matches
+}
+
+// lines sends a file's (or part's) matching lines and their context, a
+// message a line.
+func (s *jsonlStream) lines(f *grep.File, path rgData) {
 	s.cur.MatchedLines += len(f.Hits)
-	s.cur.Matches += len(f.Hits)
 	k := 0 // the first hit not passed
 	send := func(i int) {
 		start, end := f.Lines.Bounds(f.Buf, i)
@@ -235,8 +257,12 @@ func (s *jsonlStream) file(f *grep.File) {
 			col := f.Hits[k].Col
 			typ = "match"
 			line := f.Lines.Get(f.Buf, i)
-			ml := s.m.MatchLen(line, col)
-			ev.Submatches = append(ev.Submatches, rgSubmatch{Match: rgData(line[col : col+ml]), Start: col, End: col + ml})
+			// Every match of the line, as rg lists them.
+			s.spans = s.m.AppendInLine(s.spans[:0], line, col, end == len(f.Buf) && (end == 0 || f.Buf[end-1] != '\n'))
+			for _, sp := range s.spans {
+				ev.Submatches = append(ev.Submatches, rgSubmatch{Match: rgData(line[sp.Start:sp.End]), Start: sp.Start, End: sp.End})
+			}
+			s.cur.Matches += len(s.spans)
 		}
 		s.emit(GrepEvent{typ, &ev.rgLine})
 		s.cur.BytesPrinted += int64(end - start)
@@ -256,22 +282,77 @@ func (s *jsonlStream) file(f *grep.File) {
 			}
 		}
 	}
-	// Sent: only the file's name and count are used after this, so its
-	// content and places go now, not when the whole tree has been
-	// searched.
-	f.Buf, f.Lines, f.Hits = nil, nil, nil
-	if f.More {
+}
+
+// spanLines sends a multi-line search's matches as rg -U --json does: one
+// message for each run of lines that matches cover, where a match that
+// starts on the line after another's last (or on it) joins that run, with
+// each match a submatch (offsets from the run's first byte); context
+// lines each a message. The file is whole (a multi-line search reads it
+// so), and its matches are found again in it, up to the last line of its
+// hits (-m).
+func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
+	type run struct {
+		first, last int
+		subs        []rgSubmatch
+	}
+	if len(f.Hits) == 0 {
 		return
 	}
-	st := s.cur
-	st.BytesSearched = f.Size
-	s.emit(GrepEvent{"end", rgEnd{Path: path, Stats: st}})
-	s.total.Searches++
-	s.total.SearchesWithMatch++
-	s.total.BytesSearched += st.BytesSearched
-	s.total.BytesPrinted += st.BytesPrinted
-	s.total.MatchedLines += st.MatchedLines
-	s.total.Matches += st.Matches
+	lastHit := f.Hits[len(f.Hits)-1].Line
+	var runs []run
+	_ = s.m.Spans(f.Buf, func(start, end int) bool {
+		first := f.Lines.LineOf(start)
+		if first > lastHit {
+			return false
+		}
+		last := first
+		if end > start {
+			last = f.Lines.LineOf(end - 1)
+		}
+		if k := len(runs) - 1; k >= 0 && first <= runs[k].last+1 {
+			runs[k].last = max(runs[k].last, last)
+		} else {
+			runs = append(runs, run{first: first, last: last})
+		}
+		r := &runs[len(runs)-1]
+		from := int(f.Lines.Offset(r.first))
+		r.subs = append(r.subs, rgSubmatch{Match: rgData(f.Buf[start:end]), Start: start - from, End: end - from})
+		s.cur.Matches++
+		return true
+	})
+	n := f.Lines.Count()
+	sent := -1 // the last line sent
+	// send sends lines from to to (one message when sub is set).
+	send := func(from, to int, typ string, subs []rgSubmatch) {
+		start, _ := f.Lines.Bounds(f.Buf, from)
+		_, end := f.Lines.Bounds(f.Buf, to)
+		if end < len(f.Buf) && f.Buf[end] == '\n' {
+			end++ // rg's lines keep their newline
+		}
+		if subs == nil {
+			subs = []rgSubmatch{}
+		}
+		s.emit(GrepEvent{typ, &rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: from + 1, AbsoluteOffset: int64(start), Submatches: subs}})
+		s.cur.BytesPrinted += int64(end - start)
+		sent = to
+	}
+	context := func(from, to int) {
+		for i := max(from, sent+1); i <= to; i++ {
+			send(i, i, "context", nil)
+		}
+	}
+	for i, r := range runs {
+		if i > 0 {
+			context(runs[i-1].last+1, min(runs[i-1].last+s.after, r.first-1))
+		}
+		context(r.first-s.before, r.first-1)
+		send(r.first, r.last, "match", r.subs)
+		s.cur.MatchedLines += r.last - r.first + 1
+	}
+	if k := len(runs) - 1; k >= 0 {
+		context(runs[k].last+1, min(runs[k].last+s.after, n-1))
+	}
 }
 
 // summary is the last message.
