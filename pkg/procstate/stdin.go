@@ -42,18 +42,32 @@ type stdinRelay struct {
 // openStdinRelay makes the FIFO in dir and returns the relay and the read
 // end of the pipe that becomes the command's stdin.
 func openStdinRelay(dir string) (*stdinRelay, *os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := newStdinRelay(dir, w)
+	if err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return s, r, nil
+}
+
+// newStdinRelay makes the FIFO in dir and returns the relay that feeds
+// it to w: the write end of the command's stdin pipe, or a descriptor of
+// its terminal's master (Spec.TTY). The relay owns w (it is closed on
+// failure too).
+func newStdinRelay(dir string, w *os.File) (*stdinRelay, error) {
 	path := filepath.Join(dir, StdinName)
 	if err := unix.Mkfifo(path, 0o600); err != nil {
-		return nil, nil, &os.PathError{Op: "mkfifo", Path: path, Err: err}
+		w.Close()
+		return nil, &os.PathError{Op: "mkfifo", Path: path, Err: err}
 	}
 	fifo, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return nil, nil, err
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		fifo.Close()
-		return nil, nil, err
+		w.Close()
+		return nil, err
 	}
 	s := &stdinRelay{dir: dir, fifo: fifo, w: w, closing: make(chan struct{}), gone: make(chan struct{}), done: make(chan struct{}),
 		wake: -1, watched: make(chan struct{})}
@@ -64,7 +78,7 @@ func openStdinRelay(dir string) (*stdinRelay, *os.File, error) {
 		s.wake = p[1]
 		go s.watch(p[0])
 	}
-	return s, r, nil
+	return s, nil
 }
 
 // closeW closes the write end of the command's stdin, once, the watch's
@@ -115,8 +129,8 @@ func (s *stdinRelay) run() {
 // watch ends the relay once the command has closed its stdin (and no
 // child of its holds it): until then the relay would learn it only from
 // the next write, and the send that brought it would be told its bytes
-// went in. Poll reports POLLERR on a pipe's write end that has no reader;
-// wake (the read end of a pipe closeW closes) ends the watch.
+// went in. Poll reports POLLERR on a pipe's write end that has no reader,
+// and POLLHUP on a terminal's master once nobody holds its slave; wake (the read end of a pipe closeW closes) ends the watch.
 func (s *stdinRelay) watch(wake int) {
 	defer close(s.watched)
 	defer unix.Close(wake)

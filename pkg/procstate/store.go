@@ -35,6 +35,9 @@ type Record struct {
 	// SpareLeader: the leader of the group is bwrap, which signals that
 	// ask must spare (see StopSignal).
 	SpareLeader bool `json:"spare_leader,omitempty"`
+	// TTY: the process runs on a pseudo-terminal (Spec.TTY): stdout.log
+	// holds all its output, and its input goes to the terminal.
+	TTY bool `json:"tty,omitempty"`
 }
 
 // Exit is how a background process ended.

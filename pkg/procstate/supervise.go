@@ -47,6 +47,12 @@ type Spec struct {
 	// StdinName in the record directory (ws send); without it the
 	// command's stdin is /dev/null.
 	Stdin bool `json:"stdin,omitempty"`
+	// TTY runs the command on a pseudo-terminal of its own (TTYCols ×
+	// TTYRows), its stdin, stdout, stderr and controlling terminal, in a
+	// session of its own. Its output (echoed input included) goes to the
+	// stdout log, with line ends as LF (see lineEnds); its input comes
+	// from the FIFO as with Stdin, which it implies.
+	TTY bool `json:"tty,omitempty"`
 	// SpareLeader: TERM and INT spare the command's first process (see
 	// Foreground.SpareLeader).
 	SpareLeader bool `json:"spare_leader,omitempty"`
@@ -124,34 +130,26 @@ func Supervise(dir string, ready io.WriteCloser) int {
 		reply("error %v", err)
 		return 1
 	}
-	var relay *stdinRelay
-	stdin, err := os.Open(os.DevNull)
-	if err == nil && spec.Stdin {
-		stdin.Close()
-		relay, stdin, err = openStdinRelay(dir)
-	}
-	if err != nil {
-		reply("error cannot set up the command's stdin: %v", err)
-		return 1
-	}
 	var events *eventSink
 	if spec.Callbacks != nil {
 		if f := os.NewFile(4, "events"); f != nil {
 			events = newEventSink(f)
 		}
 	}
-	outR, outW, _ := os.Pipe()
-	errR, errW, _ := os.Pipe()
+	cmdIO, err := openCommandIO(dir, spec)
+	if err != nil {
+		reply("error %v", err)
+		return 1
+	}
+	relay := cmdIO.relay
 	argv := statefile.Plain(spec.Argv)
 	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
-		Dir: string(spec.Dir), Env: statefile.Plain(spec.Env), Files: []*os.File{stdin, outW, errW},
-		Sys: &syscall.SysProcAttr{Setpgid: true},
+		Dir: string(spec.Dir), Env: statefile.Plain(spec.Env), Files: cmdIO.files[:], Sys: cmdIO.attr,
 	})
-	stdin.Close()
-	outW.Close()
-	errW.Close()
+	cmdIO.started()
 	if err != nil {
 		relay.abort()
+		cmdIO.closeStreams()
 		reply("error %v", err)
 		return 1
 	}
@@ -161,7 +159,7 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	rec := &Record{
 		PID: pid, PGID: pid, StartTime: start, BootID: BootID(), Command: spec.Command, Cwd: spec.Dir,
 		Root: spec.Root, Thread: spec.Thread, StartedAt: time.Now().UTC(), TimeoutMs: spec.TimeoutMs,
-		SupervisorPID: os.Getpid(), SupervisorStart: self, SpareLeader: spec.SpareLeader,
+		SupervisorPID: os.Getpid(), SupervisorStart: self, SpareLeader: spec.SpareLeader, TTY: spec.TTY,
 	}
 	store := &Store{dir: filepath.Dir(dir)}
 	if err := store.Commit(dir, rec); err != nil {
@@ -179,11 +177,17 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	events.send(event{Type: "record", Dir: dir, PID: pid, Command: string(spec.Command)})
 	reply("ok %d", pid)
 
+	// One copy per stream: stdout and stderr, or the terminal's master,
+	// whose output is the command's stdout log.
 	var copies sync.WaitGroup
-	copies.Add(2)
-	outCopy := newStreamCopy(outLog, outR, func(p []byte) { events.chunk("stdout", p) })
-	errCopy := newStreamCopy(errLog, errR, func(p []byte) { events.chunk("stderr", p) })
-	for _, c := range []*streamCopy{outCopy, errCopy} {
+	streams := []*streamCopy{newStreamCopy(outLog, cmdIO.streams[0], func(p []byte) { events.chunk("stdout", p) })}
+	if spec.TTY {
+		streams[0].ends = &lineEnds{}
+	} else {
+		streams = append(streams, newStreamCopy(errLog, cmdIO.streams[1], func(p []byte) { events.chunk("stderr", p) }))
+	}
+	for _, c := range streams {
+		copies.Add(1)
 		go func() {
 			defer copies.Done()
 			c.run()
@@ -294,8 +298,9 @@ wait:
 	select {
 	case <-drained:
 	case <-time.After(250 * time.Millisecond):
-		outCopy.catchUp(drained)
-		errCopy.catchUp(drained)
+		for _, c := range streams {
+			c.catchUp(drained)
+		}
 	}
 	x := &Exit{EndedAt: time.Now().UTC(), TimedOut: timedOut, Killed: killed}
 	switch {
@@ -348,13 +353,93 @@ func MsDuration(ms float64) time.Duration {
 	return max(time.Duration(math.Round(ms*float64(time.Millisecond))), 1)
 }
 
+// commandIO is what a background command is started with: its stdin,
+// stdout and stderr, the ends the supervisor reads its output from, and
+// the relay of its input, if any.
+type commandIO struct {
+	files   [3]*os.File // the command's stdin, stdout, stderr: closed here once it started
+	streams []*os.File  // stdout's and stderr's read ends, or the terminal's master alone
+	relay   *stdinRelay
+	attr    *syscall.SysProcAttr
+}
+
+// openCommandIO prepares a command's I/O as spec asks: stdin from
+// /dev/null, or a pipe that the relay feeds from the FIFO in dir
+// (Stdin), and stdout and stderr to two pipes; or, with TTY, a new
+// pseudo-terminal, whose slave is all three and the command's controlling
+// terminal (in a session of its own), whose master gives its output and
+// takes its input (the relay is always set up).
+func openCommandIO(dir string, spec Spec) (*commandIO, error) {
+	if spec.TTY {
+		master, slave, err := openPTY(TTYCols, TTYRows)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open a terminal for the command: %w", err)
+		}
+		w, err := dupFile(master)
+		if err == nil {
+			var relay *stdinRelay
+			if relay, err = newStdinRelay(dir, w); err == nil {
+				// A new session is a new process group too, with the same id,
+				// as Setpgid gives the other commands.
+				return &commandIO{files: [3]*os.File{slave, slave, slave}, streams: []*os.File{master}, relay: relay,
+					attr: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}}, nil
+			}
+		}
+		master.Close()
+		slave.Close()
+		return nil, fmt.Errorf("cannot set up the command's terminal: %w", err)
+	}
+	c := &commandIO{attr: &syscall.SysProcAttr{Setpgid: true}}
+	stdin, err := os.Open(os.DevNull)
+	if err == nil && spec.Stdin {
+		stdin.Close()
+		c.relay, stdin, err = openStdinRelay(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot set up the command's stdin: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		c.relay.abort()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		c.relay.abort()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	c.files, c.streams = [3]*os.File{stdin, outW, errW}, []*os.File{outR, errR}
+	return c, nil
+}
+
+// started closes the supervisor's copies of the command's files (a
+// terminal's slave among them: the command, and what it starts, hold it
+// alone, so the master reads EIO once they are all gone).
+func (c *commandIO) started() {
+	for _, f := range c.files {
+		f.Close() // the slave thrice: the later ones only say it is closed
+	}
+}
+
+// closeStreams closes the read ends of a command that did not start.
+func (c *commandIO) closeStreams() {
+	for _, f := range c.streams {
+		f.Close()
+	}
+}
+
 // streamCopy copies one output stream of the command into its log until
 // the stream ends. seen, when set, is shown each chunk as it is logged:
 // the place for anyone who follows the output live.
 type streamCopy struct {
 	log    *Log
-	r      *os.File // a pipe, non-blocking (os.Pipe's)
+	r      *os.File // a pipe, non-blocking (os.Pipe's), or a terminal's master
 	seen   func(p []byte)
+	ends   *lineEnds     // a terminal's: its CR LF line ends are logged as LF
 	caught chan struct{} // closed once a catch-up is done
 	done   chan struct{} // closed when the stream has ended
 }
@@ -364,6 +449,11 @@ func newStreamCopy(l *Log, r *os.File, seen func(p []byte)) *streamCopy {
 }
 
 func (c *streamCopy) keep(p []byte) {
+	if c.ends != nil {
+		if p = c.ends.translate(p); len(p) == 0 {
+			return
+		}
+	}
 	c.log.Write(p)
 	if c.seen != nil {
 		c.seen(p)
@@ -373,8 +463,17 @@ func (c *streamCopy) keep(p []byte) {
 func (c *streamCopy) run() {
 	defer close(c.done)
 	// At catchUp's deadline, what is in the pipe now is logged, then the
-	// copy goes on.
+	// copy goes on. A terminal's master ends with EIO once nobody holds
+	// its slave.
 	pumpPipe(c.r, c.keep, func() bool { close(c.caught); return true })
+	if c.ends != nil {
+		if p := c.ends.flush(); len(p) > 0 {
+			c.log.Write(p)
+			if c.seen != nil {
+				c.seen(p)
+			}
+		}
+	}
 }
 
 // catchUp has the copy log everything in the pipe now, and returns once
