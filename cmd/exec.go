@@ -29,13 +29,20 @@ arguments, each quoted for the shell where it needs it, so they reach the progra
 given (ws exec -- grep -r "foo bar" .; FOO=1 make still sets FOO). ws exits with the
 command's status: 124 on timeout, 128+N when killed by signal N (a SIGINT or SIGTERM to
 ws is passed on to the command), 125 when ws itself failed. --background starts it under a supervisor and prints its PID; with
---stdin-pipe its stdin stays open for 'ws send'.`,
+--stdin-pipe its stdin stays open for 'ws send'.
+
+--tty (with --background) runs it on a pseudo-terminal of its own, 80x24, as its
+stdin, stdout, stderr and controlling terminal, for programs that behave otherwise off
+a terminal (a REPL's prompt, line-buffered output). 'ws send' types into it, and the
+terminal's echo puts what is sent in the output; 'ws send --eof' sends ^D. The terminal
+has one stream: 'ws ps-output' shows it as stdout, its CR LF line ends as LF.`,
 		Example: `  ws exec -- go test ./...
   ws exec -- grep -rn "TODO: fix" src
   ws exec --cwd web --timeout 60 -- 'npm ci && npm test | tail -20'
   echo hi | ws exec --stdin -- cat
   ws exec --background -- python3 -u -m http.server 8000
-  ws exec --background --stdin-pipe -- python3 -iq`,
+  ws exec --background --stdin-pipe -- python3 -iq
+  ws exec --background --tty -- python3 -q`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("needs a COMMAND (after --)")
@@ -48,6 +55,7 @@ ws is passed on to the command), 125 when ws itself failed. --background starts 
 		b.int(&req.Tail, "tail", "", "tail", "200", "show the last N lines of each stream; 0 = all")
 		b.bool(&req.Background, "background", "", false, "start in the background and print the PID")
 		b.bool(&req.StdinPipe, "stdin-pipe", "", false, "with --background: keep the command's stdin open for ws send")
+		b.bool(&req.TTY, "tty", "", false, "with --background: run the command on a pseudo-terminal (80x24) that ws send types into")
 		b.f.Var(&stdinFlag{req: req, app: app}, "stdin", "pass ws's stdin to the (foreground) command")
 		b.f.Lookup("stdin").NoOptDefVal = "true"
 		b.list(&req.Env, "env", "NAME=value", "NAME=value", func(kv string) bool {

@@ -11,12 +11,17 @@ func newSendCmd(app *App, runF func(context.Context, *workspace.SendInputRequest
 	var noNewline bool
 	return toolCmd(app, workspace.SendInput, runF, &cobra.Command{
 		Use:   "send PID [TEXT|-]",
-		Short: "Write to the stdin of a background process (started with --stdin-pipe)",
+		Short: "Write to the stdin of a background process (started with --stdin-pipe or --tty)",
 		Long: `Write TEXT and a newline (--no-newline: TEXT alone) to the stdin of a background
 process started with 'ws exec --background --stdin-pipe'; "-" sends ws's stdin as
 it is, passed on as it comes until it ends (so 'tail -f cmds | ws send PID -'
 works). --eof closes the process's stdin afterwards (or alone, without TEXT), so it
 reads end of file. Read its answer with 'ws ps-output PID --since-last'.
+
+To a process started with --tty the text is typed into its terminal, which echoes
+it: it shows in the output before the answer. --eof sends ^D, the terminal's end of
+file, after the text (at the start of a line it ends a program's input; the terminal
+stays open).
 
 A process that takes no input for --timeout seconds (default 10) fails the send;
 the error says how many bytes went in. Sends to one process write one at a time:

@@ -94,6 +94,12 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		}
 		return nil, errs.Invalid("stdinPipe", "needs background=true")
 	}
+	if req.TTY != nil && *req.TTY && !background {
+		if dialectOf(ctx) == CLIFlags {
+			return nil, errs.Invalid("--tty", "needs --background (only a background command runs on a terminal of its own)")
+		}
+		return nil, errs.Invalid("tty", "needs background=true")
+	}
 	if background {
 		if req.Stdin != nil {
 			return nil, errs.Invalid("--stdin", "is for foreground commands; a background command takes input through --stdin-pipe and ws send")

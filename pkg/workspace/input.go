@@ -22,6 +22,9 @@ type SendInputResult struct {
 	PID    int  `json:"pid"`
 	Bytes  int  `json:"bytes"`  // written to the process's stdin
 	Closed bool `json:"closed"` // its stdin is closed now
+	// TTY: the process runs on a terminal, which eof does not close: it
+	// sends the terminal's end-of-file character, ^D, after the input.
+	TTY bool `json:"tty,omitempty"`
 	textOut
 }
 
@@ -31,7 +34,9 @@ const sendTimeout = 10 * time.Second
 
 // SendInput writes text to the stdin of a background process started
 // with a stdin pipe, and with eof closes it afterwards (the process reads
-// end of file once it has read what was sent). req.Source (ws send -) is
+// end of file once it has read what was sent). To a process on a
+// terminal (tty) it writes the same way, and eof sends ^D after the
+// text, in the same write: the terminal stays open. req.Source (ws send -) is
 // streamed as it is read, until its end. A write the process does not
 // take within the timeout (default 10 s) fails, saying how much went in.
 func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendInputResult, error) {
@@ -51,12 +56,21 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 	if req.Timeout != nil {
 		stall = time.Duration(*req.Timeout * float64(time.Second))
 	}
-	res := &SendInputResult{PID: e.Record.PID}
-	if src := req.source(); src != nil || !eof {
+	res := &SendInputResult{PID: e.Record.PID, TTY: e.Record.TTY}
+	if src := req.source(); src != nil || !eof || e.Record.TTY {
 		if src == nil {
 			src = strings.NewReader("")
 		}
+		// On a terminal the ^D goes after the input, under the same lock,
+		// and does not count as input.
+		counted := &countingReader{r: src}
+		if eof && e.Record.TTY {
+			src = io.MultiReader(counted, strings.NewReader(procstate.EOFChar))
+		} else {
+			src = counted
+		}
 		n, err := procstate.SendInput(ctx, dir, src, stall)
+		n = min(n, counted.n)
 		res.Bytes = int(n)
 		if errors.Is(err, procstate.ErrStdinClosed) && !e.Record.SupervisorRunning() {
 			return nil, w.stdinGone(e) // it went while the send ran
@@ -65,13 +79,17 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 			return nil, w.sendError(ctx, req.PID, n, stall, err)
 		}
 	}
-	if eof {
+	if eof && !e.Record.TTY {
 		if err := w.closeStdin(ctx, e, dir); err != nil {
 			return nil, err
 		}
 		res.Closed = true
 	}
 	switch {
+	case eof && e.Record.TTY && req.Input == "" && req.Source == nil:
+		res.text = fmt.Sprintf("Sent EOF (^D) to the terminal of process %s.", req.PID)
+	case eof && e.Record.TTY:
+		res.text = fmt.Sprintf("Sent %d bytes to process %s, then EOF (^D) to its terminal.", res.Bytes, req.PID)
 	case eof && req.Input == "" && req.Source == nil:
 		res.text = fmt.Sprintf("Closed the stdin of process %s.", req.PID)
 	case eof:
@@ -99,6 +117,18 @@ func (w *Workspace) stdinGone(e *procstate.Entry) error {
 		return exitedStdin(cur)
 	}
 	return errs.StdinClosed(strconv.Itoa(e.Record.PID), "its supervisor is gone: it was killed, so nothing passes input on")
+}
+
+// countingReader counts what is read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // source is what a send writes: req.Source, else req.Input (nil: nothing).
@@ -133,9 +163,9 @@ func (w *Workspace) sendError(ctx context.Context, pid string, sent int64, stall
 	var src *procstate.SourceError
 	switch {
 	case errors.Is(err, procstate.ErrNoStdin):
-		how := "stdinPipe=true (and background=true)"
+		how := "stdinPipe=true or tty=true (and background=true)"
 		if dialectOf(ctx) == CLIFlags {
-			how = "ws exec --background --stdin-pipe"
+			how = "ws exec --background --stdin-pipe (or --tty)"
 		}
 		return errs.NoStdinPipe(pid, how)
 	case errors.Is(err, procstate.ErrStdinClosed) && sent > 0:

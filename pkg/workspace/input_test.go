@@ -73,7 +73,7 @@ func TestStdinPipe(t *testing.T) {
 	res = startBackground(t, w, ExecRequest{Command: "sleep 30"})
 	pid = strconv.Itoa(res.PID)
 	_, err = w.SendInput(ctx, SendInputRequest{PID: pid, Input: "x"})
-	if err == nil || err.Error() != "process "+pid+" has no stdin pipe: start it with stdinPipe=true (and background=true) to send it input" {
+	if err == nil || err.Error() != "process "+pid+" has no stdin pipe: start it with stdinPipe=true or tty=true (and background=true) to send it input" {
 		t.Errorf("send without a pipe: %v", err)
 	}
 	_, err = w.SendInput(WithDialect(ctx, CLIFlags), SendInputRequest{PID: pid, EOF: boolp(true)})
@@ -471,4 +471,55 @@ func TestKillNowDuringGrace(t *testing.T) {
 		t.Errorf("kill --signal KILL during the grace: %q, want it killed, exit code 137", r.Text())
 	}
 	<-term
+}
+
+// TestTTY drives a command on a terminal: send types into it (echoed),
+// eof sends ^D without closing anything (cat ends its input at the
+// start of a line, and a second cat reads on), kill stops it, the data
+// says tty, and tty without background is refused in both dialects.
+func TestTTY(t *testing.T) {
+	w := newSupervisedWorkspace(t, nil)
+	ctx := context.Background()
+	res := startBackground(t, w, ExecRequest{Command: `test -t 0 && echo on a tty; cat; echo first done; cat; echo second done`, TTY: boolp(true)})
+	pid := strconv.Itoa(res.PID)
+	waitOutput(t, w, pid, "on a tty\n")
+	r, err := w.SendInput(ctx, SendInputRequest{PID: pid, Input: "hello\n", EOF: boolp(true)})
+	must(t, err)
+	if r.Text() != "Sent 6 bytes to process "+pid+", then EOF (^D) to its terminal." || r.Closed || !r.TTY || r.Bytes != 6 {
+		t.Errorf("send with eof: %q %+v", r.Text(), r)
+	}
+	// The line twice: the terminal's echo, then cat's copy.
+	waitOutput(t, w, pid, "hello\nhello\nfirst done\n")
+	r, err = w.SendInput(ctx, SendInputRequest{PID: pid, Input: "again\n"})
+	must(t, err)
+	if r.Text() != "Sent 6 bytes to process "+pid+"." {
+		t.Errorf("send after eof: %q", r.Text())
+	}
+	waitOutput(t, w, pid, "again\nagain\n")
+	r, err = w.SendInput(ctx, SendInputRequest{PID: pid, EOF: boolp(true)})
+	must(t, err)
+	if r.Text() != "Sent EOF (^D) to the terminal of process "+pid+"." || r.Bytes != 0 {
+		t.Errorf("eof alone: %q", r.Text())
+	}
+	out, err := w.ProcessOutput(ctx, ProcessOutputRequest{PID: pid, WaitTimeout: f64(20)})
+	must(t, err)
+	if want := "on a tty\nhello\nhello\nfirst done\nagain\nagain\nsecond done\n\n\nExit code: 0"; out.Text() != want || !out.TTY || len(out.Stderr) != 0 {
+		t.Errorf("output %q (tty %v, stderr %q), want %q", out.Text(), out.TTY, out.Stderr, want)
+	}
+
+	pid = startRunning(t, w, ExecRequest{Command: "echo up; exec sleep 30", TTY: boolp(true)}, "up\n")
+	k, err := w.Kill(ctx, KillRequest{PID: pid})
+	must(t, err)
+	if want := "Process " + pid + " has been killed.\n\n--- terminal (last output) ---\nup\n\n\nExit code: 143"; k.Text() != want {
+		t.Errorf("kill: %q, want %q", k.Text(), want)
+	}
+
+	_, err = w.Exec(ctx, ExecRequest{Command: "cat", TTY: boolp(true)})
+	if errs.CodeOf(err) != errs.InvalidArgument || err.Error() != "tty: needs background=true" {
+		t.Errorf("tty in the foreground: %v", err)
+	}
+	_, err = w.Exec(WithDialect(ctx, CLIFlags), ExecRequest{Command: "cat", TTY: boolp(true)})
+	if errs.CodeOf(err) != errs.InvalidArgument || !strings.HasPrefix(err.Error(), "--tty: needs --background") {
+		t.Errorf("--tty in the foreground: %v", err)
+	}
 }

@@ -140,6 +140,7 @@ type ExecRequest struct {
 	Background *bool    `json:"background,omitempty" desc:"Start the command in the background and return its PID at once; read its output later with get_process_output."`
 	Env        []string `json:"env,omitempty" desc:"Extra environment variables for this command, each NAME=value."`
 	StdinPipe  *bool    `json:"stdinPipe,omitempty" ws:"only" desc:"With background=true: keep the command's stdin open as a pipe that send_input writes to (ws only; without it stdin is empty)."`
+	TTY        *bool    `json:"tty,omitempty" ws:"only" desc:"With background=true: run the command on a pseudo-terminal (80x24) of its own, for programs that behave differently off a terminal (REPL prompts, line-buffered output). send_input writes to it, and its echo puts the input in the output; stdout holds all output, CR LF shown as LF (ws only)."`
 	// Stdin is what a foreground command reads (ws exec --stdin passes
 	// ws's own stdin); nil is /dev/null. Not a JSON parameter.
 	Stdin io.Reader `json:"-"`
@@ -165,9 +166,9 @@ type KillRequest struct {
 
 // SendInputRequest is the input of send (send_input, a ws tool).
 type SendInputRequest struct {
-	PID     string   `json:"pid" desc:"PID of a background process started by execute_command with background=true and stdinPipe=true."`
+	PID     string   `json:"pid" desc:"PID of a background process started by execute_command with background=true and stdinPipe=true (or tty=true)."`
 	Input   string   `json:"input,omitempty" desc:"Text to write to the process's stdin, exactly as given: end it with a newline to submit a line."`
-	EOF     *bool    `json:"eof,omitempty" desc:"After the input, close the process's stdin, so that it reads end of file."`
+	EOF     *bool    `json:"eof,omitempty" desc:"After the input, close the process's stdin, so that it reads end of file (on a tty: send ^D, the terminal's end of file, which does not close it)."`
 	Timeout *float64 `json:"timeout,omitempty" coerce:"number" min:"0" desc:"Seconds to wait for the process to take the input (default 10; 0 means no limit). When it does not, the error says how many bytes went in."`
 	// Source, when set, is sent instead of Input (ws send -): streamed to
 	// the process as it is read, until its end. Not a JSON parameter.

@@ -42,6 +42,10 @@ type Process struct {
 	// Leftovers: the command ended, but processes it started still run
 	// (its supervisor stays to reap them; kill stops them).
 	Leftovers bool `json:"leftovers,omitempty"`
+	// TTY: the process runs on a terminal of its own (exec tty), which
+	// has one output stream: stdout holds all of it, stderr only ws's
+	// notes (a timeout).
+	TTY bool `json:"tty,omitempty"`
 	// Callbacks says how the config's backgroundProcesses callbacks fared
 	// (ws ps only).
 	Callbacks *procstate.CallbacksStatus `json:"callbacks,omitempty"`
@@ -49,7 +53,7 @@ type Process struct {
 
 func processOf(e *procstate.Entry) Process {
 	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: Bytes(e.Record.Thread),
-		StartedAt: e.Record.StartedAt, State: "running"}
+		StartedAt: e.Record.StartedAt, State: "running", TTY: e.Record.TTY}
 	switch {
 	case e.Exit != nil:
 		code := e.Exit.ExitCode
@@ -456,7 +460,11 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		parts[0] = notExitedText(dialectOf(ctx), req.PID, unix.SignalName(sig))
 	}
 	if text := out.text(0, 50, limit, ""); text != "" {
-		parts = append(parts, "", "--- stdout (last output) ---", text)
+		name := "stdout"
+		if e.Record.TTY {
+			name = "terminal" // its one stream: stdout and stderr both
+		}
+		parts = append(parts, "", "--- "+name+" (last output) ---", text)
 	}
 	if text := out.text(1, 50, limit, ""); text != "" {
 		parts = append(parts, "", "--- stderr (last output) ---", text)

@@ -37,7 +37,7 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 		Argv: statefile.Strings(argv), Env: statefile.Strings(sb.Env(req.Env)), Dir: statefile.String(cwd),
 		Command: statefile.String(req.Command), Root: statefile.String(w.fs.RealBase()), Thread: statefile.String(w.thread), TimeoutMs: procstate.Ms(w.backgroundTimeout(req.Timeout)),
 		LogCap: procstate.DefaultLogCap, GraceMs: backgroundGrace.Milliseconds(),
-		Stdin: req.StdinPipe != nil && *req.StdinPipe, SpareLeader: sb.Bwrapped(),
+		Stdin: req.StdinPipe != nil && *req.StdinPipe, TTY: req.TTY != nil && *req.TTY, SpareLeader: sb.Bwrapped(),
 	}
 	if n := w.cfg.Sandbox.BackgroundOutputBytes; n > 0 {
 		spec.LogCap = n

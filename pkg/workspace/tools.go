@@ -199,7 +199,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Take back the last change ws made to a file (write, edit, delete, move or patch) or a directory (delete, move: a moved directory is renamed back), or the last change in the workspace. Refused when the file changed since, unless force is set. An undo can itself be undone."},
 			(*Workspace).Undo),
 		tool(ToolSpec{ID: SendInput, Command: "send", Cancellable: true, Needs: NeedSandbox | NeedProcesses, WSOnly: true,
-			Description: "Write text to the stdin of a background process started with execute_command (background=true, stdinPipe=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards. Read the reply with get_process_output (sinceLast=true shows only what is new)."},
+			Description: "Write text to the stdin of a background process started with execute_command (background=true, and stdinPipe=true or tty=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards (on a tty: sends ^D, the terminal's end of file). Read the reply with get_process_output (sinceLast=true shows only what is new)."},
 			(*Workspace).SendInput),
 		tool(ToolSpec{ID: Glob, Command: "glob", WSOnly: true,
 			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most 100. Hidden names and .gitignored files are left out unless asked; directories are not listed."},
