@@ -62,15 +62,25 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 			src = strings.NewReader("")
 		}
 		// On a terminal the ^D goes after the input, under the same lock,
-		// and does not count as input.
+		// and does not count as input. With the text it is one write: a
+		// line-editing program (readline) that reads the text then sets
+		// the terminal back to its cooked mode while it runs the line,
+		// and a ^D that came after that would be taken as the cooked
+		// mode's end of file, which the program, reading raw again, never
+		// sees (a ^D written with the text stays a byte for it to read).
 		counted := &countingReader{r: src}
+		src = counted
+		input := func() int64 { return counted.n }
 		if eof && e.Record.TTY {
-			src = io.MultiReader(counted, strings.NewReader(procstate.EOFChar))
-		} else {
-			src = counted
+			if req.Source == nil {
+				counted.r = strings.NewReader(req.Input + procstate.EOFChar)
+				input = func() int64 { return int64(len(req.Input)) }
+			} else {
+				src = io.MultiReader(counted, strings.NewReader(procstate.EOFChar))
+			}
 		}
 		n, err := procstate.SendInput(ctx, dir, src, stall)
-		n = min(n, counted.n)
+		n = min(n, input())
 		res.Bytes = int(n)
 		if errors.Is(err, procstate.ErrStdinClosed) && !e.Record.SupervisorRunning() {
 			return nil, w.stdinGone(e) // it went while the send ran
