@@ -68,19 +68,16 @@ func (w *Workspace) SendInput(ctx context.Context, req SendInputRequest) (*SendI
 		// and a ^D that came after that would be taken as the cooked
 		// mode's end of file, which the program, reading raw again, never
 		// sees (a ^D written with the text stays a byte for it to read).
-		counted := &countingReader{r: src}
-		src = counted
-		input := func() int64 { return counted.n }
-		if eof && e.Record.TTY {
-			if req.Source == nil {
-				counted.r = strings.NewReader(req.Input + procstate.EOFChar)
-				input = func() int64 { return int64(len(req.Input)) }
-			} else {
-				src = io.MultiReader(counted, strings.NewReader(procstate.EOFChar))
-			}
+		ttyEOF := eof && e.Record.TTY
+		if ttyEOF && req.Source == nil {
+			src = strings.NewReader(req.Input + procstate.EOFChar)
+		} else if ttyEOF {
+			src = io.MultiReader(src, strings.NewReader(procstate.EOFChar))
 		}
 		n, err := procstate.SendInput(ctx, dir, src, stall)
-		n = min(n, input())
+		if ttyEOF && err == nil {
+			n-- // the ^D, the last byte, went in too
+		}
 		res.Bytes = int(n)
 		if errors.Is(err, procstate.ErrStdinClosed) && !e.Record.SupervisorRunning() {
 			return nil, w.stdinGone(e) // it went while the send ran
@@ -127,18 +124,6 @@ func (w *Workspace) stdinGone(e *procstate.Entry) error {
 		return exitedStdin(cur)
 	}
 	return errs.StdinClosed(strconv.Itoa(e.Record.PID), "its supervisor is gone: it was killed, so nothing passes input on")
-}
-
-// countingReader counts what is read from r.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // source is what a send writes: req.Source, else req.Input (nil: nothing).
