@@ -6,7 +6,8 @@
 # Targets (medians): ws --version <= 1.3x the bare cobra --version;
 # ws stat FILE <= 1.5x the bare cobra --version;
 # ws exec -- true <= 1.5 ms over sh -c true.
-#   bench/startup.sh            # RUNS=N (all rounds together), ROUNDS=N
+# BEFORE=REV also times ws as built from that git revision, side by side.
+#   bench/startup.sh            # RUNS=N (all rounds together), ROUNDS=N, BEFORE=REV
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "bench/startup.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
@@ -18,6 +19,15 @@ trap 'rm -rf "$work"' EXIT
 # from inside this module, so it links the very cobra and pflag ws links.
 export CGO_ENABLED=0
 go build -o bench/out/ws .
+before=()
+if [ -n "${BEFORE:-}" ]; then
+  mkdir "$work/before"
+  git archive "$BEFORE" | tar -x -C "$work/before"
+  (cd "$work/before" && go build -o "$OLDPWD/bench/out/ws-before" .)
+  before=(-n 'ws-before --version' 'bench/out/ws-before --version'
+    -n 'ws-before stat a.txt' 'bench/out/ws-before stat a.txt'
+    -n 'ws-before exec -- true' 'bench/out/ws-before exec -- true')
+fi
 mkdir "$work/hello"
 cat >"$work/hello/main.go" <<'GO'
 // Command hello is the smallest cobra program: one root command with a
@@ -122,7 +132,7 @@ for r in $(seq "$rounds"); do
     -n 'ws stat a.txt' 'bench/out/ws stat a.txt' \
     -n 'sh -c true' 'sh -c true' \
     -n 'cobra-exec true' 'bench/out/cobra-exec true' \
-    -n 'ws exec -- true' 'bench/out/ws exec -- true' >/dev/null
+    -n 'ws exec -- true' 'bench/out/ws exec -- true' "${before[@]}" >/dev/null
 done
 
 python3 - $(seq -f 'bench/out/startup-%g.json' "$rounds") <<'PY'
@@ -141,4 +151,8 @@ print(f"ws --version / deps-hello --version = {fig(lambda r: r['ws --version'] /
 print(f"cobra-exec true - sh -c true = {fig(lambda r: r['cobra-exec true'] - r['sh -c true']):.2f} ms (what any cobra binary pays to run sh -c true)")
 print(f"ws exec -- true - cobra-exec true = {fig(lambda r: r['ws exec -- true'] - r['cobra-exec true']):.2f} ms"
       f" (of which ws's start-up over cobra-hello {fig(lambda r: r['ws --version'] - hello(r)):.2f} ms)")
+if "ws-before --version" in rounds[0]:
+    for c in ("--version", "stat a.txt", "exec -- true"):
+        print(f"ws {c}: {fig(lambda r: r['ws-before ' + c]):.2f} ms before, {fig(lambda r: r['ws ' + c]):.2f} ms now"
+              f" ({fig(lambda r: r['ws ' + c] / r['ws-before ' + c]):.2f}x)")
 PY
