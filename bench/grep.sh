@@ -5,8 +5,10 @@
 # case-insensitive literals and regexes, \w classes, an alternation, and a
 # pattern with more than 1000 matches (ws stops at Mastra's cap of 1000
 # there, so it is also timed with -c, which counts every match as rg -c
-# does). Match counts must agree. Prints the medians and ws/rg per pattern
-# (the median of several rounds' ratios);
+# does), and a -U pattern that matches across lines (counted as the lines
+# its matches cover: rg -U -c counts runs of them). Match counts must
+# agree. Prints the medians and ws/rg per pattern (the median of several
+# rounds' ratios);
 # targets: <= 1.2 for literals, <= 1.3 for the rest.
 #   bench/grep.sh        ROUNDS=9 RUNS=10 bench/grep.sh        WS_BENCH_TREE=copy bench/grep.sh
 #   ONLY='no literal' bench/grep.sh   (the classes that match a regexp)
@@ -41,6 +43,7 @@ cases=(
   '.* heavy, -c;1.3;-c;func.*\(.*ctx.*\)'
   '>1000 matches;1.3;;return nil'
   '>1000 matches, -c;1.3;-c;return nil'
+  '-U across lines;1.3;-U;func \w+\([^)]*\n'
 )
 printf '%-20s %-48s %9s %9s %7s %s\n' class pattern 'ws ms' 'rg ms' ws/rg target
 for c in "${cases[@]}"; do
