@@ -38,7 +38,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		b.f.BoolVarP(&req.Word, "word-regexp", "w", false, "match whole words only")
 		b.f.BoolVarP(&req.Fixed, "fixed-strings", "F", false, "the pattern is a plain string, not a regexp")
 		b.f.BoolVarP(&req.Invert, "invert-match", "v", false, "show the lines that do not match")
-		b.f.BoolVarP(&req.Multiline, "multiline", "U", false, `let a match span lines: \n, \s and [^x] match line ends (. does not; [\s\S] does), ^ and $ match at each line`)
+		b.bool(&req.Multiline, "multiline", "U", false, `let a match span lines: \n, \s and [^x] match line ends (. does not; [\s\S] does), ^ and $ match at each line (multiline)`)
 		b.f.VarP(&listValue{p: &req.Globs, typ: "GLOB", want: "a glob", ok: grep.ValidGlob}, "glob", "g",
 			"search only files matching GLOB; !GLOB leaves them out (repeatable; without a slash it matches the name)")
 		types := strings.Join(grep.TypeNames(), ", ")

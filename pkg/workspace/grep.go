@@ -85,7 +85,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		return nil, errs.PatternTooLong(n)
 	}
 	m, err := grep.CompileWith(req.Pattern, grep.CompileOptions{CaseSensitive: req.CaseSensitive == nil || *req.CaseSensitive,
-		Fixed: req.Fixed, Word: req.Word, Multiline: req.Multiline})
+		Fixed: req.Fixed, Word: req.Word, Multiline: req.Multiline != nil && *req.Multiline})
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +188,8 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet {
 			res.Hints = w.grepHints(ctx, found, root, po, p, d)
-			if !req.Multiline && hasNewline(req.Pattern) {
-				res.Hints = append(res.Hints, newlineHint(d))
+			if !m.Multiline() && hasNewline(req.Pattern) {
+				res.Hints = append(res.Hints, newlineHint(d, w.cfg.Tools.WSTools))
 			}
 		}
 	}
@@ -304,13 +304,18 @@ func hasNewline(pattern string) bool {
 	return false
 }
 
-// newlineHint says why a pattern with a line end found nothing, and, to
-// the subcommand, the flag that lets a match span lines.
-func newlineHint(d Dialect) string {
-	if d == CLIFlags {
-		return "hint: the pattern asks for a line end, and lines are searched one at a time; -U (--multiline) lets a match span lines"
+// newlineHint says why a pattern with a line end found nothing, and what
+// lets a match span lines: the subcommand's flag, or multiline=true where
+// models are offered it (wsTools).
+func newlineHint(d Dialect, wsTools bool) string {
+	const why = "hint: the pattern asks for a line end, and lines are searched one at a time"
+	switch {
+	case d == CLIFlags:
+		return why + "; -U (--multiline) lets a match span lines"
+	case wsTools:
+		return why + "; multiline=true lets a match span lines"
 	}
-	return "hint: the pattern asks for a line end, and lines are searched one at a time, so it cannot match"
+	return why + ", so it cannot match"
 }
 
 // skippedNames names up to five skipped paths with their reasons.

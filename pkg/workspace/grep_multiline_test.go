@@ -56,7 +56,7 @@ func TestGrepMultilineEventsAsRipgrep(t *testing.T) {
 		for i := range 12 {
 			name := fmt.Sprintf("f%02d.txt", i)
 			var got bytes.Buffer
-			_, err := w.Grep(context.Background(), GrepRequest{Pattern: pattern, Path: name, Multiline: multi, Before: &before, After: &after,
+			_, err := w.Grep(context.Background(), GrepRequest{Pattern: pattern, Path: name, Multiline: &multi, Before: &before, After: &after,
 				Events: func(ev GrepEvent) {
 					if ev.Type != "end" && ev.Type != "summary" {
 						got.Write(append(ev.AppendJSON(nil), '\n'))

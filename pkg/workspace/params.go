@@ -89,6 +89,7 @@ type GrepRequest struct {
 	MaxCount      *float64 `json:"maxCount,omitempty" desc:"At most this many matching lines per file."`
 	CaseSensitive *bool    `json:"caseSensitive,omitempty" default:"true" desc:"Match case exactly (default true)."`
 	IncludeHidden *bool    `json:"includeHidden,omitempty" default:"false" desc:"Also search files and directories whose names start with a dot."`
+	Multiline     *bool    `json:"multiline,omitempty" ws:"only" desc:"Let a match span lines (ws only): \\n, \\s and [^x] then match line ends ('.' does not; [\\s\\S] does), ^ and $ match at each line, and every line a match covers is reported."`
 
 	// The subcommand's ripgrep-style flags (not JSON parameters).
 	MorePaths []string `json:"-"` // PATH arguments after the first
@@ -100,7 +101,6 @@ type GrepRequest struct {
 	Word      bool     `json:"-"` // -w
 	Fixed     bool     `json:"-"` // -F
 	Invert    bool     `json:"-"` // -v
-	Multiline bool     `json:"-"` // -U: a match may span lines
 	Globs     []string `json:"-"` // -g, repeatable, ! negates
 	Types     []string `json:"-"` // --type, repeatable
 	NoIgnore  bool     `json:"-"` // --no-ignore
