@@ -123,7 +123,10 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		src, group = `(?:^|\W)(`+js+`)(?:\W|$)`, 1
 	}
 	re1, err := regexp.Compile(prefixFlags(flags, src))
-	if !ok {
+	if !ok || o.Word && o.Multiline {
+		// RE2's -w borders are characters of the match: across lines the
+		// next match would lose the one before it ("foo\nbar foo\nbar"
+		// finds one). The ECMAScript engine borders with lookaround.
 		re1, err = nil, errNeedsES
 	}
 	if err == nil {

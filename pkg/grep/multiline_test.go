@@ -45,6 +45,7 @@ func TestMultilineHits(t *testing.T) {
 		{"case", `A\nB`, "a\nb\n", CompileOptions{}, false, nil},
 		{"ignore case", `A\nB`, "a\nb\n", CompileOptions{}, true, hits{{0, 0}, {1, 0}}},
 		{"word", `ab\ncd`, "xab\ncd\n ab\ncd \n", CompileOptions{Word: true}, false, hits{{2, 1}, {3, 0}}},
+		{"words one after another", `foo\nbar`, "foo\nbar foo\nbar\n", CompileOptions{Word: true}, false, hits{{0, 0}, {1, 0}, {2, 0}}},
 		{"fixed", "a.\nb", "a.\nb\naz\nb\n", CompileOptions{Fixed: true}, false, hits{{0, 0}, {1, 0}}},
 		{"lookahead (ECMAScript)", `a\n(?=b)`, "a\nb\na\nc\n", CompileOptions{}, false, hits{{0, 0}}},
 		{"backreference across lines (ECMAScript)", `(\w+)\n\1`, "x\nfoo\nfoo\n", CompileOptions{}, false, hits{{1, 0}, {2, 0}}},
