@@ -16,15 +16,21 @@ import (
 // forgetTree is a big file of matching lines first in walk order (it is
 // read in windows and sent in parts), then many small ones whose every
 // line matches: while the big one is scanned, the others are done out of
-// turn and wait, whole, to be taken.
-func forgetTree(t *testing.T) *fsroot.FS {
+// turn and wait, whole, to be taken. It also gives the matcher of their
+// lines and sets maxHeld to held until the test ends.
+func forgetTree(t *testing.T, held int) (*fsroot.FS, *Matcher) {
 	t.Helper()
+	m, err := Compile("needle", true)
+	must(t, err)
+	was := maxHeld
+	t.Cleanup(func() { maxHeld = was })
+	maxHeld = held
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "a-big.log"), []byte(strings.Repeat("needle in the big file\n", 200_000)), 0o644))
 	for i := range 120 {
 		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("b%03d.log", i)), []byte(strings.Repeat(fmt.Sprintf("needle %d\n", i), 3000)), 0o644))
 	}
-	return fsroot.New(fsroot.Options{Base: dir, Contained: true})
+	return fsroot.New(fsroot.Options{Base: dir, Contained: true}), m
 }
 
 // sent is what OnFile was given, as a stream prints it.
@@ -43,12 +49,7 @@ func sent(f *File) string {
 // out of turn never hold much more than maxHeld (a worker may pass admit
 // with a file each before the others count theirs).
 func TestForgetBoundsHeld(t *testing.T) {
-	fsys := forgetTree(t)
-	m, err := Compile("needle", true)
-	must(t, err)
-	held := maxHeld
-	t.Cleanup(func() { maxHeld = held })
-	maxHeld = 256 << 10
+	fsys, m := forgetTree(t, 256<<10)
 	run := func(forget bool) ([]string, *Result) {
 		var got []string
 		res, err := Search(context.Background(), fsys, ".", Options{Matcher: m, Parts: true, Forget: forget,
@@ -87,12 +88,7 @@ func TestForgetBoundsHeld(t *testing.T) {
 // when its context is cancelled, and a file that becomes the next to
 // take while its worker waits is scanned: nothing is left waiting.
 func TestForgetCancelWhileWaiting(t *testing.T) {
-	fsys := forgetTree(t)
-	m, err := Compile("needle", true)
-	must(t, err)
-	held := maxHeld
-	t.Cleanup(func() { maxHeld = held })
-	maxHeld = 1 // every file but the next waits
+	fsys, m := forgetTree(t, 1) // every file but the next waits
 	for _, cancelAt := range []int{-1, 1, 5, 40} {
 		ctx, cancel := context.WithCancel(context.Background())
 		calls := 0

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/internal/needtool"
 )
 
 // TestMultilineHits: with Multiline, every line a match covers is a hit,
@@ -110,13 +111,7 @@ func TestMultilineSearch(t *testing.T) {
 // TestMultilineHits). It needs rg (the Debian
 // package ripgrep); WS_REQUIRE_RG=1 fails rather than skips without it.
 func TestMultilineAgainstRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		if os.Getenv("WS_REQUIRE_RG") != "" {
-			t.Fatal("WS_REQUIRE_RG is set and rg is not installed")
-		}
-		t.Skip("rg is not installed")
-	}
+	rg := needtool.Path(t, "rg", "WS_REQUIRE_RG")
 	rng := rand.New(rand.NewSource(11))
 	dir := t.TempDir()
 	for i := range 40 {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/internal/needtool"
 )
 
 // TestGrepMultilineEventsAsRipgrep holds ws grep -U --jsonl to rg -U
@@ -28,13 +30,7 @@ import (
 // anchor makes. It needs rg; WS_REQUIRE_RG=1 fails rather than skips
 // without it.
 func TestGrepMultilineEventsAsRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		if os.Getenv("WS_REQUIRE_RG") != "" {
-			t.Fatal("WS_REQUIRE_RG is set and rg is not installed")
-		}
-		t.Skip("rg is not installed")
-	}
+	rg := needtool.Path(t, "rg", "WS_REQUIRE_RG")
 	w, root := newTestWorkspace(t, nil)
 	rng := rand.New(rand.NewSource(5))
 	for i := range 12 {
