@@ -6,7 +6,7 @@
 # pattern with more than 1000 matches (ws stops at Mastra's cap of 1000
 # there, so it is also timed with -c, which counts every match as rg -c
 # does), and a -U pattern that matches across lines (counted as the lines
-# its matches cover: rg -U -c counts runs of them). Match counts must
+# its matches cover: rg -U -c counts matches). Match counts must
 # agree. Prints the medians and ws/rg per pattern (the median of several
 # rounds' ratios);
 # targets: <= 1.2 for literals, <= 1.3 for the rest.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 	es "github.com/dlclark/regexp2/v2/syntax"
@@ -54,6 +55,9 @@ type Matcher struct {
 	// hit (see eachSpan). crosses: the pattern can match a line end, so
 	// a match may in fact cover more than one line.
 	multi, crosses bool
+	// looksBack: the pattern asserts something of what precedes a place
+	// (^, \b, \B), so a multi-line search cannot resume on a slice.
+	looksBack bool
 	// words lists a line's matches of a -w pattern that RE2 runs (see
 	// EachInLine): the ECMAScript engine with lookaround for the borders,
 	// made on first use. RE2's borders are characters of the match, so
@@ -146,12 +150,20 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 			})
 		}
 		if o.Multiline {
+			nl, anchored := true, true
 			if tree, perr := syntax.Parse(prefixFlags(flags+"m", src), syntax.Perl); perr == nil {
-				m.crosses = matchesNewline(tree)
-			} else {
-				m.crosses = true
+				nl, anchored, m.looksBack = matchesNewline(tree), lineAnchored(tree), looksBack(tree)
 			}
-			return m, nil // no prefilter or DFA: they look at one line at a time
+			if nl || anchored {
+				m.crosses = true
+				m.looksBack = m.looksBack || group > 0 // -w's border looks back too
+				return m, nil                          // no prefilter or DFA: they look at one line at a time
+			}
+			// A pattern that cannot match a line end, nor asserts one,
+			// matches within lines: it is searched a line at a time, as
+			// ripgrep searches it even with -U, with the prefilter and the
+			// DFA.
+			m.multi = false
 		}
 		if tree, perr := syntax.Parse(prefixFlags(flags, src), syntax.Perl); perr == nil {
 			tree = tree.Simplify()
@@ -645,14 +657,12 @@ func (m *Matcher) Spans(buf []byte, yield func(start, end int) bool) error {
 	}
 }
 
-// matchesNewline reports a regexp that can match '\n' somewhere (a
-// literal, a class or an any-character that holds it) or asserts a line's
-// start or end: ripgrep searches such a pattern across lines with -U, and
-// one without either line by line.
+// matchesNewline reports a regexp that can match '\n' somewhere: a
+// literal, a class or an any-character that holds it. ripgrep searches
+// such a pattern, or one that asserts a line's start or end (see
+// lineAnchored), across lines with -U, and any other line by line.
 func matchesNewline(re *syntax.Regexp) bool {
 	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpEndLine:
-		return true
 	case syntax.OpLiteral:
 		return slices.Contains(re.Rune, '\n')
 	case syntax.OpCharClass:
@@ -666,6 +676,45 @@ func matchesNewline(re *syntax.Regexp) bool {
 		return true
 	}
 	return slices.ContainsFunc(re.Sub, matchesNewline)
+}
+
+// lineAnchored reports a regexp that asserts a line's start or end.
+func lineAnchored(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginLine || re.Op == syntax.OpEndLine {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, lineAnchored)
+}
+
+// AsksLineEnd reports a pattern that holds a line end as such (a literal
+// newline, or a class of it alone), which a search a line at a time never
+// finds; ok is false when RE2 cannot read the pattern to tell.
+func AsksLineEnd(pattern string) (asks, ok bool) {
+	tree, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false, false
+	}
+	return asksLineEnd(tree), true
+}
+
+func asksLineEnd(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		return len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n'
+	}
+	return slices.ContainsFunc(re.Sub, asksLineEnd)
+}
+
+// looksBack reports a regexp with an assertion about what precedes a
+// place: a line's or the text's start, or a word boundary.
+func looksBack(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, looksBack)
 }
 
 // spans returns a function that gives buf's matches one at a time (start
@@ -693,6 +742,34 @@ func (m *Matcher) spans(buf []byte) func() (int, int, error) {
 			}
 			i, n := mt.ByteRange()
 			return i, i + n, nil
+		}
+	}
+	if !m.looksBack {
+		// One match at a time, each search resumed where the last match
+		// ended: nothing in the pattern looks at what comes before it,
+		// so a slice of buf reads as buf does there.
+		pos, prevEnd := 0, -1
+		return func() (int, int, error) {
+			for pos <= len(buf) {
+				loc := m.re.FindIndex(buf[pos:])
+				if loc == nil {
+					break
+				}
+				start, end := pos+loc[0], pos+loc[1]
+				if end > start {
+					pos = end
+				} else {
+					_, w := utf8.DecodeRune(buf[end:])
+					pos = end + max(w, 1)
+					if start == prevEnd {
+						continue // empty, next to the match before it: none
+					}
+				}
+				prevEnd = end
+				return start, end, nil
+			}
+			pos = len(buf) + 1
+			return -1, -1, nil
 		}
 	}
 	// All of them at once: RE2 searches a slice as a text of its own, so

@@ -157,3 +157,64 @@ func TestMultilineAgainstRipgrep(t *testing.T) {
 		}
 	}
 }
+
+// TestSpansResumed: a multi-line pattern that does not look back is
+// searched one match at a time, each search resumed on a slice where the
+// last match ended; it must find what one search of the whole buffer for
+// all matches finds (Go's FindAllIndex), empty matches included.
+func TestSpansResumed(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	atoms := []string{"a", "b", `\n`, "[^a]", ".", `\s`, "a*", "b?", "(?:a|)", "$", `\n*`, "é"}
+	for range 2000 {
+		var p strings.Builder
+		for range 1 + rng.Intn(3) {
+			p.WriteString(atoms[rng.Intn(len(atoms))])
+		}
+		m, err := CompileWith(p.String(), CompileOptions{CaseSensitive: true, Multiline: true})
+		must(t, err)
+		if m.looksBack || m.es != nil {
+			t.Fatalf("%q: looks back or runs on the ECMAScript engine", p.String())
+		}
+		var sb strings.Builder
+		for range rng.Intn(20) {
+			sb.WriteString([]string{"a", "b", "\n", "é", " "}[rng.Intn(5)])
+		}
+		buf := []byte(sb.String())
+		var got [][]int
+		next := m.spans(buf)
+		for {
+			s, e, _ := next()
+			if s < 0 {
+				break
+			}
+			got = append(got, []int{s, e})
+		}
+		if want := m.re.FindAllIndex(buf, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q in %q: resumed %v, whole %v", p.String(), buf, got, want)
+		}
+	}
+}
+
+// TestMultilineEngines: with -U, a pattern that can match neither a line
+// end nor assert one is searched a line at a time (prefilter and DFA, as
+// rg does), the others across lines; AsksLineEnd tells a pattern that a
+// line-at-a-time search can never match.
+func TestMultilineEngines(t *testing.T) {
+	for pattern, multi := range map[string]bool{`er `: false, `a[^\n]b`: false, `\w+\(`: false,
+		`a\nb`: true, `a\s`: true, `[^a]`: true, `^a`: true, `a$`: true, `(?=x)\n`: true} {
+		m, err := CompileWith(pattern, CompileOptions{CaseSensitive: true, Multiline: true})
+		must(t, err)
+		if m.multi != multi || m.crosses != multi {
+			t.Errorf("-U %q: across lines %v (crosses %v), want %v", pattern, m.multi, m.crosses, multi)
+		}
+	}
+	for pattern, want := range map[string]bool{`a\nb`: true, "a\nb": true, `[\n]`: true, `\n?x`: true,
+		`a[^\n]b`: false, `[\s\S]`: false, `a\\nb`: false, `x`: false} {
+		if got, ok := AsksLineEnd(pattern); !ok || got != want {
+			t.Errorf("AsksLineEnd(%q) = %v, %v; want %v", pattern, got, ok, want)
+		}
+	}
+	if _, ok := AsksLineEnd(`(?<=a)\n`); ok {
+		t.Error("AsksLineEnd read a lookbehind")
+	}
+}

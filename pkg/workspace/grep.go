@@ -188,7 +188,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet {
 			res.Hints = w.grepHints(ctx, found, root, po, p, d)
-			if !m.Multiline() && hasNewline(req.Pattern) {
+			if !(req.Multiline != nil && *req.Multiline) && asksLineEnd(req.Pattern) {
 				res.Hints = append(res.Hints, newlineHint(d, w.cfg.Tools.WSTools))
 			}
 		}
@@ -287,8 +287,18 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 	return hints
 }
 
-// hasNewline reports a pattern that asks for a line end: a newline, or
-// `\n` (not `\\n`). Searched a line at a time, it cannot match.
+// asksLineEnd reports a pattern that asks for a line end, which a search
+// a line at a time never finds: as RE2 reads it (grep.AsksLineEnd), else,
+// for a pattern only the ECMAScript engine reads, one with a newline or
+// `\n` (not `\\n`) anywhere.
+func asksLineEnd(pattern string) bool {
+	if asks, ok := grep.AsksLineEnd(pattern); ok {
+		return asks
+	}
+	return hasNewline(pattern)
+}
+
+// hasNewline reports a pattern with a newline, or `\n` (not `\\n`).
 func hasNewline(pattern string) bool {
 	for i := 0; i < len(pattern); i++ {
 		switch pattern[i] {
