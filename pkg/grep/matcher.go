@@ -59,7 +59,7 @@ type Matcher struct {
 	// (^, \b, \B), so a multi-line search cannot resume on a slice.
 	looksBack bool
 	// words lists a line's matches of a -w pattern that RE2 runs (see
-	// EachInLine): the ECMAScript engine with lookaround for the borders,
+	// AppendInLine): the ECMAScript engine with lookaround for the borders,
 	// made on first use. RE2's borders are characters of the match, so
 	// the next word would lose the one before it ("foo foo").
 	words func() *regexp2.Regexp
@@ -631,9 +631,6 @@ func (m *Matcher) eachSpan(buf []byte, misses bool, add func(line, col int) bool
 		}
 	}
 }
-
-// Multiline reports a matcher whose matches may span lines (-U).
-func (m *Matcher) Multiline() bool { return m.multi }
 
 // CrossesLines reports a multi-line matcher whose pattern can match a
 // line end, or asserts one (^, $): its matches may cover several lines,
