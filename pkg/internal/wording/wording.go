@@ -72,14 +72,27 @@ func Excerpt(s string, max int) string {
 // before it and after it (where a quote marks the cut with "…").
 func Cut(s string, from, to int) (part string, before, after bool) {
 	from, to = max(0, min(from, len(s))), max(0, min(to, len(s)))
-	for from > 0 && !utf8.RuneStart(s[from]) {
-		from--
-	}
-	for to < len(s) && !utf8.RuneStart(s[to]) {
-		to--
-	}
+	from, to = runeStart(s, from), runeStart(s, to)
 	to = max(from, to)
 	return s[from:to], from > 0, to < len(s)
+}
+
+// runeStart is i moved back to the start of the UTF-8 character that holds
+// byte i. Where no valid character holds it (a stray continuation byte, as
+// at the start of s), i stays where it is: there is nothing to split.
+func runeStart(s string, i int) int {
+	if i >= len(s) || utf8.RuneStart(s[i]) {
+		return i
+	}
+	for j := i - 1; j >= 0 && j > i-utf8.UTFMax; j-- {
+		if utf8.RuneStart(s[j]) {
+			if _, n := utf8.DecodeRuneInString(s[j:]); j+n > i {
+				return j
+			}
+			break
+		}
+	}
+	return i
 }
 
 // OneLine is s on one line, as a table row shows it: each run of

@@ -100,6 +100,11 @@ func TestCut(t *testing.T) {
 		{"aé→b", 1, 4, "é", true, true}, // to inside → cut before →
 		{"→", 1, 2, "", false, true},    // both inside one character
 		{"", 0, 10, "", false, false},
+		// Bytes no valid character holds are cut where they stand.
+		{"\x80\x80\x80", 0, 2, "\x80\x80", false, true},
+		{"\x80\x80\x80", 1, 2, "\x80", true, true},
+		{"a\x80\x80b", 0, 2, "a\x80", false, true},
+		{"\xe2\x86\x92\x92x", 0, 4, "\xe2\x86\x92\x92", false, true},
 	}
 	for _, tt := range tests {
 		part, before, after := Cut(tt.s, tt.from, tt.to)
