@@ -10,6 +10,7 @@ package cmdfiles
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -57,18 +58,20 @@ func shScript(argv []string) (string, bool) {
 }
 
 // shellBuiltins run in the shell itself, so no file is looked up for them.
-var shellBuiltins = map[string]bool{
-	":": true, "[": true, "alias": true, "bg": true, "break": true, "cd": true, "continue": true, "echo": true,
-	"eval": true, "exit": true, "export": true, "false": true, "fg": true, "getopts": true, "hash": true,
-	"jobs": true, "kill": true, "local": true, "printf": true, "pwd": true, "read": true, "readonly": true,
-	"return": true, "set": true, "shift": true, "test": true, "times": true, "trap": true, "true": true,
-	"type": true, "ulimit": true, "umask": true, "unalias": true, "unset": true, "wait": true,
-	"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true, "while": true,
-	"until": true, "case": true, "esac": true, "!": true, "{": true, "}": true,
+// The word lists here are slices, not maps: a slice literal is data in the
+// binary, where a map literal is built by code on every start of ws.
+var shellBuiltins = []string{
+	":", "[", "alias", "bg", "break", "cd", "continue", "echo",
+	"eval", "exit", "export", "false", "fg", "getopts", "hash",
+	"jobs", "kill", "local", "printf", "pwd", "read", "readonly",
+	"return", "set", "shift", "test", "times", "trap", "true",
+	"type", "ulimit", "umask", "unalias", "unset", "wait",
+	"if", "then", "else", "elif", "fi", "do", "done", "while",
+	"until", "case", "esac", "!", "{", "}",
 }
 
 // wrappers run the program named by their first non-option word.
-var wrappers = map[string]bool{"exec": true, "command": true, "env": true, "nohup": true, "nice": true, "time": true, "sudo": true}
+var wrappers = []string{"exec", "command", "env", "nohup", "nice", "time", "sudo"}
 
 // interpreters run the script named by their first non-option word,
 // unless an option gives the code inline (-c, -e) or names a module (-m).
@@ -82,7 +85,7 @@ func programWords(ws []string) []string {
 	for i < len(ws) && isAssignment(ws[i]) {
 		i++
 	}
-	for i < len(ws) && leadingKeywords[ws[i]] {
+	for i < len(ws) && slices.Contains(leadingKeywords, ws[i]) {
 		i++
 	}
 	if i >= len(ws) {
@@ -95,13 +98,13 @@ func programWords(ws []string) []string {
 			return []string{"./" + strings.TrimPrefix(ws[i+1], "./")}
 		}
 		return nil
-	case wrappers[prog]:
+	case slices.Contains(wrappers, prog):
 		j := i + 1
 		for j < len(ws) && (strings.HasPrefix(ws[j], "-") || isAssignment(ws[j])) {
 			j++
 		}
 		return programWords(ws[j:])
-	case shellBuiltins[prog]:
+	case slices.Contains(shellBuiltins, prog):
 		return nil
 	}
 	out := []string{prog}
@@ -109,7 +112,7 @@ func programWords(ws []string) []string {
 	for _, in := range interpreters {
 		if base == in || (strings.HasPrefix(base, in) && strings.Trim(base[len(in):], "0123456789.") == "") {
 			for k, a := range ws[i+1:] {
-				if a == "-c" && shells[base] && i+2+k < len(ws) {
+				if a == "-c" && slices.Contains(shells, base) && i+2+k < len(ws) {
 					for _, sub := range shellCommands(ws[i+2+k]) {
 						out = append(out, programWords(sub)...)
 					}
@@ -131,10 +134,10 @@ func programWords(ws []string) []string {
 }
 
 // leadingKeywords may come before a command's program.
-var leadingKeywords = map[string]bool{"!": true, "{": true, "if": true, "then": true, "else": true, "elif": true, "do": true, "while": true, "until": true}
+var leadingKeywords = []string{"!", "{", "if", "then", "else", "elif", "do", "while", "until"}
 
 // shells take their code inline after -c; it is scanned like a hook string.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true}
+var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "ash"}
 
 func isAssignment(w string) bool {
 	k, _, ok := strings.Cut(w, "=")

@@ -29,7 +29,7 @@ func codexHeader(t string) Op {
 	return 0
 }
 
-var headerMarkers = map[Op]string{Add: addMarker, Delete: deleteMarker, Update: updateMarker}
+var headerMarkers = [...]string{Add: addMarker, Delete: deleteMarker, Update: updateMarker}
 
 type codexParser struct {
 	lines []string

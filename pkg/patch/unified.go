@@ -404,11 +404,9 @@ func unquote(s string) string {
 	return s
 }
 
-// cEscapes maps the letter after a backslash in a C-style quoted name
-// to the byte it stands for.
-var cEscapes = map[byte]byte{
-	'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
-}
+// cEscapes are the letters that may follow a backslash in a C-style quoted
+// name, and cEscaped the bytes they stand for, in the same order.
+const cEscapes, cEscaped = "abfnrtv", "\a\b\f\n\r\t\v"
 
 // cutQuoted reads the C-style quoted string at the start of s (as git
 // writes names with unusual bytes) and returns it with the rest of s.
@@ -428,9 +426,9 @@ func cutQuoted(s string) (name, rest string, ok bool) {
 				return "", s, false
 			}
 			e := s[i]
-			switch r, named := cEscapes[e]; {
-			case named:
-				b = append(b, r)
+			switch k := strings.IndexByte(cEscapes, e); {
+			case k >= 0:
+				b = append(b, cEscaped[k])
 			case '0' <= e && e <= '3':
 				if i+2 >= len(s) {
 					return "", s, false

@@ -146,28 +146,31 @@ type stringCheck struct {
 	msg   string
 }
 
-var requiredStrings = []requiredString{{
-	key:   "name",
-	empty: "Skill name cannot be empty",
-	checks: []stringCheck{
-		{func(s string) bool { return js.UTF16Len(s) > maxNameLen }, fmt.Sprintf("Skill name must be %d characters or less", maxNameLen)},
-		{func(s string) bool { return !namePattern().MatchString(s) }, "Skill name must contain only lowercase letters, numbers, and hyphens"},
-		{func(s string) bool { return strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") }, "Skill name must not start or end with a hyphen"},
-		{func(s string) bool { return strings.Contains(s, "--") }, "Skill name must not contain consecutive hyphens"},
-	},
-}, {
-	key:   "description",
-	empty: "Skill description cannot be empty",
-	checks: []stringCheck{
-		{func(s string) bool { return js.UTF16Len(s) > maxDescriptionLen }, fmt.Sprintf("Skill description must be %d characters or less", maxDescriptionLen)},
-		{func(s string) bool { return js.TrimSpace(s) == "" }, "Skill description cannot be only whitespace"},
-	},
-}}
+// requiredStrings is built on first use, not at every start of ws.
+var requiredStrings = sync.OnceValue(func() []requiredString {
+	return []requiredString{{
+		key:   "name",
+		empty: "Skill name cannot be empty",
+		checks: []stringCheck{
+			{func(s string) bool { return js.UTF16Len(s) > maxNameLen }, fmt.Sprintf("Skill name must be %d characters or less", maxNameLen)},
+			{func(s string) bool { return !namePattern().MatchString(s) }, "Skill name must contain only lowercase letters, numbers, and hyphens"},
+			{func(s string) bool { return strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") }, "Skill name must not start or end with a hyphen"},
+			{func(s string) bool { return strings.Contains(s, "--") }, "Skill name must not contain consecutive hyphens"},
+		},
+	}, {
+		key:   "description",
+		empty: "Skill description cannot be empty",
+		checks: []stringCheck{
+			{func(s string) bool { return js.UTF16Len(s) > maxDescriptionLen }, fmt.Sprintf("Skill description must be %d characters or less", maxDescriptionLen)},
+			{func(s string) bool { return js.TrimSpace(s) == "" }, "Skill description cannot be only whitespace"},
+		},
+	}}
+})
 
 // validate applies Mastra's validateSkillMetadata: errors skip the skill,
 // warnings do not.
 func validate(data map[string]any, dirName, instructions string) (errs, warns []string) {
-	for _, f := range requiredStrings {
+	for _, f := range requiredStrings() {
 		v, present := data[f.key]
 		s, ok := v.(string)
 		switch {

@@ -30,24 +30,43 @@ const (
 const DefaultMIMEType = "application/octet-stream"
 
 // extByMIME gives files sent without a name an extension; other types get none.
-var extByMIME = map[string]string{
-	"application/json": "json",
-	"application/pdf":  "pdf",
-	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":       "xlsx",
-	"application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
-	"application/zip": "zip",
-	"audio/mpeg":      "mp3",
-	"audio/wav":       "wav",
-	"image/gif":       "gif",
-	"image/jpeg":      "jpg",
-	"image/png":       "png",
-	"image/svg+xml":   "svg",
-	"image/webp":      "webp",
-	"text/csv":        "csv",
-	"text/html":       "html",
-	"text/markdown":   "md",
-	"text/plain":      "txt",
-	"video/mp4":       "mp4",
+// It is a list of pairs, which the binary holds as data, not a map, which
+// code would build at every start of ws.
+var extByMIME = []pair[string]{
+	{"application/json", "json"},
+	{"application/pdf", "pdf"},
+	{"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"},
+	{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx"},
+	{"application/zip", "zip"},
+	{"audio/mpeg", "mp3"},
+	{"audio/wav", "wav"},
+	{"image/gif", "gif"},
+	{"image/jpeg", "jpg"},
+	{"image/png", "png"},
+	{"image/svg+xml", "svg"},
+	{"image/webp", "webp"},
+	{"text/csv", "csv"},
+	{"text/html", "html"},
+	{"text/markdown", "md"},
+	{"text/plain", "txt"},
+	{"video/mp4", "mp4"},
+}
+
+// A pair is a key and its value in a short table.
+type pair[V any] struct {
+	k string
+	v V
+}
+
+// lookup is the value paired with key in pairs, if any.
+func lookup[V any](pairs []pair[V], key string) (V, bool) {
+	for _, p := range pairs {
+		if p.k == key {
+			return p.v, true
+		}
+	}
+	var zero V
+	return zero, false
 }
 
 var (
@@ -130,7 +149,8 @@ func ExtensionOf(name string) string {
 func SafeExtension(name, mimeType string) string {
 	readable := stripUnprintable(name)
 	if readable == "" {
-		return extByMIME[media.Normalize(mimeType)]
+		ext, _ := lookup(extByMIME, media.Normalize(mimeType))
+		return ext
 	}
 	var b strings.Builder
 	for _, r := range ExtensionOf(readable) {

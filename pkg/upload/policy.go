@@ -182,12 +182,12 @@ var sizeSyntax = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$`)
 })
 
-var sizeUnits = map[string]int64{
-	"": 1, "b": 1,
-	"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
-	"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
-	"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
-	"t": 1 << 40, "tib": 1 << 40, "tb": 1e12,
+var sizeUnits = []pair[int64]{
+	{"", 1}, {"b", 1},
+	{"k", 1 << 10}, {"kib", 1 << 10}, {"kb", 1e3},
+	{"m", 1 << 20}, {"mib", 1 << 20}, {"mb", 1e6},
+	{"g", 1 << 30}, {"gib", 1 << 30}, {"gb", 1e9},
+	{"t", 1 << 40}, {"tib", 1 << 40}, {"tb", 1e12},
 }
 
 // errSize explains the size syntax.
@@ -202,7 +202,7 @@ func ParseSize(s string) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%q is not a size: %v", s, errSize)
 	}
-	unit, ok := sizeUnits[strings.ToLower(m[2])]
+	unit, ok := lookup(sizeUnits, strings.ToLower(m[2]))
 	if !ok {
 		return 0, fmt.Errorf("%q has an unknown unit %q: %v", s, m[2], errSize)
 	}
