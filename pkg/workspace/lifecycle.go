@@ -72,7 +72,7 @@ func (w *Workspace) touch() {
 // with content's JSON when it is not there or its bytes are not valid. It
 // reports whether a file that was there was written again.
 func (w *Workspace) touchFile(p string, now time.Time, valid func([]byte) bool, content func() any) (mended bool) {
-	data, err := os.ReadFile(p)
+	data, err := statefile.Read(p)
 	if err == nil && valid(data) {
 		_ = os.Chtimes(p, now, now)
 		return false

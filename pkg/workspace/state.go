@@ -91,7 +91,7 @@ func (w *Workspace) lookupRead(real, input string) (*readRecord, error) {
 		return nil, nil
 	}
 	file := w.recordFile(real)
-	data, err := os.ReadFile(file)
+	data, err := statefile.Read(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
