@@ -86,6 +86,10 @@ const (
 	esMaxTimeout     = time.Minute
 )
 
+// SearchLimit is how long the ECMAScript engine may take to search n
+// bytes (a line, or a whole file with -U) before the search fails.
+func SearchLimit(n int) time.Duration { return esLimit(n) }
+
 // esLimit is the match timeout for a line of n bytes.
 func esLimit(n int) time.Duration {
 	return min(esTimeout*time.Duration(1+n/esBytesPerSecond), esMaxTimeout)

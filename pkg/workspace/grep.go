@@ -173,6 +173,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		if t := found.Timeout; t != nil {
 			return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
 		}
+		if t := stream.timeoutOf(); t != nil {
+			return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
+		}
 		files = append(files, found.Files...)
 		res.Truncated = res.Truncated || found.Truncated
 		res.BinarySkipped += found.BinarySkipped

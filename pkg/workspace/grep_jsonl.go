@@ -205,6 +205,11 @@ type jsonlStream struct {
 	total         rgStats
 	cur           rgStats     // of the file being sent
 	spans         []grep.Span // a line's matches, reused line after line
+	// timeout is set when finding a multi-line search's matches again (to
+	// group them) ran out of time where the search itself had not: the
+	// search then fails as a search that timed out does, rather than send
+	// a file's runs short without a word.
+	timeout *grep.Timeout
 }
 
 // file sends one file's begin, its matching and context lines, and end;
@@ -301,7 +306,7 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 	}
 	lastHit := f.Hits[len(f.Hits)-1].Line
 	var runs []run
-	_ = s.m.Spans(f.Buf, func(start, end int) bool {
+	err := s.m.Spans(f.Buf, func(start, end int) bool {
 		first := f.Lines.LineOf(start)
 		if first > lastHit {
 			return false
@@ -321,6 +326,13 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 		s.cur.Matches++
 		return true
 	})
+	if err != nil && s.timeout == nil {
+		line := f.Hits[0].Line
+		if k := len(runs) - 1; k >= 0 {
+			line = runs[k].last
+		}
+		s.timeout = &grep.Timeout{Rel: f.Rel, Line: line + 1, Limit: grep.SearchLimit(len(f.Buf))}
+	}
 	n := f.Lines.Count()
 	sent := -1 // the last line sent
 	// send sends lines from to to (one message when sub is set).
@@ -353,6 +365,14 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 	if k := len(runs) - 1; k >= 0 {
 		context(runs[k].last+1, min(runs[k].last+s.after, n-1))
 	}
+}
+
+// timeoutOf is the stream's timeout, if there is a stream and it had one.
+func (s *jsonlStream) timeoutOf() *grep.Timeout {
+	if s == nil {
+		return nil
+	}
+	return s.timeout
 }
 
 // summary is the last message.
