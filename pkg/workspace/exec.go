@@ -3,10 +3,8 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -40,24 +38,42 @@ func (r *ExecResult) ExitStatus() int {
 	return *r.ExitCode
 }
 
-// tailPipe matches a trailing `| tail -N` or `| tail -n N`, which Mastra
-// strips from the command and applies to the captured output instead.
-var tailPipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\|\s*tail\s+(?:-n\s+)?(-?\d+)\s*$`) })
-
+// stripTailPipe takes a trailing `| tail -N` or `| tail -n N` off a
+// command, which Mastra does to apply it to the captured output instead:
+// what the regexp `\|\s*tail\s+(?:-n\s+)?(-?\d+)\s*$` matches (the test
+// holds the two together), read by hand, as it is on every command ws runs.
+// Only the last '|' can start such a match: no '|' may follow it.
 func stripTailPipe(command string) (string, int, bool) {
-	m := tailPipe().FindStringSubmatchIndex(command)
-	if m == nil {
+	bar := strings.LastIndexByte(command, '|')
+	if bar < 0 {
 		return command, 0, false
 	}
-	n, err := strconv.ParseFloat(command[m[2]:m[3]], 64)
+	rest := strings.TrimLeft(command[bar+1:], tailSpace)
+	rest, ok := strings.CutPrefix(rest, "tail")
+	if !ok || rest == "" || strings.IndexByte(tailSpace, rest[0]) < 0 {
+		return command, 0, false
+	}
+	rest = strings.TrimLeft(rest, tailSpace)
+	if after, ok := strings.CutPrefix(rest, "-n"); ok && after != "" && strings.IndexByte(tailSpace, after[0]) >= 0 {
+		rest = strings.TrimLeft(after, tailSpace)
+	}
+	num := strings.TrimRight(rest, tailSpace)
+	digits := strings.TrimPrefix(num, "-")
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return command, 0, false
+	}
+	n, err := strconv.ParseFloat(num, 64)
 	if err != nil || n == 0 {
 		return command, 0, false
 	}
 	if n < 0 {
 		n = -n
 	}
-	return strings.TrimSpace(command[:m[0]]), int(min(n, 1<<31)), true
+	return strings.TrimSpace(command[:bar]), int(min(n, 1<<31)), true
 }
+
+// tailSpace is what RE2's \s matches.
+const tailSpace = "\t\n\f\r "
 
 // tailOf is a tail parameter as Mastra reads it: absent → 200, negative →
 // its absolute value, 0 → everything.

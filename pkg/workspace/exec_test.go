@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,6 +97,27 @@ func TestStripTailPipe(t *testing.T) {
 		cmd, n, ok := stripTailPipe(tt.in)
 		if cmd != tt.cmd || n != tt.n || ok != tt.ok {
 			t.Errorf("stripTailPipe(%q) = %q, %d, %v", tt.in, cmd, n, ok)
+		}
+	}
+	// The hand-written reader is the regexp it replaced, on commands made
+	// of the pieces that regexp reads.
+	re := regexp.MustCompile(`\|\s*tail\s+(?:-n\s+)?(-?\d+)\s*$`)
+	pieces := []string{"|", " ", "\t", "\v", "tail", "-n", "-", "0", "7", "12", "x", "ls", "\n"}
+	rng := rand.New(rand.NewSource(1))
+	for range 200_000 {
+		var b strings.Builder
+		for range rng.Intn(9) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		in := b.String()
+		want, wantN, wantOK := in, 0, false
+		if m := re.FindStringSubmatchIndex(in); m != nil {
+			if n, err := strconv.ParseFloat(in[m[2]:m[3]], 64); err == nil && n != 0 {
+				want, wantN, wantOK = strings.TrimSpace(in[:m[0]]), int(min(math.Abs(n), 1<<31)), true
+			}
+		}
+		if cmd, n, ok := stripTailPipe(in); cmd != want || n != wantN || ok != wantOK {
+			t.Fatalf("stripTailPipe(%q) = %q, %d, %v; the regexp gives %q, %d, %v", in, cmd, n, ok, want, wantN, wantOK)
 		}
 	}
 }
