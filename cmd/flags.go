@@ -272,6 +272,12 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("--%s does not take %q", inv.GetFlag().Name, inv.GetValue())
 	case errors.As(err, &req):
 		return usagef("--%s needs a value", req.GetFlag().Name)
+	case errors.As(err, &none) && c.Name() == "grep" && grepHabit(none.GetSpecifiedName()) != "":
+		flag := "--" + none.GetSpecifiedName()
+		if s := none.GetSpecifiedShortnames(); s != "" {
+			flag = "-" + s
+		}
+		return usagef("unknown flag %s: %s", flag, grepHabit(none.GetSpecifiedName()))
 	case errors.As(err, &none) && none.GetSpecifiedShortnames() != "":
 		return usagef("unknown flag -%s%s", none.GetSpecifiedShortnames(), dashHint(c))
 	case errors.As(err, &none):

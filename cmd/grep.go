@@ -46,6 +46,9 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			"search only files of this type (repeatable): "+types)
 		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
 		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")
+		// grep's and rg's habits that ask for what ws grep always does.
+		b.f.BoolP("line-number", "n", false, "lines are always numbered (accepted, as grep and rg take it)")
+		b.f.BoolP("with-filename", "H", false, "paths are always shown (accepted, as grep and rg take it)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.GrepRequest) error {
 		req.Pattern = args[0]
 		if len(args) >= 2 {
@@ -120,4 +123,20 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 		return &exitStatusError{exitFailure}
 	}
 	return nil
+}
+
+// grepHabit is what an unknown flag of ws grep that grep or rg users type
+// from habit should say instead of a bare "unknown flag"; "" for others.
+func grepHabit(name string) string {
+	switch name {
+	case "r", "R", "recursive", "dereference-recursive":
+		return "ws grep searches directories recursively already; leave it out"
+	case "include", "exclude", "exclude-dir":
+		return "choose files with -g GLOB, and leave them out with -g '!GLOB'"
+	case "E", "extended-regexp", "P", "perl-regexp":
+		return "the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"
+	case "e", "regexp":
+		return "the PATTERN is the first argument (after --, when it starts with \"-\")"
+	}
+	return ""
 }
