@@ -46,7 +46,7 @@ The version replaced is kept: ws undo takes the edit back.`,
   ws edit README.md --old-file before.txt --new-file after.txt
   ws edit go.mod --old 'go 1.25' --new 'go 1.26' --replace-all
   ws edit app.py --edits edits.json --dry-run`,
-		Args: exactArgs(1, "one PATH"),
+		Args: exactArgsOr(1, "one PATH", "the texts go in --old TEXT and --new TEXT"),
 	}, func(b *binder, o *editOptions) {
 		stringVar(b.f, &o.OldString, "old", "the text to replace (old_string)")
 		stringVar(b.f, &o.NewString, "new", "the replacement text, taken literally (new_string)")

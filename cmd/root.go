@@ -255,8 +255,18 @@ func toolCmd[Req any](app *App, id string, runF func(context.Context, *Req) erro
 
 // exactArgs is cobra.ExactArgs with a usage error and our wording.
 func exactArgs(n int, what string) cobra.PositionalArgs {
+	return exactArgsOr(n, what, "")
+}
+
+// exactArgsOr is exactArgs whose error, for more arguments than n, adds
+// where what they hold goes instead (ws write f 'text': the content goes
+// in --content).
+func exactArgsOr(n int, what, extra string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
+		switch {
+		case len(args) > n && extra != "":
+			return usagef("takes %s (got %s): %s", what, argCount(len(args)), extra)
+		case len(args) != n:
 			return usagef("takes %s (got %s)", what, argCount(len(args)))
 		}
 		return nil

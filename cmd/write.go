@@ -15,7 +15,7 @@ func newWriteCmd(app *App, runF func(context.Context, *workspace.WriteRequest) e
   make report | ws write out/report.txt
   ws write config.json --overwrite=false < template.json
   ws write app.ts --dry-run < new-app.ts`,
-		Args: exactArgs(1, "one PATH"),
+		Args: exactArgsOr(1, "one PATH", "the content goes in --content TEXT, or on stdin"),
 	}, func(b *binder, req *workspace.WriteRequest) {
 		stringVar(b.f, &req.Content, "content", "the new content (default: read stdin to EOF)")
 		b.bool(&req.Overwrite, "overwrite", "", true, "replace an existing file; false fails if it exists")
