@@ -272,12 +272,12 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("--%s does not take %q", inv.GetFlag().Name, inv.GetValue())
 	case errors.As(err, &req):
 		return usagef("--%s needs a value", req.GetFlag().Name)
-	case errors.As(err, &none) && c.Name() == "grep" && grepHabit(none.GetSpecifiedName()) != "":
+	case errors.As(err, &none) && habit(c.Name(), none.GetSpecifiedName()) != "":
 		flag := "--" + none.GetSpecifiedName()
 		if s := none.GetSpecifiedShortnames(); s != "" {
 			flag = "-" + s
 		}
-		return usagef("unknown flag %s: %s", flag, grepHabit(none.GetSpecifiedName()))
+		return usagef("unknown flag %s: %s", flag, habit(c.Name(), none.GetSpecifiedName()))
 	case errors.As(err, &none) && none.GetSpecifiedShortnames() != "":
 		return usagef("unknown flag -%s%s", none.GetSpecifiedShortnames(), dashHint(c))
 	case errors.As(err, &none):
@@ -288,6 +288,36 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("%s", msg)
 	}
 	return usagef("%v", err)
+}
+
+// habit is what an unknown flag that users of grep, rg, head or ls type
+// from habit should say on command, instead of a bare "unknown flag"; ""
+// for any other.
+func habit(command, flag string) string {
+	switch command {
+	case "grep":
+		switch flag {
+		case "r", "R", "recursive", "dereference-recursive":
+			return "ws grep searches directories recursively already; leave it out"
+		case "include", "exclude", "exclude-dir":
+			return "choose files with -g GLOB, and leave them out with -g '!GLOB'"
+		case "E", "extended-regexp", "P", "perl-regexp":
+			return "the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"
+		case "e", "regexp":
+			return `the PATTERN is the first argument (after --, when it starts with "-")`
+		}
+	case "read":
+		switch flag {
+		case "n", "lines", "head":
+			return "--limit N shows N lines, and --offset LINE where they start"
+		}
+	case "ls":
+		switch flag {
+		case "R", "recursive", "depth", "L":
+			return "ws ls shows a tree; --max-depth N sets how deep (default 2)"
+		}
+	}
+	return ""
 }
 
 // dashHint is what an unknown flag's error adds on c: for exec, that the

@@ -124,19 +124,3 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 	}
 	return nil
 }
-
-// grepHabit is what an unknown flag of ws grep that grep or rg users type
-// from habit should say instead of a bare "unknown flag"; "" for others.
-func grepHabit(name string) string {
-	switch name {
-	case "r", "R", "recursive", "dereference-recursive":
-		return "ws grep searches directories recursively already; leave it out"
-	case "include", "exclude", "exclude-dir":
-		return "choose files with -g GLOB, and leave them out with -g '!GLOB'"
-	case "E", "extended-regexp", "P", "perl-regexp":
-		return "the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"
-	case "e", "regexp":
-		return "the PATTERN is the first argument (after --, when it starts with \"-\")"
-	}
-	return ""
-}
