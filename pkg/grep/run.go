@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/wstools/ws/pkg/internal/fdread"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/media"
 	"golang.org/x/sys/unix"
@@ -461,23 +462,7 @@ func readAllSized(fd int, size int64, buf []byte) ([]byte, error) {
 		// its files' sizes rise.
 		buf = make([]byte, 0, max(1<<bits.Len(uint(size)), 64<<10))
 	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return buf, err
-		}
-		buf = buf[:len(buf)+n]
-		if n == 0 || int64(len(buf)) == size && len(buf) < cap(buf) {
-			return buf, nil
-		}
-	}
+	return fdread.ReadAll(fd, size, buf)
 }
 
 // headFirst is the size above which a file's head is sniffed first.

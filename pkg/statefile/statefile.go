@@ -6,52 +6,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/wstools/ws/pkg/internal/fdread"
 )
 
 // Read returns the content of the state file at path, as os.ReadFile does
-// (its errors are *fs.PathError, so errors.Is(err, fs.ErrNotExist) holds for
-// a file not there), with plain blocking system calls. os.ReadFile hands
-// each file to Go's network poller first, which on the first file a process
-// opens sets the poller up (epoll, an eventfd and a waiting thread): eight
-// system calls and a thread on every run of ws that reads its state, for
-// files that are small and local.
-func Read(path string) ([]byte, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	size := 512
-	if syscall.Fstat(fd, &st) == nil && st.Size > 0 && st.Size < 1<<30 {
-		size = int(st.Size) + 1 // one more, to see the end in the same read
-	}
-	data := make([]byte, 0, size)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := syscall.Read(fd, data[len(data):cap(data)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			return data, nil
-		}
-		data = data[:len(data)+n]
-	}
-}
+// (errors.Is(err, fs.ErrNotExist) holds for a file not there), with plain
+// blocking system calls: the state files every run of ws reads are small
+// and local, and os.ReadFile would set Go's network poller up for the
+// first of them (eight system calls and a thread).
+func Read(path string) ([]byte, error) { return fdread.ReadFile(path) }
 
 // List returns the entries of a state directory, sorted by name. A
 // directory that does not exist yet (nothing was ever written there) has

@@ -1,15 +1,10 @@
 package statefile
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -89,35 +84,5 @@ func TestStringKeepsBytes(t *testing.T) {
 	var bad String
 	if err := json.Unmarshal([]byte(`{"bytes":"!!"}`), &bad); err == nil {
 		t.Error("bad base64 accepted")
-	}
-}
-
-func TestRead(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []int{0, 1, 511, 512, 513, 100_000} {
-		p := filepath.Join(dir, fmt.Sprint("f", n))
-		want := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
-		if err := os.WriteFile(p, want, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		got, err := Read(p)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("Read(%d bytes) = %d bytes, %v", n, len(got), err)
-		}
-	}
-	// A file whose size stat does not give (as in /proc) is read to its end.
-	want, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	got, err := Read("/proc/self/status")
-	if err != nil || len(got) < len(want)/2 || !bytes.HasPrefix(got, []byte("Name:")) {
-		t.Errorf("Read(/proc/self/status) = %q, %v", got, err)
-	}
-	if _, err := Read(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Read(missing) error %v, want fs.ErrNotExist", err)
-	}
-	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "read "+dir) {
-		t.Errorf("Read(a directory) error %v, want a read error that names it", err)
 	}
 }
