@@ -145,17 +145,35 @@ func (b *binder) countIn(p **float64, name, short string, c schema.Constraint, d
 	}}, name, short, usage)
 }
 
-// seconds declares a flag of a number of seconds (fractions allowed).
+// seconds declares a flag of a number of seconds (fractions allowed), or
+// of a duration as Go and timeout(1) users write one (90s, 1m30s, 500ms).
 func (b *binder) seconds(p **float64, name, param, def, usage string) {
-	b.number(p, name, param, "seconds", "a number of seconds", def, usage)
+	b.numberOf(p, name, param, "seconds", "a number of seconds", def, usage+"; or a duration: 90s, 2m, 500ms", secondsOf)
+}
+
+// secondsOf reads a number of seconds, or a duration with its units.
+func secondsOf(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err == nil {
+		return f, nil
+	}
+	if d, derr := time.ParseDuration(s); derr == nil {
+		return d.Seconds(), nil
+	}
+	return 0, err
 }
 
 // number declares a flag that takes any number (what a number of, as
 // help and errors say it).
 func (b *binder) number(p **float64, name, param, typ, what, def, usage string) {
+	b.numberOf(p, name, param, typ, what, def, usage, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+}
+
+// numberOf is number with the reading of the value given.
+func (b *binder) numberOf(p **float64, name, param, typ, what, def, usage string, read func(string) (float64, error)) {
 	c := b.constraint(param)
 	b.f.Var(&optional[float64]{p: p, def: def, typ: typ, parse: func(s string) (float64, error) {
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		f, err := read(strings.TrimSpace(s))
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !inBounds(f, c) {
 			return 0, &badValue{want(what, c)}
 		}
@@ -224,15 +242,16 @@ func (v positive[T]) Set(s string) error {
 }
 
 // interval is a flag of ws's own that takes a number of seconds ≥ 0
-// (fractions allowed) into a duration; its default is what *p holds.
+// (fractions allowed), or a duration (90s), into a duration; its default
+// is what *p holds.
 type interval struct{ p *time.Duration }
 
 func (v interval) String() string { return strconv.FormatFloat(v.p.Seconds(), 'f', -1, 64) }
 func (v interval) Type() string   { return "seconds" }
 
 func (v interval) Set(s string) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || f < 0 || math.IsInf(f, 0) || f > math.MaxInt64/float64(time.Second) {
+	f, err := secondsOf(strings.TrimSpace(s))
+	if err != nil || math.IsNaN(f) || f < 0 || math.IsInf(f, 0) || f > math.MaxInt64/float64(time.Second) {
 		return &badValue{"a number of seconds ≥ 0, not " + strconv.Quote(s)}
 	}
 	*v.p = time.Duration(f * float64(time.Second))

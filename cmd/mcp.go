@@ -79,7 +79,7 @@ and answer, and exits.`,
 	f.Var(positive[int]{&o.maxSessions}, "max-sessions", "open sessions; a new one beyond gets 503")
 	o.progressEvery = mcp.DefaultProgressEvery
 	f.Var(interval{&o.progressEvery}, "progress-every",
-		"seconds between the progress notifications that tell a client which asked for them (a progressToken) that its call still runs; 0 = never")
+		"seconds between the progress notifications that tell a client which asked for them (a progressToken) that its call still runs; 0 = never; or a duration: 90s, 2m, 500ms")
 	return c
 }
 
