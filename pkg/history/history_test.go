@@ -728,6 +728,17 @@ func crash(p *Pending) {
 	p.held = nil
 }
 
+// beginCrashed begins op's change of changes in s and leaves it as the
+// change of a process that died (crash).
+func beginCrashed(t *testing.T, s *Store, op Op, changes ...Change) {
+	t.Helper()
+	p, err := s.Begin(op, changes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash(p)
+}
+
 func TestRecover(t *testing.T) {
 	before := FileState([]byte("before"), 0o644, 5)
 	tests := []struct {
@@ -745,11 +756,7 @@ func TestRecover(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, dir := open(t, Options{})
-			p, err := s.Begin(OpEdit, Change{Key: key("a"), Path: "a", Before: before})
-			if err != nil {
-				t.Fatal(err)
-			}
-			crash(p)
+			beginCrashed(t, s, OpEdit, Change{Key: key("a"), Path: "a", Before: before})
 			// Until Recover, the previous bytes survive other collections.
 			rec(t, s, OpWrite, "other", AbsentState(), []byte("x"))
 			if _, err := os.Stat(filepath.Join(dir, "blobs", Sum(before.Data))); err != nil {

@@ -19,6 +19,19 @@ func renameChanges(a, b string, ino uint64, to State) []Change {
 	}
 }
 
+// recoverByIdentity runs s.Recover over renames, which are settled by
+// the identities of their paths alone: at says what the path of key k
+// holds, and being asked for anything more (what: the tree, the bytes)
+// fails the test.
+func recoverByIdentity(t *testing.T, s *Store, what string, at func(k string) Fingerprint) (int, error) {
+	return s.Recover(func(k string, identity bool) (Fingerprint, error) {
+		if !identity {
+			t.Errorf("asked for the %s of %s", what, k)
+		}
+		return at(k), nil
+	})
+}
+
 // recRename records op as a rename, made, of the directory a (inode 9)
 // to b, where nothing was.
 func recRename(t *testing.T, s *Store, op Op, a, b string) {
@@ -190,19 +203,12 @@ func TestRecoverRename(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, dir := open(t, Options{})
-			p, err := s.Begin(OpMove, renameChanges("a", "b", 9, AbsentState())...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			crash(p)
-			n, err := s.Recover(func(k string, identity bool) (Fingerprint, error) {
-				if !identity {
-					t.Errorf("asked for the tree of %s", k)
-				}
+			beginCrashed(t, s, OpMove, renameChanges("a", "b", 9, AbsentState())...)
+			n, err := recoverByIdentity(t, s, "tree", func(k string) Fingerprint {
 				if k == key("a") {
-					return tt.atFrom, nil
+					return tt.atFrom
 				}
-				return tt.atTo, nil
+				return tt.atTo
 			})
 			if n != tt.wantN || err != nil {
 				t.Errorf("Recover = %d, %v", n, err)
@@ -483,22 +489,15 @@ func TestRecoverFileRename(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := open(t, Options{})
-			p, err := s.Begin(OpMove, fileRenameChanges("a", "b", AbsentState())...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			crash(p)
-			n, err := s.Recover(func(k string, identity bool) (Fingerprint, error) {
-				if !identity {
-					t.Errorf("asked for the bytes of %s", k)
+			beginCrashed(t, s, OpMove, fileRenameChanges("a", "b", AbsentState())...)
+			n, err := recoverByIdentity(t, s, "bytes", func(k string) Fingerprint {
+				switch {
+				case k == key("a"):
+					return tt.atFrom
+				case tt.wantGone:
+					return AbsentFingerprint()
 				}
-				if k == key("a") {
-					return tt.atFrom, nil
-				}
-				if tt.wantGone {
-					return AbsentFingerprint(), nil
-				}
-				return same, nil
+				return same
 			})
 			if n != tt.wantN || err != nil {
 				t.Errorf("Recover = %d, %v", n, err)
