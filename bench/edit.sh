@@ -9,8 +9,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_build
 bench_tmpfs_work
-export WS_STATE_DIR="$work/state"
-cd "$work"
 # 50 MB of code-like lines, with one function near the end to edit.
 python3 - <<'PY'
 import random

@@ -14,9 +14,13 @@ bench_build() {
 
 # bench_tmpfs_work makes $work, a temporary directory removed on exit, on
 # tmpfs when there is one: the disk's writeback would drown what is measured.
+# It points WS_STATE_DIR at $work/state and moves into $work ($OLDPWD is
+# then the directory it was called in).
 bench_tmpfs_work() {
   work=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
   trap 'rm -rf "$work"' EXIT
+  export WS_STATE_DIR="$work/state"
+  cd "$work"
 }
 
 # bench_corpus DIR N [QUERIES] writes N generated documents under DIR

@@ -11,8 +11,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_build
 bench_tmpfs_work
-export WS_STATE_DIR="$work/state"
-cd "$work"
 python3 - <<'PY'
 import base64, json, random
 random.seed(1)
