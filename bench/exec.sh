@@ -4,10 +4,8 @@
 # Target: `ws exec true` within 5 ms (median) of `sh -c true`.
 #   bench/exec.sh            # builds ws into bench/out and runs the comparison
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/exec.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws .
+. "$(dirname "$0")/lib.sh"
+bench_build
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export WS_STATE_DIR="$work/state" WS_ROOT="$work"

@@ -4,10 +4,8 @@
 # hyperfine). Target: ws ls <= 1.5x find.
 #   bench/ls.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/ls.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
+. "$(dirname "$0")/lib.sh"
+bench_build
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 # 100 top directories x 10 subdirectories x 100 files = 100,000 files.
@@ -21,7 +19,6 @@ for a in range(100):
         for c in range(100):
             open(os.path.join(d, f"f{c:03d}.txt"), "w").close()
 PY
-ws="$PWD/bench/out/ws"
 export WS_STATE_DIR="$tree/state"
 cd "$tree/t"
 echo "entries: find $(find . | wc -l) (with .), ws: $("$ws" ls --max-depth 100 | tail -1)"

@@ -8,10 +8,8 @@
 #   bench/upload.sh             # builds ws into bench/out, 1 GiB
 #   SIZE_MIB=256 RUNS=3 bench/upload.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/upload.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
+. "$(dirname "$0")/lib.sh"
+bench_build
 size_mib=${SIZE_MIB:-1024}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -19,7 +17,6 @@ mkdir "$work/root"
 head -c "$((size_mib << 20))" /dev/urandom > "$work/big.bin"
 cat "$work/big.bin" > /dev/null # into the page cache
 export WS_STATE_DIR="$work/state" WS_ROOT="$work/root"
-ws="$PWD/bench/out/ws"
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-json bench/out/upload.json \
   --prepare "rm -rf '$work/root/uploads'; sync" \
   "sha256sum '$work/big.bin'" \

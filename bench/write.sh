@@ -6,14 +6,11 @@
 # being the file itself, and a pipe (cat file | …) for both.
 #   bench/write.sh            # RUNS=N to change the number of runs, MB=N the size
 set -euo pipefail
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "bench/write.sh needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
-mkdir -p bench/out
-CGO_ENABLED=0 go build -o bench/out/ws . # static, as README builds it
+. "$(dirname "$0")/lib.sh"
+bench_build
 # On disk, not tmpfs: the comparison is with dd's fsync to the same disk.
 work=$(mktemp -d -p "$PWD/bench/out")
 trap 'rm -rf "$work"' EXIT
-ws="$PWD/bench/out/ws"
 export WS_STATE_DIR="$work/state"
 cd "$work"
 mb=${MB:-200}
