@@ -92,11 +92,11 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	case typ == "file" && !sst.Mode.IsRegular():
 		return nil, errs.NotRegular("move", req.Source, nil)
 	}
-	dst, derr := w.fs.Lstat(dl)
-	exists := derr == nil
+	dst, exists, err := w.moveDestination(dl, req.Destination)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case derr != nil && !errors.Is(derr, fs.ErrNotExist):
-		return nil, errs.FromOS("move", req.Destination, derr, false)
 	case exists && dst.IsDir():
 		return nil, errs.MoveIntoDir(req.Destination, path.Join(req.Destination, path.Base(req.Source)))
 	case exists && !overwrite:
@@ -168,6 +168,20 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	w.carryReads(sreal, dreal, false)
 	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, false)
 	return res, nil
+}
+
+// moveDestination is what is at a move's destination dl (dest as typed);
+// exists is false when nothing is there. Any other failure to look is the
+// move's error.
+func (w *Workspace) moveDestination(dl fsroot.Loc, dest string) (st fsroot.FileStat, exists bool, err error) {
+	st, err = w.fs.Lstat(dl)
+	switch {
+	case err == nil:
+		return st, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return st, false, nil
+	}
+	return st, false, errs.FromOS("move", dest, err, false)
 }
 
 // replacedNote is what a move's text adds when a file (or, for a

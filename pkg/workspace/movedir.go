@@ -43,11 +43,11 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 		return nil, errs.MoveIntoItself(req.Source, req.Destination)
 	}
 	into := path.Join(req.Destination, path.Base(req.Source))
-	dst, derr := w.fs.Lstat(dl)
-	exists := derr == nil
+	dst, exists, err := w.moveDestination(dl, req.Destination)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case derr != nil && !errors.Is(derr, fs.ErrNotExist):
-		return nil, errs.FromOS("move", req.Destination, derr, false)
 	case exists && dst.IsDir():
 		empty, err := w.fs.EmptyDir(dl)
 		switch {
