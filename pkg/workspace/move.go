@@ -113,7 +113,7 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	res := &MoveResult{Source: Bytes(req.Source), Destination: Bytes(req.Destination), Type: typ, Replaced: exists}
 	if req.DryRun {
 		res.DryRun = true
-		res.text = "Would move " + req.Source + " to " + req.Destination + replacedNote(exists, false)
+		res.text = moveText("Would move", req, exists, false)
 		return res, nil
 	}
 
@@ -166,7 +166,7 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	// destination's fingerprint is the source's before.
 	rec.done(nil, history.AbsentFingerprint(), sbefore.Fingerprint())
 	w.carryReads(sreal, dreal, false)
-	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, false)
+	res.text = moveText("Moved", req, exists, false)
 	return res, nil
 }
 
@@ -184,16 +184,18 @@ func (w *Workspace) moveDestination(dl fsroot.Loc, dest string) (st fsroot.FileS
 	return st, false, errs.FromOS("move", dest, err, false)
 }
 
-// replacedNote is what a move's text adds when a file (or, for a
-// directory, an empty directory) was replaced.
-func replacedNote(replaced, dir bool) string {
+// moveText is the text of req's move: verb ("Would move" for a dry run,
+// "Moved"), the paths as typed, and whether a file (or, for a directory,
+// an empty directory) was replaced.
+func moveText(verb string, req MoveRequest, replaced, dir bool) string {
+	note := ""
 	switch {
 	case replaced && dir:
-		return " (replacing the empty directory there)"
+		note = " (replacing the empty directory there)"
 	case replaced:
-		return " (replacing the file there)"
+		note = " (replacing the file there)"
 	}
-	return ""
+	return verb + " " + req.Source + " to " + req.Destination + note
 }
 
 // movable refuses a move that would take the workspace itself along (a

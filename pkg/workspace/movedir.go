@@ -66,7 +66,7 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	res := &MoveResult{Source: Bytes(req.Source), Destination: Bytes(req.Destination), Type: "directory", Replaced: exists}
 	if req.DryRun {
 		res.DryRun = true
-		res.text = "Would move " + req.Source + " to " + req.Destination + replacedNote(exists, true)
+		res.text = moveText("Would move", req, exists, true)
 		return res, nil
 	}
 
@@ -102,7 +102,7 @@ func (w *Workspace) moveDir(ctx context.Context, req MoveRequest, m dirMove) (*M
 	}
 	rec.done(nil, history.AbsentFingerprint(), history.DirIdentity(id.Ino, id.BirthNS))
 	w.carryReads(m.sreal, m.dreal, true)
-	res.text = "Moved " + req.Source + " to " + req.Destination + replacedNote(exists, true)
+	res.text = moveText("Moved", req, exists, true)
 	return res, nil
 }
 
