@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,20 @@ func recoverByIdentity(t *testing.T, s *Store, what string, at func(k string) Fi
 		}
 		return at(k), nil
 	})
+}
+
+// writeMoveRecord writes into the history at dir, as it is on disk, the
+// record of a move with id, its format version and its files (JSON), as
+// a ws of that version, or a damaged one, might have left it.
+func writeMoveRecord(t *testing.T, dir, id string, version int, files string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"version":%d,"id":%q,"op":"move","txn":"00000000000000000000000000000000","files":%s}`, version, id, files)
+	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "entries", id+".json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // recRename records op as a rename, made, of the directory a (inode 9)
@@ -163,19 +178,10 @@ func TestRenameRecordDamaged(t *testing.T) {
 	// A rename record that breaks the rules is damaged, passed over, not
 	// trusted: a from file without inode, a version 1 rename.
 	s, dir := open(t, Options{})
-	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o700); err != nil {
-		t.Fatal(err)
-	}
 	files := `[{"key":"/ws/a","path":"a","before":{"kind":"dir","mode":493},"after":{"kind":"absent"},"rename":"from"},` +
 		`{"key":"/ws/b","path":"b","before":{"kind":"absent"},"after":{"kind":"dir","inode":9},"rename":"to"}]`
-	for id, body := range map[string]string{
-		"09999999999999999991": `{"version":2,"id":"09999999999999999991","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
-		"09999999999999999992": `{"version":1,"id":"09999999999999999992","op":"move","txn":"00000000000000000000000000000000","files":` + strings.Replace(files, `"mode":493`, `"mode":493,"inode":9`, 1) + `}`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, "entries", id+".json"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeMoveRecord(t, dir, "09999999999999999991", 2, files)
+	writeMoveRecord(t, dir, "09999999999999999992", 1, strings.Replace(files, `"mode":493`, `"mode":493,"inode":9`, 1))
 	if g, err := s.LastGroup(); err != nil || g != nil {
 		t.Errorf("LastGroup = %v, %v", ops(g), err)
 	}
@@ -442,19 +448,10 @@ func TestFileRenameRecordVersions(t *testing.T) {
 	// the rules: damaged. A record of a version newer than 3 is passed
 	// over as a newer ws's, not damaged.
 	s, dir := open(t, Options{})
-	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o700); err != nil {
-		t.Fatal(err)
-	}
 	files := `[{"key":"/ws/a","path":"a","before":{"kind":"file","mode":420,"size":16777217,"mtime_ns":5,"inode":42},"after":{"kind":"absent"},"rename":"from"},` +
 		`{"key":"/ws/b","path":"b","before":{"kind":"absent"},"after":{"kind":"file","size":16777217,"mtime_ns":5,"inode":42},"rename":"to"}]`
-	for id, body := range map[string]string{
-		"09999999999999999991": `{"version":2,"id":"09999999999999999991","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
-		"09999999999999999992": `{"version":4,"id":"09999999999999999992","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, "entries", id+".json"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeMoveRecord(t, dir, "09999999999999999991", 2, files)
+	writeMoveRecord(t, dir, "09999999999999999992", 4, files)
 	if g, err := s.LastGroup(); err != nil || g != nil {
 		t.Errorf("LastGroup = %v, %v", ops(g), err)
 	}
@@ -462,10 +459,7 @@ func TestFileRenameRecordVersions(t *testing.T) {
 		t.Errorf("Damaged = %d, want 1", s.Damaged())
 	}
 	// Written as version 3, it is read.
-	body := `{"version":3,"id":"09999999999999999993","op":"move","txn":"00000000000000000000000000000000","files":` + files + `}`
-	if err := os.WriteFile(filepath.Join(dir, "entries", "09999999999999999993.json"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeMoveRecord(t, dir, "09999999999999999993", 3, files)
 	g, err := s.LastGroup()
 	if from, _ := Renamed(g); err != nil || from == nil || from.Before.Inode != 42 {
 		t.Errorf("LastGroup = %v, %v", ops(g), err)
