@@ -47,6 +47,20 @@ func writeMoveRecord(t *testing.T, dir, id string, version int, files string) {
 	}
 }
 
+// wantVersion fails the test unless the record id in the history at dir
+// is written as version want.
+func wantVersion(t *testing.T, dir, id string, want int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "entries", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Version int }
+	if json.Unmarshal(data, &r); r.Version != want {
+		t.Errorf("record version %d, want %d: %s", r.Version, want, data)
+	}
+}
+
 // recRename records op as a rename, made, of the directory a (inode 9)
 // to b, where nothing was.
 func recRename(t *testing.T, s *Store, op Op, a, b string) {
@@ -89,14 +103,7 @@ func TestRenameRecord(t *testing.T) {
 	if countFiles(t, filepath.Join(dir, "blobs")) != 0 {
 		t.Errorf("a rename kept blobs")
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "entries", from.ID+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct{ Version int }
-	if json.Unmarshal(data, &r); r.Version != 2 {
-		t.Errorf("record version %d, want 2: %s", r.Version, data)
-	}
+	wantVersion(t, dir, from.ID, 2)
 	// The directory is checked by its inode, not its tree.
 	if err := to.Check(DirIdentity(42, 100)); err != nil {
 		t.Errorf("Check of the same directory: %v", err)
@@ -116,10 +123,7 @@ func TestRenameRecord(t *testing.T) {
 	}
 	// Other records stay version 1.
 	e := rec(t, s, OpWrite, "f", AbsentState(), []byte("x"))
-	data, _ = os.ReadFile(filepath.Join(dir, "entries", e.ID+".json"))
-	if json.Unmarshal(data, &r); r.Version != 1 {
-		t.Errorf("write record version %d, want 1", r.Version)
-	}
+	wantVersion(t, dir, e.ID, 1)
 	// An empty directory replaced is kept (undo puts it back).
 	p, err = s.Begin(OpMove, renameChanges("lib", "empty", 42, DirState(0o700, nil))...)
 	if err != nil {
@@ -375,14 +379,7 @@ func TestFileRenameRecord(t *testing.T) {
 	if st, err := s.Content(to); err != nil || st.Kind != KindFile || string(st.Data) != "small" || st.Mode != 0o600 {
 		t.Errorf("Content of the file replaced: %+v, %v", st, err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "entries", from.ID+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct{ Version int }
-	if json.Unmarshal(data, &r); r.Version != 3 {
-		t.Errorf("record version %d, want 3: %s", r.Version, data)
-	}
+	wantVersion(t, dir, from.ID, 3)
 	checks := []struct {
 		name   string
 		now    Fingerprint
