@@ -73,7 +73,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			longRun()
 			out := bufio.NewWriterSize(app.IO.Out, 64<<10)
 			var line []byte
-			req.Events = func(ev workspace.GrepEvent) {
+			req.Events = func(ev grep.Event) {
 				line = append(ev.AppendJSON(line[:0]), '\n')
 				_, _ = out.Write(line)
 				if ev.Type == "end" || ev.Type == "summary" || app.IO.OutTTY {

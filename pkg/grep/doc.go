@@ -3,6 +3,7 @@
 // required-substring shortcuts), whole-buffer scanning for the first match
 // of each line, binary detection by content, and Search, which walks a
 // tree through the workspace's path chokepoint and scans files in
-// parallel, reporting them in walk order. The grep tool's text (Mastra's
-// layout) is made by pkg/workspace from its Result.
+// parallel, reporting them in walk order; and RGStream, which sends the
+// files as ripgrep's --json messages (ws grep --jsonl). The grep tool's
+// text (Mastra's layout) is made by pkg/workspace from its Result.
 package grep

@@ -131,10 +131,10 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	case req.Events != nil:
 		o.MaxMatches = 0 // rows stream: every match counts
 	}
-	var stream *jsonlStream
+	var stream *grep.RGStream
 	if req.Events != nil {
-		stream = &jsonlStream{emit: req.Events, m: m, before: before, after: after, start: w.now(), now: w.now}
-		o.OnFile, o.Parts, o.Forget = stream.file, true, true
+		stream = grep.NewRGStream(req.Events, m, before, after, w.now)
+		o.OnFile, o.Parts, o.Forget = stream.File, true, true
 	}
 	if req.Rows != nil && !req.Quiet {
 		// -l's and -c's lines go out as the files are taken, in walk
@@ -173,7 +173,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		if t := found.Timeout; t != nil {
 			return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
 		}
-		if t := stream.timeoutOf(); t != nil {
+		if t := stream.Timeout(); t != nil {
 			return nil, errs.RegexTimeout(t.Rel, t.Line, t.Limit.String())
 		}
 		files = append(files, found.Files...)
@@ -208,7 +208,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	switch {
 	case stream != nil:
 		// Sent as found: the files keep nothing more.
-		stream.summary()
+		stream.Summary()
 	case req.Quiet:
 		res.text = ""
 		for _, f := range files {

@@ -16,29 +16,6 @@ import (
 	"github.com/wstools/ws/pkg/internal/needtool"
 )
 
-// TestSpanLinesTimeout: when finding a -U search's matches again to group
-// them into runs (spanLines) runs out of time, the stream records the
-// timeout, with the file and the line it had reached, for the search to
-// fail on, rather than send the file's runs short without a word. The
-// first pass is stood in for by the file's hits (the real one would have
-// timed out too: the pattern runs away on the line after the first).
-func TestSpanLinesTimeout(t *testing.T) {
-	m, err := grep.CompileWith(`x\n|(a+)+(?=b)`, grep.CompileOptions{CaseSensitive: true, Multiline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := []byte("x\n" + strings.Repeat("a", 40) + "\n")
-	var sent []string
-	s := &jsonlStream{m: m, emit: func(e GrepEvent) { sent = append(sent, e.Type) }}
-	s.spanLines(&grep.File{Rel: "f.txt", Buf: buf, Lines: grep.IndexLines(buf), Hits: []grep.Hit{{Line: 0}, {Line: 1}}}, rgData("f.txt"))
-	if s.timeout == nil || s.timeout.Rel != "f.txt" || s.timeout.Line != 1 || s.timeout.Limit != grep.SearchLimit(len(buf)) {
-		t.Fatalf("timeout %+v, want f.txt line 1 (the last line sent) and the limit for %d bytes", s.timeout, len(buf))
-	}
-	if strings.Join(sent, " ") != "match" {
-		t.Errorf("sent %q, want the run found before the timeout", sent)
-	}
-}
-
 // TestGrepMultilineEventsAsRipgrep holds ws grep -U --jsonl to rg -U
 // --json on random files and patterns of a small alphabet where the two
 // dialects agree, with context: the begin, match and context messages must
@@ -77,7 +54,7 @@ func TestGrepMultilineEventsAsRipgrep(t *testing.T) {
 			name := fmt.Sprintf("f%02d.txt", i)
 			var got bytes.Buffer
 			_, err := w.Grep(context.Background(), GrepRequest{Pattern: pattern, Path: name, Multiline: &multi, Before: &before, After: &after,
-				Events: func(ev GrepEvent) {
+				Events: func(ev grep.Event) {
 					if ev.Type != "end" && ev.Type != "summary" {
 						got.Write(append(ev.AppendJSON(nil), '\n'))
 					}

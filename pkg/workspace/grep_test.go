@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // TestGrepCountsAsRows searches random trees with -c and without it, and
@@ -119,63 +116,5 @@ func TestGrepCountsAsRows(t *testing.T) {
 				t.Fatalf("%s: -l %q, -c's files %q", what, files.Text(), names)
 			}
 		}
-	}
-}
-
-// TestGrepEventAppendJSON: the hand-written --jsonl encoder writes what
-// encoding/json writes for every kind of event, over random paths and
-// lines (invalid UTF-8, control characters, U+2028 included).
-func TestGrepEventAppendJSON(t *testing.T) {
-	rng := rand.New(rand.NewSource(5))
-	parts := []string{"a", "é", "\n", "\t", "\"", `\`, "<&>", "\x00", "\x7f", "\u2028", "\xff", "\xe2\x80", "日本", " "}
-	text := func() rgData {
-		var b strings.Builder
-		for range rng.Intn(6) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		return rgData(b.String())
-	}
-	stats := func() rgStats {
-		return rgStats{Elapsed: durationOf(time.Duration(rng.Int63())), Searches: rng.Int(), SearchesWithMatch: rng.Intn(9),
-			BytesSearched: rng.Int63(), BytesPrinted: rng.Int63n(1 << 40), MatchedLines: rng.Int(), Matches: rng.Intn(3)}
-	}
-	for i := range 3000 {
-		var ev GrepEvent
-		switch i % 5 {
-		case 0:
-			ev = GrepEvent{"begin", rgBegin{text()}}
-		case 1, 2:
-			l := rgLine{Path: text(), Lines: text(), LineNumber: rng.Int(), AbsoluteOffset: rng.Int63()}
-			if i%5 == 1 {
-				l.Submatches = []rgSubmatch{}
-			}
-			for range rng.Intn(3) {
-				l.Submatches = append(l.Submatches, rgSubmatch{Match: text(), Start: rng.Intn(100), End: rng.Intn(100)})
-			}
-			ev = GrepEvent{[]string{"match", "context"}[rng.Intn(2)], l}
-			if rng.Intn(2) == 0 {
-				ev.Data = &l // as the stream sends it
-			}
-		case 3:
-			e := rgEnd{Path: text(), Stats: stats()}
-			if rng.Intn(2) == 0 {
-				off := rng.Int63()
-				e.BinaryOffset = &off
-			}
-			ev = GrepEvent{"end", e}
-		case 4:
-			ev = GrepEvent{"summary", rgSummary{ElapsedTotal: durationOf(time.Duration(rng.Int63n(1e12))), Stats: stats()}}
-		}
-		want, err := jsonenc.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := ev.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
-			t.Fatalf("event %d:\n got %s\nwant x%s", i, got, want)
-		}
-	}
-	ev := GrepEvent{"other", map[string]int{"n": 1}}
-	if got := ev.AppendJSON(nil); string(got) != `{"type":"other","data":{"n":1}}` {
-		t.Fatalf("fallback: %s", got)
 	}
 }

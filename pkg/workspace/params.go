@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/wstools/ws/pkg/grep"
 	"github.com/wstools/ws/pkg/schema"
 )
 
@@ -106,7 +107,7 @@ type GrepRequest struct {
 	NoIgnore  bool     `json:"-"` // --no-ignore
 	// Events, when set, gets ripgrep's --json messages as files are
 	// found (ws grep --jsonl); the result's text is then empty.
-	Events func(GrepEvent) `json:"-"`
+	Events func(grep.Event) `json:"-"`
 	// Rows, when set, gets -l's paths or -c's path:count lines (names as
 	// their bytes) as files are found, in walk order; the result's text
 	// is then empty. The result's data is the same.

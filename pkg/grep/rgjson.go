@@ -1,4 +1,4 @@
-package workspace
+package grep
 
 import (
 	"fmt"
@@ -6,14 +6,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/wstools/ws/pkg/grep"
 	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
-// GrepEvent is one message of ws grep --jsonl, in ripgrep's --json shapes
+// Event is one message of ws grep --jsonl, in ripgrep's --json shapes
 // (begin, match, context, end, summary), so tools that read rg's JSON
 // read ws's.
-type GrepEvent struct {
+type Event struct {
 	Type string `json:"type"`
 	Data any    `json:"data"`
 }
@@ -43,7 +42,7 @@ func (d rgData) appendJSON(b []byte) []byte {
 // AppendJSON appends the event as jsonenc.Marshal writes it, byte for
 // byte, without reflection: --jsonl writes one event per line found, and
 // encoding/json took three quarters of such a search.
-func (e GrepEvent) AppendJSON(b []byte) []byte {
+func (e Event) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":`...)
 	b = jsonenc.AppendString(b, e.Type)
 	b = append(b, `,"data":`...)
@@ -194,31 +193,39 @@ type rgSummary struct {
 	Stats        rgStats    `json:"stats"`
 }
 
-// jsonlStream turns the files of a search into ripgrep's messages as they
-// are found; total gathers the summary's figures.
-type jsonlStream struct {
-	emit          func(GrepEvent)
-	m             *grep.Matcher
+// RGStream turns the files of a search into ripgrep's --json messages as
+// they are found (Options.OnFile, with Parts and Forget), byte for byte as
+// rg writes them but for the elapsed times; total gathers the summary's
+// figures.
+type RGStream struct {
+	emit          func(Event)
+	m             *Matcher
 	before, after int
 	start         time.Time
 	now           func() time.Time
 	total         rgStats
-	cur           rgStats     // of the file being sent
-	spans         []grep.Span // a line's matches, reused line after line
+	cur           rgStats // of the file being sent
+	spans         []Span  // a line's matches, reused line after line
 	// timeout is set when finding a multi-line search's matches again (to
 	// group them) ran out of time where the search itself had not: the
 	// search then fails as a search that timed out does, rather than send
 	// a file's runs short without a word.
-	timeout *grep.Timeout
+	timeout *Timeout
 }
 
-// file sends one file's begin, its matching and context lines, and end;
-// a file in parts (grep.Options.Parts) sends begin with its first part
+// NewRGStream is the stream of a search with m and before and after lines
+// of context, sending its messages to emit; now gives the elapsed times.
+func NewRGStream(emit func(Event), m *Matcher, before, after int, now func() time.Time) *RGStream {
+	return &RGStream{emit: emit, m: m, before: before, after: after, start: now(), now: now}
+}
+
+// File sends one file's begin, its matching and context lines, and end;
+// a file in parts (Options.Parts) sends begin with its first part
 // and end with its last.
-func (s *jsonlStream) file(f *grep.File) {
+func (s *RGStream) File(f *File) {
 	path := rgData(f.Rel)
 	if !f.Continued {
-		s.emit(GrepEvent{"begin", rgBegin{path}})
+		s.emit(Event{"begin", rgBegin{path}})
 		s.cur = rgStats{Elapsed: durationOf(0), Searches: 1, SearchesWithMatch: 1}
 	}
 	if s.m.CrossesLines() {
@@ -231,7 +238,7 @@ func (s *jsonlStream) file(f *grep.File) {
 	}
 	st := s.cur
 	st.BytesSearched = f.Size
-	s.emit(GrepEvent{"end", rgEnd{Path: path, Stats: st}})
+	s.emit(Event{"end", rgEnd{Path: path, Stats: st}})
 	s.total.Searches++
 	s.total.SearchesWithMatch++
 	s.total.BytesSearched += st.BytesSearched
@@ -242,7 +249,7 @@ func (s *jsonlStream) file(f *grep.File) {
 
 // lines sends a file's (or part's) matching lines and their context, a
 // message a line.
-func (s *jsonlStream) lines(f *grep.File, path rgData) {
+func (s *RGStream) lines(f *File, path rgData) {
 	s.cur.MatchedLines += len(f.Hits)
 	k := 0 // the first hit not passed
 	send := func(i int) {
@@ -269,7 +276,7 @@ func (s *jsonlStream) lines(f *grep.File, path rgData) {
 			}
 			s.cur.Matches += len(s.spans)
 		}
-		s.emit(GrepEvent{typ, &ev.rgLine})
+		s.emit(Event{typ, &ev.rgLine})
 		s.cur.BytesPrinted += int64(end - start)
 	}
 	if held := f.Lines.Held(); held != nil {
@@ -296,7 +303,7 @@ func (s *jsonlStream) lines(f *grep.File, path rgData) {
 // lines each a message. The file is whole (a multi-line search reads it
 // so), and its matches are found again in it, up to the last line of its
 // hits (-m).
-func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
+func (s *RGStream) spanLines(f *File, path rgData) {
 	type run struct {
 		first, last int
 		subs        []rgSubmatch
@@ -331,7 +338,7 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 		if k := len(runs) - 1; k >= 0 {
 			line = runs[k].last
 		}
-		s.timeout = &grep.Timeout{Rel: f.Rel, Line: line + 1, Limit: grep.SearchLimit(len(f.Buf))}
+		s.timeout = &Timeout{Rel: f.Rel, Line: line + 1, Limit: SearchLimit(len(f.Buf))}
 	}
 	n := f.Lines.Count()
 	sent := -1 // the last line sent
@@ -345,7 +352,7 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 		if subs == nil {
 			subs = []rgSubmatch{}
 		}
-		s.emit(GrepEvent{typ, &rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: from + 1, AbsoluteOffset: int64(start), Submatches: subs}})
+		s.emit(Event{typ, &rgLine{Path: path, Lines: rgData(f.Buf[start:end]), LineNumber: from + 1, AbsoluteOffset: int64(start), Submatches: subs}})
 		s.cur.BytesPrinted += int64(end - start)
 		sent = to
 	}
@@ -367,17 +374,17 @@ func (s *jsonlStream) spanLines(f *grep.File, path rgData) {
 	}
 }
 
-// timeoutOf is the stream's timeout, if there is a stream and it had one.
-func (s *jsonlStream) timeoutOf() *grep.Timeout {
+// Timeout is the stream's timeout, if there is a stream and it had one.
+func (s *RGStream) Timeout() *Timeout {
 	if s == nil {
 		return nil
 	}
 	return s.timeout
 }
 
-// summary is the last message.
-func (s *jsonlStream) summary() {
+// Summary sends the last message.
+func (s *RGStream) Summary() {
 	el := durationOf(s.now().Sub(s.start))
 	s.total.Elapsed = el
-	s.emit(GrepEvent{"summary", rgSummary{ElapsedTotal: el, Stats: s.total}})
+	s.emit(Event{"summary", rgSummary{ElapsedTotal: el, Stats: s.total}})
 }
