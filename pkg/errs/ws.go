@@ -59,6 +59,18 @@ func NoSkills() *Error {
 	return newf(NotAvailable, `Workspace does not have skills configured (set "skills" in the config)`)
 }
 
+// NoSearchConfigured is NoSearch as a subcommand tells it: which config
+// keys give a workspace search, and how a config is given.
+func NoSearchConfigured() *Error {
+	return newf(NotAvailable, `Workspace does not have search configured: set "bm25": true (or an "embedder") in the config, given with --config FILE or WS_CONFIG`)
+}
+
+// NoSandboxConfigured is NoSandbox as a subcommand tells it: the config
+// switched the sandbox off.
+func NoSandboxConfigured() *Error {
+	return newf(NotAvailable, `Workspace does not have a sandbox configured: the config sets "sandbox": false`)
+}
+
 // ToolNotAvailable: a tool that is not offered under that name.
 var ToolNotAvailable = textError(NotAvailable, "tool not available: %s")
 

@@ -273,24 +273,39 @@ func ConfigKeys() []config.ToolKey {
 // Unavailable says why this workspace cannot run a tool, or nil when it
 // can: the config switched it off; it writes and the filesystem is
 // read-only (Mastra's message); or the workspace lacks what it needs.
-func (w *Workspace) Unavailable(s *ToolSpec) error {
+func (w *Workspace) Unavailable(s *ToolSpec) error { return w.unavailable(JSONParams, s) }
+
+// unavailable is Unavailable told in d's words: a subcommand's text says
+// which config key would supply what is missing.
+func (w *Workspace) unavailable(d Dialect, s *ToolSpec) error {
 	switch {
 	case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
 		return errs.ToolNotOffered(s.ID, w.switchedOff(s.ID))
 	case s.Writes && w.readOnly:
 		return errs.ReadOnlyMode(s.Op)
 	}
-	return w.lacks(s.Needs)
+	return w.lacksIn(d, s.Needs)
 }
 
 // lacks says which of the features needs this workspace does not have.
-func (w *Workspace) lacks(needs Feature) error {
+func (w *Workspace) lacks(needs Feature) error { return w.lacksIn(JSONParams, needs) }
+
+// lacksIn is lacks in d's words: Mastra's messages, and for a subcommand
+// the config key that would supply the feature.
+func (w *Workspace) lacksIn(d Dialect, needs Feature) error {
+	cli := d == CLIFlags
 	switch {
 	case needs&NeedSandbox != 0 && w.cfg.Sandbox.Disabled:
+		if cli {
+			return errs.NoSandboxConfigured()
+		}
 		return errs.NoSandbox()
 	case needs&NeedProcesses != 0 && len(w.superv) == 0:
 		return errs.NoProcesses()
 	case needs&NeedSearch != 0 && !w.cfg.BM25 && w.cfg.Embedder == nil:
+		if cli {
+			return errs.NoSearchConfigured()
+		}
 		return errs.NoSearch()
 	case needs&NeedSkills != 0 && len(w.cfg.Skills) == 0:
 		return errs.NoSkills()
@@ -429,7 +444,7 @@ func (w *Workspace) Run(ctx context.Context, id string, req any) (Result, error)
 	if !ok {
 		return nil, errs.ToolNotAvailable(id)
 	}
-	if err := w.Unavailable(spec); err != nil {
+	if err := w.unavailable(dialectOf(ctx), spec); err != nil {
 		return nil, err
 	}
 	// Hooks and an approver are shown the arguments: streamed content
