@@ -139,7 +139,7 @@ func (h *Handler) approver(ctx context.Context) workspace.Approver {
 			Action string `json:"action"`
 		}
 		if err := json.Unmarshal(raw, &answer); err != nil {
-			return "", errors.New("the answer is not an elicitation result: " + err.Error())
+			return "", errors.New("the answer is not an elicitation result: " + mistyped(err))
 		}
 		return answer.Action, nil
 	})

@@ -88,6 +88,10 @@ func TestElicitApproval(t *testing.T) {
 			want: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the call of mastra_workspace_write_file was not approved"}],"isError":true}}`},
 		{answer: `{"jsonrpc":"2.0","id":%ID%,"error":{"code":-32601,"message":"no UI"}}`,
 			want: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: no UI"}],"isError":true}}`},
+		{answer: `{"jsonrpc":"2.0","id":%ID%,"result":"garbage"}`,
+			want: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: the answer is not an elicitation result: must be an object, not string"}],"isError":true}}`},
+		{answer: `{"jsonrpc":"2.0","id":%ID%,"result":{"action":7}}`,
+			want: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: the answer is not an elicitation result: action must be a string, not number"}],"isError":true}}`},
 		{answer: `{"jsonrpc":"2.0","id":%ID%,"result":{"action":"maybe"}}`,
 			want: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mastra_workspace_write_file requires approval, and asking the MCP client's user failed: unknown action \"maybe\""}],"isError":true}}`},
 	}

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -136,15 +139,17 @@ type jobItem struct {
 func (h *Handler) accept(ctx context.Context, msg []byte) *job {
 	j := &job{h: h}
 	msg = bytes.TrimSpace(msg)
-	if !json.Valid(msg) {
+	// A message too deep for encoding/json is read member by member: it
+	// may be a call whose arguments nest too deeply, to be answered with
+	// the validation failure like any other bad arguments.
+	if !json.Valid(msg) && (!tooDeepForGo(msg) || !splitsDeep(msg)) {
 		j.items = []jobItem{{resp: errorResponse(nullID, errorf(codeParseError, "Parse error: the message is not JSON"))}}
 		return j
 	}
 	raws := []json.RawMessage{msg}
 	if msg[0] == '[' {
 		j.batch = true
-		raws = nil
-		_ = json.Unmarshal(msg, &raws)
+		raws, _ = arrayElements(msg)
 		if len(raws) == 0 {
 			j.batch = false
 			j.items = []jobItem{{resp: errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: empty batch"))}}
@@ -358,9 +363,37 @@ func decodeParams(params json.RawMessage, v any) *rpcError {
 		return nil
 	}
 	if err := json.Unmarshal(params, v); err != nil {
-		return errorf(codeInvalidParams, "Invalid params: %v", err)
+		if tooDeepForGo(params) {
+			return errorf(codeInvalidParams, "Invalid params: the params nest more than %d levels", goMaxDepth)
+		}
+		return errorf(codeInvalidParams, "Invalid params: %s", mistyped(err))
 	}
 	return nil
+}
+
+// mistyped words a decoding error of a message's JSON (valid JSON of the
+// wrong shape) in the protocol's terms: the member and the JSON type it
+// needs, not the Go value it would have filled.
+func mistyped(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return "not the shape the method needs"
+	}
+	want := "a number"
+	switch te.Type.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("must be %s, not %s", want, te.Value)
+	}
+	return fmt.Sprintf("%s must be %s, not %s", te.Field, want, te.Value)
 }
 
 // decodeRequired is decodeParams for a method that must have params.
@@ -414,7 +447,13 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 		Meta      json.RawMessage `json:"_meta"`
 	}
 	if err := decodeRequired("tools/call", params, &p); err != nil {
-		return nil, err
+		// Arguments nested too deeply for encoding/json are still
+		// answered as arguments nested too deeply (by ws.Call).
+		m, ok := objectMembers(params)
+		if !ok || !tooDeepForGo(m["arguments"]) || json.Unmarshal(m["name"], &p.Name) != nil {
+			return nil, err
+		}
+		p.Arguments, p.Meta = m["arguments"], m["_meta"]
 	}
 	if !h.known[p.Name] {
 		return nil, errorf(codeInvalidParams, "unknown tool %q", p.Name)

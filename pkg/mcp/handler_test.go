@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/workspace"
 )
@@ -59,6 +60,7 @@ func TestHandle(t *testing.T) {
 	initWith := func(v string) string {
 		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
 	}
+	deep := strings.Repeat("[", goMaxDepth+1) + strings.Repeat("]", goMaxDepth+1)
 	tests := []struct {
 		name     string
 		fresh    bool
@@ -76,7 +78,7 @@ func TestHandle(t *testing.T) {
 		{name: "initialize without params", fresh: true, in: `{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
 			want: `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: initialize needs params"}}`},
 		{name: "initialize with a bad version type", fresh: true, in: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`,
-			contains: []string{`"id":1,"error":{"code":-32602,"message":"Invalid params: json: cannot unmarshal number`}},
+			want: `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: protocolVersion must be a string, not number"}}`},
 		{name: "initialize twice", in: initWith("2025-06-18"),
 			want: `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: initialize was already received"}}`},
 		{name: "tools/list before initialize", fresh: true, in: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
@@ -122,7 +124,30 @@ func TestHandle(t *testing.T) {
 		{name: "tools/call without params", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call"}`,
 			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: tools/call needs params"}}`},
 		{name: "tools/call with a number for a name", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":5}}`,
-			contains: []string{`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: json: cannot unmarshal number`}},
+			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: name must be a string, not number"}}`},
+		{name: "logging/setLevel with a number", in: `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":3}}`,
+			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: level must be a string, not number"}}`},
+		{name: "tools/list with an object cursor", in: `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":{}}}`,
+			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: cursor must be a string, not object"}}`},
+
+		// nested deeper than encoding/json reads (10000 levels)
+		{name: "arguments too deep for encoding/json", in: `{"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":{"path":` + deep + `}}}`,
+			contains: []string{`{"jsonrpc":"2.0","id":"d","result":{"content":[{"type":"text","text":"Tool input validation failed for mastra_workspace_read_file.`,
+				`- root: Too deep: the arguments nest more than 512 levels`, `"isError":true}}`}},
+		{name: "arguments too deep, members in another order", in: `{"params":{"arguments":` + deep + `, "name":"mastra_workspace_read_file"},"id":5,"method":"tools/call","jsonrpc":"2.0"}`,
+			contains: []string{`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"Tool input validation failed`, `Too deep`}},
+		{name: "too deep, with brackets and quotes in strings", in: `{"jsonrpc":"2.0","id":"q]}\"","method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":{"path":"a]}\"{[","x":` + deep + `}}}`,
+			contains: []string{`{"jsonrpc":"2.0","id":"q]}\"","result":{"content":[{"type":"text","text":"Tool input validation failed`, `Too deep`}},
+		{name: "too deep a batch", in: `[{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":` + deep + `}}]`,
+			contains: []string{`[{"jsonrpc":"2.0","id":"b","result":{"content":[{"type":"text","text":"Tool input validation failed`, `Too deep`}},
+		{name: "_meta too deep", in: `{"jsonrpc":"2.0","id":"m","method":"tools/call","params":{"name":"mastra_workspace_read_file","arguments":{},"_meta":` + deep + `}}`,
+			want: `{"jsonrpc":"2.0","id":"m","error":{"code":-32602,"message":"Invalid params: the params nest more than 10000 levels"}}`},
+		{name: "an id too deep", in: `{"jsonrpc":"2.0","id":` + deep + `,"method":"ping"}`,
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: id must be a string or a number"}}`},
+		{name: "too deep and cut short", in: `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"x","arguments":` + deep + `}`,
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not JSON"}}`},
+		{name: "too deep with a bad member", in: `{"jsonrpc":"2.0","id":"c","method":tools,"params":{"arguments":` + deep + `}}`,
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not JSON"}}`},
 		{name: "params that are not an object", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"x"}`,
 			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: params must be an object"}}`},
 		{name: "params by position", in: `{"jsonrpc":"2.0","id":4,"method":"ping","params":[]}`,
@@ -152,6 +177,8 @@ func TestHandle(t *testing.T) {
 		{name: "no jsonrpc member", in: `{"id":7,"method":"ping"}`, want: `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""}}`},
 		{name: "jsonrpc 1.0", in: `{"jsonrpc":"1.0","id":7,"method":"ping"}`, want: `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""}}`},
 		{name: "null id", in: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: id must be a string or a number"}}`},
+		{name: "id that is not UTF-8", in: "{\"jsonrpc\":\"2.0\",\"id\":\"u\xff\",\"method\":\"ping\"}",
+			want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: id is not valid UTF-8"}}`},
 		{name: "object id", in: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, want: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: id must be a string or a number"}}`},
 		{name: "no method", in: `{"jsonrpc":"2.0","id":7}`, want: `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: no method"}}`},
 		{name: "method not a string", in: `{"jsonrpc":"2.0","id":7,"method":5}`, want: `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: method must be a string"}}`},
@@ -181,7 +208,7 @@ func TestHandle(t *testing.T) {
 					t.Errorf("Handle(%s)\n got %s\nlacks %s", tt.in, got, s)
 				}
 			}
-			if got != "" && !json.Valid([]byte(got)) {
+			if got != "" && (!json.Valid([]byte(got)) || !utf8.ValidString(got)) {
 				t.Errorf("answer is not JSON: %s", got)
 			}
 		})

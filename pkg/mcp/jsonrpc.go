@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -75,8 +76,8 @@ type reply struct {
 // neither for a message that needs no answer (a response without a
 // usable id, which nothing can be waiting for).
 func decodeMessage(raw json.RawMessage) (*call, *response) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, ok := objectMembers(raw)
+	if !ok {
 		return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: a message must be a JSON object"))
 	}
 	rawMethod, hasMethod := m["method"]
@@ -97,6 +98,10 @@ func decodeMessage(raw json.RawMessage) (*call, *response) {
 		return &call{id: id, reply: r}, nil
 	}
 	if hasID && !validID(id) {
+		if !utf8.Valid(id) {
+			// Echoed, it would make the answer not JSON text either.
+			return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: id is not valid UTF-8"))
+		}
 		return nil, errorResponse(nullID, errorf(codeInvalidRequest, "Invalid Request: id must be a string or a number"))
 	}
 	answerID := id
@@ -133,14 +138,14 @@ func carriesRequest(body []byte) bool {
 	body = bytes.TrimSpace(body)
 	raws := []json.RawMessage{body}
 	if len(body) > 0 && body[0] == '[' {
-		raws = nil // (Unmarshal would write into body)
-		if json.Unmarshal(body, &raws) != nil || len(raws) == 0 {
+		var ok bool
+		if raws, ok = arrayElements(body); !ok || len(raws) == 0 {
 			return true
 		}
 	}
 	for _, raw := range raws {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil || m == nil {
+		m, ok := objectMembers(raw)
+		if !ok {
 			return true
 		}
 		_, method := m["method"]
@@ -160,7 +165,7 @@ func validID(id json.RawMessage) bool {
 	}
 	switch c := id[0]; {
 	case c == '"':
-		return true
+		return utf8.Valid(id) // JSON text is UTF-8: the id is sent back as it came
 	case c == '-' || c >= '0' && c <= '9':
 		return true
 	}

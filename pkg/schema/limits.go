@@ -28,7 +28,7 @@ func CheckArgs(id string, raw []byte) error {
 	if len(raw) > MaxArgsBytes {
 		return validationError(id, []string{fmt.Sprintf("- root: Too big: arguments over %d bytes are not accepted", MaxArgsBytes)}, rawEcho(raw))
 	}
-	if depth(raw) > MaxDepth {
+	if DeeperThan(raw, MaxDepth) {
 		return validationError(id, []string{fmt.Sprintf("- root: Too deep: the arguments nest more than %d levels", MaxDepth)}, rawEcho(raw))
 	}
 	if !utf8.Valid(raw) {
@@ -50,10 +50,11 @@ func invalidUTF8At(raw []byte) int {
 	return len(raw)
 }
 
-// depth is how deeply the JSON text nests, counted until it passes
-// MaxDepth (the rest is not looked at). Brackets inside strings don't count.
-func depth(raw []byte) int {
-	d, most := 0, 0
+// DeeperThan reports whether the JSON text raw nests (objects and arrays)
+// more than limit levels. Brackets inside strings don't count, and the
+// scan stops at the first level past limit.
+func DeeperThan(raw []byte, limit int) bool {
+	d := 0
 	inString, escaped := false, false
 	for _, c := range raw {
 		switch {
@@ -69,18 +70,14 @@ func depth(raw []byte) int {
 		case c == '"':
 			inString = true
 		case c == '[' || c == '{':
-			d++
-			if d > most {
-				most = d
-				if most > MaxDepth {
-					return most
-				}
+			if d++; d > limit {
+				return true
 			}
 		case c == ']' || c == '}':
 			d--
 		}
 	}
-	return most
+	return false
 }
 
 // echoBytes is how much of an input the echo of a failed call looks at:
