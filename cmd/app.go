@@ -27,6 +27,10 @@ type App struct {
 	// noPrompt: never ask for approval on the terminal (ws mcp: a client
 	// is waiting on the other end of stdio).
 	noPrompt bool
+	// stdoutIsProtocol: stdout carries JSON-RPC (ws mcp on stdio), so a
+	// failure is told on stderr in text, --json or not: an envelope there
+	// would be a message no client expects.
+	stdoutIsProtocol bool
 	// session is the remote session this ws serves (ws __remote): the
 	// caller's local input files come from it.
 	session *remote.Session

@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/render"
+	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/schema"
 )
 
@@ -53,6 +56,12 @@ exits 1 with "tool not available".`,
 			}
 			if err != nil {
 				return &reported{err}
+			}
+			// A signal that stopped the tool (execute_command answers with
+			// the status of the command it ended) ends ws as it ends exec.
+			var sig *runner.SignalError
+			if errors.As(context.Cause(cmd.Context()), &sig) {
+				return &exitStatusError{128 + int(sig.Signal)}
 			}
 			return nil
 		},

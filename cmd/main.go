@@ -220,7 +220,7 @@ func (a *App) exitStatus(root, cmd *cobra.Command, args []string, err error) int
 		return code
 	}
 	msg := cmd.CommandPath() + ": " + err.Error()
-	if a.opts.json || jsonAsked(args) {
+	if (a.opts.json || jsonAsked(args)) && !a.stdoutIsProtocol {
 		// --json promises one envelope on stdout, whatever happened.
 		render.JSON(a.IO.Out, render.Envelope{Tool: commandTool(cmd), Output: msg,
 			Error: &render.ErrorBody{Code: errs.InvalidArgument, Message: msg}})

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,7 +41,12 @@ value of WS_MCP_TOKEN, or the first line of --token-file; without either, ws mak
 one and prints it on stderr. ADDR is 127.0.0.1:PORT by default (a bare PORT, or
 :PORT for every interface); an address beyond loopback is refused unless the token
 is set. SIGTERM or SIGINT stops taking requests, lets the calls in flight finish
-and answer, and exits.`,
+and answer, and exits.
+
+On stdio, SIGTERM or SIGINT stops the calls in flight (their commands get the
+signal), sends their answers and exits 0, as the end of stdin does. Stdout
+carries JSON-RPC only: a failure of the server itself (a bad config, say) is
+told on stderr, with or without --json.`,
 		Example: `  ws --root ~/project mcp
   # in an MCP client config: {"command": "ws", "args": ["--root", "/path/to/project", "mcp"]}
   WS_MCP_TOKEN=$(openssl rand -hex 32) ws --root ~/project mcp --http 8080
@@ -52,6 +58,7 @@ and answer, and exits.`,
 			app.noPrompt = true
 			longRun() // a server: it may run for days
 			if !changed(cmd.Flags(), "http") {
+				app.stdoutIsProtocol, app.opts.json = true, false
 				for _, f := range []string{"token-file", "max-body-bytes", "max-requests", "max-sessions"} {
 					if changed(cmd.Flags(), f) {
 						return usagef("--%s goes with --http", f)
@@ -100,8 +107,12 @@ func (a *App) serveMCPHTTP(cmd *cobra.Command, o mcpHTTPOptions) error {
 	if !strings.Contains(addr, ":") {
 		addr = "127.0.0.1:" + addr
 	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
 		return usagef("--http %q: %v", o.addr, err)
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n > 65535 {
+		return usagef("--http %s: the port must be a number from 0 to 65535 (0: any free port)", o.addr)
 	}
 	token, err := mcpToken(o.tokenFile)
 	if err != nil {

@@ -17,8 +17,9 @@ import (
 // answered as they finish, so a long command holds up neither the
 // messages after it nor their cancellation; everything else is answered
 // in order. Serve returns when in ends, once every answer is written, or
-// when ctx is cancelled (with its error), once the calls it stops have
-// answered.
+// when ctx is cancelled (a signal: the session ends as it would on EOF,
+// and nil is returned), once the calls it stops have answered. Its error
+// is that of a write, when the client stopped reading.
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer, opts Options) error {
 	h := NewHandler(ws, version)
 	h.progressEvery = opts.progressEvery()
@@ -54,10 +55,7 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 	for {
 		select {
 		case <-ctx.Done():
-			if err := w.err(); err != nil {
-				return err
-			}
-			return ctx.Err()
+			return w.err()
 		case err := <-readErr:
 			// Calls waiting for an answer of the client get none.
 			h.endInput()
