@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -48,12 +49,20 @@ func parseJSValue(data []byte) (*jsValue, error) {
 	return v, nil
 }
 
-func decodeJS(dec *json.Decoder) (*jsValue, error) {
+// token is dec's next token; text that ends inside a value, wherever it
+// ends, says so in one wording (the decoder gives io.EOF between tokens,
+// io.ErrUnexpectedEOF within one).
+func token(dec *json.Decoder) (json.Token, error) {
 	tok, err := dec.Token()
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return nil, errors.New("unexpected end of JSON input")
+	}
+	return tok, err
+}
+
+func decodeJS(dec *json.Decoder) (*jsValue, error) {
+	tok, err := token(dec)
 	if err != nil {
-		if err == io.EOF {
-			return nil, fmt.Errorf("unexpected end of JSON input")
-		}
 		return nil, err
 	}
 	switch t := tok.(type) {
@@ -80,12 +89,12 @@ func decodeJS(dec *json.Decoder) (*jsValue, error) {
 				}
 				v.arr = append(v.arr, e)
 			}
-			_, err := dec.Token()
+			_, err := token(dec)
 			return v, err
 		case '{':
 			v := &jsValue{kind: "object", obj: map[string]*jsValue{}}
 			for dec.More() {
-				kt, err := dec.Token()
+				kt, err := token(dec)
 				if err != nil {
 					return nil, err
 				}
@@ -99,7 +108,7 @@ func decodeJS(dec *json.Decoder) (*jsValue, error) {
 				}
 				v.obj[k] = e
 			}
-			_, err := dec.Token()
+			_, err := token(dec)
 			return v, err
 		}
 	}

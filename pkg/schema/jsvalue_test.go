@@ -39,3 +39,18 @@ func TestTruncateForLog(t *testing.T) {
 		t.Errorf("split surrogate pair: %q", got)
 	}
 }
+
+// TestParseJSValueCutShort: JSON that ends inside a value says so in one
+// wording wherever it ends (before: a bare "EOF" after a bracket or a
+// key, "unexpected EOF" inside a string).
+func TestParseJSValueCutShort(t *testing.T) {
+	for _, in := range []string{``, ` `, `{`, `[`, `[1,2`, `{"a"`, `{"a":`, `{"a":"x`, `{"path":"a.txt"`, `[[{}`, `"ab`, `{"a":[1,{"b":2}`} {
+		_, err := parseJSValue([]byte(in))
+		if err == nil || err.Error() != "unexpected end of JSON input" {
+			t.Errorf("parseJSValue(%q) = %v, want unexpected end of JSON input", in, err)
+		}
+	}
+	if _, err := parseJSValue([]byte(`{"a":1} x`)); err == nil || err.Error() != "unexpected data after the JSON value" {
+		t.Errorf("trailing data: %v", err)
+	}
+}

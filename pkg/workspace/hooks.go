@@ -120,7 +120,8 @@ func hookAnswer(out []byte) (stop bool, output json.RawMessage, err error) {
 	var answer map[string]json.RawMessage
 	if err := json.Unmarshal(out, &answer); err != nil {
 		if !json.Valid(out) {
-			return false, nil, errs.HookBadJSON(err)
+			return false, nil, errs.HookBadJSON(fmt.Errorf(`%q is not JSON: print nothing, or an object such as {"proceed":false,"output":"…"}`,
+				wording.Excerpt(string(bytes.TrimSpace(out)), 60)))
 		}
 		return false, nil, errs.HookBadJSON(fmt.Errorf(`expected an object such as {"proceed":false,"output":"…"}, got %s`, jsonKind(out)))
 	}
