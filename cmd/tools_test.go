@@ -2,12 +2,17 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -104,30 +109,123 @@ func TestToolSchemasValidate(t *testing.T) {
 var boundsOnly = map[string]bool{`{"path":"a","offset":0}`: true}
 
 // checkStrict requires what OpenAI's strict mode requires of a schema:
-// each object lists every property as required and allows no others, and
-// none of the keywords it may refuse is left.
+// every object lists its properties, all of them required, and allows no
+// others; none has propertyNames, and none of the keywords strict mode
+// may refuse is left.
 func checkStrict(t *testing.T, name string, s any) {
 	t.Helper()
 	switch s := s.(type) {
 	case map[string]any:
-		for _, k := range []string{"default", "minimum", "maximum", "minItems", "$schema"} {
+		for _, k := range []string{"default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+			"minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern", "format", "$schema", "propertyNames"} {
 			if _, ok := s[k]; ok {
 				t.Errorf("openai-strict %s: keyword %s left in %v", name, k, s)
 			}
 		}
-		if props, ok := s["properties"].(map[string]any); ok {
+		isObject := s["type"] == "object"
+		if types, ok := s["type"].([]any); ok {
+			isObject = slices.Contains(types, any("object"))
+		}
+		props, hasProps := s["properties"].(map[string]any)
+		if isObject || hasProps {
 			req, _ := s["required"].([]any)
-			if s["additionalProperties"] != false || len(req) != len(props) {
+			if !hasProps || s["additionalProperties"] != false || len(req) != len(props) {
 				t.Errorf("openai-strict %s: an object that is not strict: %v", name, s)
 			}
 		}
-		for _, v := range s {
+		for k, v := range s {
+			if k == "properties" {
+				for _, p := range props {
+					checkStrict(t, name, p)
+				}
+				continue
+			}
 			checkStrict(t, name, v)
 		}
 	case []any:
 		for _, v := range s {
 			checkStrict(t, name, v)
 		}
+	}
+}
+
+// TestStrictSchemasEveryConfig walks the openai-strict schema of every
+// tool each config offers (ws's own tools, skills, bm25, an embedder, and
+// all of them), so that no tool, now or later, gives OpenAI's strict mode
+// a schema it refuses; and a strict model's call to index, which leaves
+// metadata out, still validates.
+func TestStrictSchemasEveryConfig(t *testing.T) {
+	configs := map[string]string{
+		"default":  `{}`,
+		"wsTools":  `{"tools": {"wsTools": true}}`,
+		"skills":   `{"skills": ["skills"]}`,
+		"bm25":     `{"bm25": true}`,
+		"embedder": `{"embedder": {"command": ["./embed"]}}`,
+		"hybrid":   `{"bm25": true, "embedder": {"command": ["./embed"]}}`,
+		"all":      `{"bm25": true, "embedder": {"command": ["./embed"]}, "skills": ["skills"], "tools": {"wsTools": true}}`,
+	}
+	for cname, doc := range configs {
+		t.Run(cname, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(root, "skills", "pdf"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "skills", "pdf", "SKILL.md"), []byte("---\nname: pdf\ndescription: d\n---\nbody\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := config.Parse([]byte(doc), workspace.ConfigKeys())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, err := workspace.New(workspace.Options{Root: root, StateDir: t.TempDir(), Config: cfg, Supervisor: []string{"ws"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			var defs []toolDef
+			for _, o := range ws.Offered() {
+				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
+			}
+			var buf bytes.Buffer
+			if err := json.NewEncoder(&buf).Encode(toolFormats["openai-strict"](ws, defs)); err != nil {
+				t.Fatal(err)
+			}
+			doc, err := jsonschema.UnmarshalJSON(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			schemas := schemasOf(t, "openai-strict", doc)
+			if len(schemas) != len(defs) {
+				t.Fatalf("%d strict schemas for %d tools", len(schemas), len(defs))
+			}
+			for name, s := range schemas {
+				checkStrict(t, name, s)
+			}
+			s, ok := schemas["mastra_workspace_index"]
+			if !ok {
+				return
+			}
+			c := jsonschema.NewCompiler()
+			c.DefaultDraft(jsonschema.Draft7)
+			if err := c.AddResource("mem://index.json", s); err != nil {
+				t.Fatal(err)
+			}
+			sch, err := c.Compile("mem://index.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			call := map[string]any{"path": "notes/a", "content": "banana"}
+			if err := sch.Validate(withNulls(call, s)); err != nil {
+				t.Fatalf("a strict call to index does not validate: %v", err)
+			}
+			if strings.Contains(cname, "embedder") || cname == "hybrid" || cname == "all" {
+				return // the call would run the embedder
+			}
+			args, _ := json.Marshal(call)
+			if _, _, err := ws.Call(context.Background(), "mastra_workspace_index", args); err != nil {
+				t.Fatalf("ws refuses a strict call to index: %v", err)
+			}
+		})
 	}
 }
 

@@ -17,8 +17,10 @@ var strictDropped = []string{"$schema", "default", "minimum", "maximum", "exclus
 // properties as required and allows no others, an optional property
 // becomes nullable instead (a call takes a null for an optional
 // parameter as not given, at any depth, as Mastra's validator does), and
-// the keywords strict mode refuses are left out. It returns a new schema;
-// s is not changed.
+// the keywords strict mode refuses are left out. An optional property
+// that strict mode cannot describe (a free-form object, whose keys are
+// not known) is left out too: a strict model then never sends it, and a
+// call without it is valid. It returns a new schema; s is not changed.
 func Strict(s map[string]any) map[string]any {
 	out := make(map[string]any, len(s))
 	for k, v := range s {
@@ -55,16 +57,20 @@ func Strict(s map[string]any) map[string]any {
 	names := make([]string, 0, len(props))
 	next := make(map[string]any, len(props))
 	for name, p := range props {
-		names = append(names, name)
 		m, ok := p.(map[string]any)
 		if !ok {
+			names = append(names, name)
 			next[name] = p
 			continue
 		}
 		m = Strict(m)
 		if !required[name] {
+			if !strictForm(m) {
+				continue
+			}
 			m = nullable(m)
 		}
+		names = append(names, name)
 		next[name] = m
 	}
 	sort.Strings(names)
@@ -74,6 +80,46 @@ func Strict(s map[string]any) map[string]any {
 	}
 	out["properties"], out["required"], out["additionalProperties"] = next, all, false
 	return out
+}
+
+// strictForm reports whether the schema s (after Strict) is one OpenAI's
+// strict mode takes: every object in it lists its properties and allows
+// no others, and none has propertyNames (which strict mode does not
+// support). A free-form object ({"additionalProperties": {}}) is not.
+func strictForm(s map[string]any) bool {
+	if _, ok := s["propertyNames"]; ok {
+		return false
+	}
+	if isObject(s["type"]) && s["additionalProperties"] != false {
+		return false
+	}
+	var subs []any
+	if props, ok := s["properties"].(map[string]any); ok {
+		for _, p := range props {
+			subs = append(subs, p)
+		}
+	}
+	if alts, ok := s["anyOf"].([]any); ok {
+		subs = append(subs, alts...)
+	}
+	subs = append(subs, s["items"], s["additionalProperties"])
+	for _, sub := range subs {
+		if m, ok := sub.(map[string]any); ok && !strictForm(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// isObject reports whether a schema's type is or includes "object".
+func isObject(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "object"
+	case []any:
+		return slices.Contains(t, any("object"))
+	}
+	return false
 }
 
 // nullable is the schema s that also takes null.
