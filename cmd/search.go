@@ -23,7 +23,7 @@ one query, as if quoted.`,
 		Args: queryArgs,
 	}, func(b *binder, req *workspace.SearchRequest) {
 		b.countIn(&req.TopK, "top-k", "", b.atLeast("topK", 1), "5", "at most N results (topK)")
-		b.choice(&req.Mode, "mode", "mode", "search mode: bm25, vector or hybrid (the last two need an embedder; default: all that is configured)")
+		b.choice(&req.Mode, "mode", "mode", "search mode: bm25, vector (needs an embedder) or hybrid (needs both); default: all that is configured")
 		b.number(&req.MinScore, "min-score", "minScore", "score", "a number", "", "leave out results scoring below X (raw BM25 score, cosine, or the hybrid combination)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.SearchRequest) error {
 		req.Query = strings.Join(args, " ")

@@ -102,11 +102,11 @@ func setMode(param, mode string) string {
 // UnknownSearchMode: a search mode ws does not know.
 var UnknownSearchMode = textError(InvalidArgument, "unknown search mode %q (modes: bm25, vector, hybrid)")
 
-// NeedsBM25: a bm25 search in a workspace whose config enables only
-// vector search.
+// NeedsBM25: a bm25 or hybrid search in a workspace whose config enables
+// only vector search.
 // param names the mode as NeedsEmbedderAs's does.
-func NeedsBM25(param string) *Error {
-	return newf(InvalidArgument, `search mode "bm25" needs bm25, which the config does not enable (set "bm25": true, or use %s)`, setMode(param, "vector"))
+func NeedsBM25(mode, param string) *Error {
+	return newf(InvalidArgument, `search mode %q needs bm25, which the config does not enable (set "bm25": true, or use %s)`, mode, setMode(param, "vector"))
 }
 
 // Embedder is a failure of the embedder (the message names its endpoint,

@@ -117,23 +117,28 @@ func (w *Workspace) offerSearchModes(p schema.Params) schema.Params {
 // Search ranks the indexed documents: by keywords (BM25), by meaning
 // (vector: cosine similarity of embeddings) or both (hybrid), in the mode
 // Mastra's rules pick (search.EffectiveMode). Asking for vector or hybrid
-// with no embedder configured is an error (SPEC 16a), not Mastra's silent
-// fallback. Files indexed from disk that changed since are read again
+// with no embedder configured, or hybrid without bm25, is an error (SPEC
+// 16a), not Mastra's silent fallback. Files indexed from disk that changed since are read again
 // first, and deleted ones dropped (SPEC 16b).
 func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	canVector := w.cfg.Embedder != nil
+	param := dialectOf(ctx).param("mode", "mode")
 	switch req.Mode {
 	case "", search.ModeBM25:
 	case search.ModeVector, search.ModeHybrid:
 		if !canVector {
-			return nil, errs.NeedsEmbedderAs(req.Mode, dialectOf(ctx).param("mode", "mode"))
+			return nil, errs.NeedsEmbedderAs(req.Mode, param)
+		}
+		if req.Mode == search.ModeHybrid && !w.cfg.BM25 {
+			// Mastra quietly runs a vector search then.
+			return nil, errs.NeedsBM25(req.Mode, param)
 		}
 	default:
 		return nil, errs.UnknownSearchMode(req.Mode)
 	}
 	mode := search.EffectiveMode(req.Mode, w.cfg.BM25, canVector)
 	if mode == search.ModeBM25 && !w.cfg.BM25 {
-		return nil, errs.NeedsBM25(dialectOf(ctx).param("mode", "mode"))
+		return nil, errs.NeedsBM25(search.ModeBM25, param)
 	}
 	topK := 5.0
 	if req.TopK != nil {

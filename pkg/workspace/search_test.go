@@ -14,13 +14,17 @@ import (
 func TestSearchRequestErrors(t *testing.T) {
 	bm25 := config.Default()
 	bm25.BM25 = true
+	vector := config.Default()
+	vector.Embedder = &config.Embedder{Command: []string{"./embed"}}
 	cases := []struct {
 		name string
 		cfg  *config.Config
 		mode string
 		want error
 	}{
-		{"no bm25 and no embedder", config.Default(), "", errs.NeedsBM25("mode")},
+		{"no bm25 and no embedder", config.Default(), "", errs.NeedsBM25("bm25", "mode")},
+		{"bm25 with only an embedder", vector, "bm25", errs.NeedsBM25("bm25", "mode")},
+		{"hybrid with only an embedder", vector, "hybrid", errs.NeedsBM25("hybrid", "mode")},
 		{"vector without an embedder", bm25, "vector", errs.NeedsEmbedder("vector")},
 		{"hybrid without an embedder", bm25, "hybrid", errs.NeedsEmbedder("hybrid")},
 		{"an unknown mode", bm25, "fuzzy", errs.UnknownSearchMode("fuzzy")},
