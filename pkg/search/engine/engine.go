@@ -111,31 +111,53 @@ func (e *Engine) Search(ctx context.Context, query, mode string, topK float64, m
 	if r == nil {
 		return nil, nil
 	}
-	var hits []search.Scored
+	hits, err := e.rank(ctx, r, query, mode, topK, minScore)
+	var dc *dimChange
+	if errors.As(err, &dc) {
+		// The embedder's vectors changed dimension: embed the documents
+		// again, then search the index that holds their new vectors.
+		var data []byte
+		data, err = e.changeVectors(ctx, false, dc.new, func(*search.Index) {})
+		if err != nil {
+			return nil, err
+		}
+		if r, err = search.Open(data); err != nil {
+			return nil, e.indexError(err)
+		}
+		r.Built(e.o.Params)
+		hits, err = e.rank(ctx, r, query, mode, topK, minScore)
+	}
+	if err != nil {
+		return nil, e.dimError(err)
+	}
+	// Mastra's Workspace.search takes topK again of what the engine
+	// returned: a negative topK drops that many results twice.
+	return hits[:search.SliceEnd(len(hits), topK)], nil
+}
+
+// rank ranks the documents of r for query in mode (see Search).
+func (e *Engine) rank(ctx context.Context, r *search.Reader, query, mode string, topK float64, minScore *float64) ([]search.Scored, error) {
 	switch mode {
 	case search.ModeBM25:
 		least := 0.0
 		if minScore != nil {
 			least = *minScore
 		}
+		var hits []search.Scored
 		for _, h := range r.Search(query, topK, least) {
 			s := h.Score
 			hits = append(hits, search.Scored{Hit: h, Details: search.ScoreDetails{BM25: &s}})
 		}
+		return hits, nil
 	case search.ModeVector:
-		hits, err = e.vectorSearch(ctx, r, e.vectorFile(), query, topK, minScore)
-	default:
-		k := search.HybridTopK(topK)
-		var vec []search.Scored
-		vec, err = e.vectorSearch(ctx, r, e.vectorFile(), query, k, nil)
-		hits = search.Merge(plainHits(vec), r.Search(query, k, 0), 0.5, topK, minScore)
+		return e.vectorSearch(ctx, r, e.vectorFile(), query, topK, minScore)
 	}
+	k := search.HybridTopK(topK)
+	vec, err := e.vectorSearch(ctx, r, e.vectorFile(), query, k, nil)
 	if err != nil {
 		return nil, err
 	}
-	// Mastra's Workspace.search takes topK again of what the engine
-	// returned: a negative topK drops that many results twice.
-	return hits[:search.SliceEnd(len(hits), topK)], nil
+	return search.Merge(plainHits(vec), r.Search(query, k, 0), 0.5, topK, minScore), nil
 }
 
 // plainHits are the hits of scored results.
@@ -396,7 +418,18 @@ func (e *Engine) indexError(err error) error {
 // the documents are embedded (those whose content the vector store does
 // not hold yet) before anything is saved, so an embedder that fails leaves
 // the index as it was.
-func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*search.Index)) (_ []byte, err error) {
+func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*search.Index)) ([]byte, error) {
+	dim := -1 // no vectors
+	if vectors {
+		dim = 0
+	}
+	return e.changeVectors(ctx, refresh, dim, fn)
+}
+
+// changeVectors is change, with vectors when dim ≥ 0: a dim above 0 is
+// the dimension the embedder gives now, and vectors of another are all
+// made again (see syncVectors).
+func (e *Engine) changeVectors(ctx context.Context, refresh bool, dim int, fn func(*search.Index)) (_ []byte, err error) {
 	saved := false
 	var store search.Store
 	var x *search.Index
@@ -456,8 +489,8 @@ func (e *Engine) change(ctx context.Context, refresh, vectors bool, fn func(*sea
 	}
 	fn(x)
 	data := x.Encode()
-	if vectors {
-		if err := e.syncVectors(ctx, x, data, e.vectorFile()); err != nil {
+	if dim >= 0 {
+		if err := e.syncVectors(ctx, x, data, e.vectorFile(), dim); err != nil {
 			return nil, err
 		}
 	}

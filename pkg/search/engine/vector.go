@@ -89,9 +89,11 @@ func (e *Engine) vectorsCurrent(r *search.Reader) bool {
 // (whose file's bytes are data): each document with content gets a
 // vector, taken from the store when it holds one made from the same
 // content by the same model, else embedded (each distinct content once).
-// A change of model or of dimension embeds everything again. A damaged
-// store is rebuilt.
-func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, file string) error {
+// A change of model or of dimension embeds everything again: dim, when
+// not 0, is the dimension the embedder gives now (a query's vector had
+// it), and a store of vectors of another dimension is embedded again even
+// when it is current. A damaged store is rebuilt.
+func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, file string, dim int) error {
 	r, err := search.Open(data)
 	if err != nil {
 		return e.indexError(err)
@@ -112,10 +114,11 @@ func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, 
 	defer store.Close()
 	old := store.Meta()
 	model := e.embedderModel()
-	if old.Synced == fp && old.Model == model {
+	sameDim := dim == 0 || old.Count == 0 || old.Dim == dim
+	if old.Synced == fp && old.Model == model && sameDim {
 		return nil
 	}
-	reuse := old.Model == model && store.Verify() == nil
+	reuse := old.Model == model && sameDim && store.Verify() == nil
 	for attempt := 0; ; attempt++ {
 		records, err := e.vectorRecords(ctx, emb, x, store, reuse)
 		var dimErr *dimChange
@@ -137,7 +140,8 @@ func (e *Engine) syncVectors(ctx context.Context, x *search.Index, data []byte, 
 	}
 }
 
-// dimChange: the embedder's vectors no longer have the stored dimension.
+// dimChange: the embedder's vectors no longer have the stored dimension
+// (another model, or the model behind the same name changed).
 type dimChange struct{ old, new int }
 
 func (e *dimChange) Error() string {
@@ -194,6 +198,22 @@ func (e *Engine) vectorRecords(ctx context.Context, emb embed.Embedder, x *searc
 	return records, nil
 }
 
+// dimError is err, a query vector's dimension that is still not the
+// store's after the documents were embedded again (an embedder whose
+// dimension changes from call to call), as a tool error.
+func (e *Engine) dimError(err error) error {
+	var dc *dimChange
+	if !errors.As(err, &dc) {
+		return err
+	}
+	endpoint := e.embedderModel()
+	if emb, eerr := e.embedder(); eerr == nil {
+		endpoint = emb.Endpoint()
+	}
+	return errs.Embedder(&embed.Error{Endpoint: endpoint,
+		Msg: fmt.Sprintf("returned a query vector of %d dimensions, and vectors of %d for the documents embedded again just before", dc.new, dc.old)})
+}
+
 // embedError is an embedder failure as a tool error; ws's own stop
 // signals and cancellations pass through.
 func embedError(err error) error {
@@ -207,7 +227,9 @@ func embedError(err error) error {
 // vectorSearch embeds the query and ranks the documents of r by cosine
 // similarity with the vectors of the store at file: the best topK
 // (JavaScript's slice rules), those below minScore (when set) left out,
-// each found in the index for its content.
+// each found in the index for its content. A query vector whose dimension
+// is not the store's is a *dimChange: the caller embeds the documents
+// again (syncVectors with that dimension) and searches once more.
 func (e *Engine) vectorSearch(ctx context.Context, r *search.Reader, file, query string, topK float64, minScore *float64) ([]search.Scored, error) {
 	store, err := search.OpenVectors(file)
 	if err != nil {
@@ -227,9 +249,12 @@ func (e *Engine) vectorSearch(ctx context.Context, r *search.Reader, file, query
 	if err != nil {
 		return nil, embedError(err)
 	}
-	if len(vecs[0]) != meta.Dim {
+	if d := e.o.Embedder.Dimensions; d > 0 && len(vecs[0]) != d {
 		return nil, errs.Embedder(&embed.Error{Endpoint: emb.Endpoint(),
-			Msg: fmt.Sprintf("returned a query vector of %d dimensions, the index holds vectors of %d (model %s)", len(vecs[0]), meta.Dim, meta.Model)})
+			Msg: fmt.Sprintf("returned a query vector of %d dimensions, the config says %d", len(vecs[0]), d)})
+	}
+	if len(vecs[0]) != meta.Dim {
+		return nil, &dimChange{old: meta.Dim, new: len(vecs[0])}
 	}
 	matches, err := store.Query(vecs[0], k)
 	if err != nil {
@@ -266,7 +291,7 @@ func (e *Engine) RankSkills(ctx context.Context, x *search.Index, p search.Param
 		return nil, errs.NoVectorState()
 	}
 	data := x.Encode()
-	if err := e.syncVectors(ctx, x, data, e.skillVectorFile()); err != nil {
+	if err := e.syncVectors(ctx, x, data, e.skillVectorFile(), 0); err != nil {
 		return nil, err
 	}
 	r, err := search.Open(data)
@@ -276,8 +301,15 @@ func (e *Engine) RankSkills(ctx context.Context, x *search.Index, p search.Param
 	r.Built(p)
 	all := math.Inf(1)
 	vec, err := e.vectorSearch(ctx, r, e.skillVectorFile(), query, all, nil)
+	var dc *dimChange
+	if errors.As(err, &dc) {
+		if err := e.syncVectors(ctx, x, data, e.skillVectorFile(), dc.new); err != nil {
+			return nil, err
+		}
+		vec, err = e.vectorSearch(ctx, r, e.skillVectorFile(), query, all, nil)
+	}
 	if err != nil {
-		return nil, err
+		return nil, e.dimError(err)
 	}
 	var ranked []search.Scored
 	if mode == search.ModeHybrid {
