@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 type Command struct {
 	Argv  []string
 	Name  string // the model name; "" names the vectors by the command line
-	Dir   string
+	Dir   string // where it runs: the workspace root
 	Env   []string
 	Batch int // texts per run; 0: DefaultMaxBatch
 	// Timeout bounds one run; 0: DefaultTimeout.
@@ -57,7 +59,7 @@ func (c *Command) run(ctx context.Context, texts []string) ([][]float32, error) 
 		if errors.As(err, &sig) || ctx.Err() != nil {
 			return nil, err
 		}
-		msg := err.Error()
+		msg := runner.StartError(c.Argv[0], "the workspace root", err).Error()
 		if res != nil {
 			if l := firstLine(string(res.Stderr)); l != "" {
 				msg += ": " + l
@@ -73,11 +75,26 @@ func (c *Command) run(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	dec := json.NewDecoder(bytes.NewReader(res.Stdout))
 	if err := dec.Decode(&ans); err != nil || ans.Embeddings == nil {
-		why := `no "embeddings" array`
-		if err != nil {
-			why = firstLine(err.Error())
-		}
-		return nil, &Error{Endpoint: ep, Msg: `did not print {"embeddings": [[...]]}: ` + why}
+		return nil, &Error{Endpoint: ep, Msg: `did not print {"embeddings": [[...]]}: ` + answerProblem(res.Stdout, err)}
 	}
 	return toFloat32(ep, *ans.Embeddings)
+}
+
+// answerProblem says what is wrong with out, a command's answer that err
+// (from decoding it; nil: it has no "embeddings") refused, in words
+// rather than encoding/json's ("invalid character 'o' in literal null").
+func answerProblem(out []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return `no "embeddings" array`
+	case errors.Is(err, io.EOF):
+		return "it printed nothing"
+	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("what it printed is not JSON: %q", firstLine(strings.TrimSpace(string(out))))
+	case errors.As(err, &typ) && typ.Field == "":
+		return "what it printed is not a JSON object"
+	}
+	return `"embeddings" must be an array of arrays of numbers`
 }

@@ -270,3 +270,39 @@ func TestFirstLineCutsWholeCharacters(t *testing.T) {
 		t.Fatalf("firstLine = %q (%d bytes)", got, len(got))
 	}
 }
+
+// TestCommandFailureWords checks that a command that cannot start, or
+// whose answer is not the embeddings, is told in plain words, never in
+// Go's (fork/exec …, invalid character … in literal null).
+func TestCommandFailureWords(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"a relative program that is not there", []string{"./nonexist"},
+			"embedder command ./nonexist: cannot start ./nonexist: no such file or directory (a relative program is found from the workspace root, where the command runs; give an absolute path)"},
+		{"a program not in PATH", []string{"no-such-embedder-program"},
+			"embedder command no-such-embedder-program: cannot start no-such-embedder-program: no such program in PATH"},
+		{"not JSON", []string{"/bin/sh", "-c", "echo not json"},
+			`embedder command /bin/sh -c echo not json: did not print {"embeddings": [[...]]}: what it printed is not JSON: "not json"`},
+		{"JSON cut short", []string{"/bin/sh", "-c", `echo '{"embeddings": [[1'`},
+			`embedder command /bin/sh -c echo '{"embeddings": [[1': did not print {"embeddings": [[...]]}: what it printed is not JSON: "{\"embeddings\": [[1"`},
+		{"nothing", []string{"/bin/sh", "-c", "true"},
+			`embedder command /bin/sh -c true: did not print {"embeddings": [[...]]}: it printed nothing`},
+		{"not an object", []string{"/bin/sh", "-c", "echo '[[1]]'"},
+			`embedder command /bin/sh -c echo '[[1]]': did not print {"embeddings": [[...]]}: what it printed is not a JSON object`},
+		{"embeddings of strings", []string{"/bin/sh", "-c", `echo '{"embeddings": ["a"]}'`},
+			`embedder command /bin/sh -c echo '{"embeddings": ["a"]}': did not print {"embeddings": [[...]]}: "embeddings" must be an array of arrays of numbers`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Command{Argv: tt.argv, Dir: dir, Env: []string{"PATH=/usr/bin:/bin"}}
+			_, err := c.Embed(context.Background(), []string{"x"})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got  %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,5 +107,40 @@ func TestRepeats(t *testing.T) {
 		if got := Repeats(tt.s, tt.first, t0, t0.Add(tt.after)); got != tt.want {
 			t.Errorf("Repeats(%v, %v, +%v) = %v, want %v", tt.s, tt.first, tt.after, got, tt.want)
 		}
+	}
+}
+
+// TestStartError checks the plain words for a program that cannot start.
+func TestStartError(t *testing.T) {
+	dir := t.TempDir()
+	plain := os.WriteFile(filepath.Join(dir, "plain"), []byte("x"), 0o644)
+	if plain != nil {
+		t.Fatal(plain)
+	}
+	tests := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"relative, missing", []string{"./nonexist"}, "cannot start ./nonexist: no such file or directory (a relative program is found from the workspace root, where the command runs; give an absolute path)"},
+		{"absolute, missing", []string{"/nonexist/x"}, "cannot start /nonexist/x: no such file or directory"},
+		{"not in PATH", []string{"no-such-program-here"}, "cannot start no-such-program-here: no such program in PATH"},
+		{"not executable", []string{"./plain"}, "cannot start ./plain: permission denied (a relative program is found from the workspace root, where the command runs; give an absolute path)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Run(context.Background(), Cmd{Argv: tt.argv, Dir: dir, Env: []string{"PATH=/usr/bin:/bin"}, Timeout: time.Second})
+			got := StartError(tt.argv[0], "the workspace root", err)
+			if got == nil || got.Error() != tt.want {
+				t.Errorf("got  %v\nwant %s", got, tt.want)
+			}
+			if !errors.Is(got, err) {
+				t.Errorf("the cause is lost: %v", got)
+			}
+		})
+	}
+	other := errors.New("exit status 3")
+	if got := StartError("x", "the workspace root", other); got != other {
+		t.Errorf("another error changed: %v", got)
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -188,32 +185,9 @@ func (w *Workspace) runHook(ctx context.Context, name string, argv []string, in 
 func (w *Workspace) runHelper(ctx context.Context, what string, argv []string, stdin []byte, timeout time.Duration) ([]byte, error) {
 	res, err := runner.Run(ctx, runner.Cmd{Argv: argv, Dir: w.base, Env: w.hostEnv, Stdin: stdin, Timeout: timeout})
 	if err != nil {
-		return nil, errs.CommandError(what, argv, startError(argv[0], err), stderrLine(res))
+		return nil, errs.CommandError(what, argv, runner.StartError(argv[0], "the workspace root", err), stderrLine(res))
 	}
 	return res.Stdout, nil
-}
-
-// startError says why a config command could not be started in plain
-// words ("fork/exec ./policy.sh: no such file or directory" was Go's), and
-// where a relative program was looked for: in the workspace root, where
-// the command runs, not beside the config file.
-func startError(prog string, err error) error {
-	var pe *fs.PathError
-	var ee *exec.Error
-	switch {
-	case errors.As(err, &pe):
-		msg := "cannot start " + prog + ": " + errs.Errno(pe.Err)
-		if !filepath.IsAbs(prog) && strings.ContainsRune(prog, '/') {
-			msg += " (a relative program is found from the workspace root, where the command runs; give an absolute path)"
-		}
-		return errors.New(msg)
-	case errors.As(err, &ee):
-		if errors.Is(ee.Err, exec.ErrNotFound) {
-			return errors.New("cannot start " + prog + ": no such program in PATH")
-		}
-		return errors.New("cannot start " + prog + ": " + errs.Errno(ee.Err))
-	}
-	return err
 }
 
 // stderrLine is the first line a command printed on stderr, or "".
