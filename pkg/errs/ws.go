@@ -144,6 +144,12 @@ func State(err error) *Error {
 	return &Error{Code: EIO, Message: "state directory: " + err.Error(), Err: err}
 }
 
+// StateDir: the state directory dir itself is unusable, for the reason
+// problem gives (see statefile.DirProblem).
+func StateDir(dir, problem string, err error) *Error {
+	return &Error{Code: EIO, Message: "state directory " + dir + ": " + problem, Err: err}
+}
+
 // ProcessRemoved: the record of a background process was removed while
 // ws waited for it or followed it; its output and exit went with it.
 func ProcessRemoved(pid string) *Error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 )
@@ -33,5 +34,32 @@ func TestRelative(t *testing.T) {
 	}
 	if Relative("/s", nil) != nil {
 		t.Error("Relative of nil is not nil")
+	}
+}
+
+func TestDirProblem(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "afile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		dir  string
+		err  error
+		want string
+	}{
+		{"the directory cannot be made", "/s/st", &fs.PathError{Op: "mkdir", Path: "/s/st", Err: syscall.EACCES}, "cannot create it: permission denied"},
+		{"a trailing slash", "/s/st/", &fs.PathError{Op: "mkdir", Path: "/s/st", Err: syscall.EROFS}, "cannot create it: read-only file system"},
+		{"a directory above it cannot be made", "/s/st/ws", &fs.PathError{Op: "mkdir", Path: "/s", Err: syscall.ENOENT}, "cannot create it: /s: no such file or directory"},
+		{"a file where it should be", file, &fs.PathError{Op: "open", Path: file + "/search/index.bin", Err: syscall.ENOTDIR}, "not a directory (a file is in its place)"},
+		// A file below the directory is Relative's to word.
+		{"a file below it", "/s/st", &fs.PathError{Op: "mkdir", Path: "/s/st/reads", Err: syscall.EACCES}, ""},
+		{"another directory", "/s/st", &fs.PathError{Op: "mkdir", Path: "/s/st2", Err: syscall.EACCES}, ""},
+		{"not a mkdir", "/s/st", &fs.PathError{Op: "open", Path: "/s/st", Err: syscall.EACCES}, ""},
+		{"no state directory", "", &fs.PathError{Op: "mkdir", Path: "/s", Err: syscall.EACCES}, ""},
+	} {
+		if got := DirProblem(tc.dir, tc.err); got != tc.want {
+			t.Errorf("%s: DirProblem(%q, %v) = %q, want %q", tc.name, tc.dir, tc.err, got, tc.want)
+		}
 	}
 }

@@ -115,8 +115,12 @@ func (w *Workspace) writeStateFile(file string, data []byte) error {
 
 // stateError is a failure in the state directory as a tool error. Its
 // message names the files relative to the state directory, never the
-// machine's absolute path.
+// machine's absolute path; a state directory that is itself unusable is
+// named, with the reason.
 func (w *Workspace) stateError(err error) error {
+	if p := statefile.DirProblem(w.stateDir, err); p != "" {
+		return errs.StateDir(w.stateDir, p, err)
+	}
 	return errs.State(statefile.Relative(w.stateDir, err))
 }
 

@@ -395,7 +395,8 @@ func (e *Engine) autoPathsCurrent(m *search.Mapped) bool {
 }
 
 // indexError is a failure of the index or vector files as a tool error.
-// Its message names the files relative to the state directory.
+// Its message names the files relative to the state directory (the state
+// directory itself when that is what is unusable).
 func (e *Engine) indexError(err error) error {
 	var we *errs.Error
 	if errors.As(err, &we) {
@@ -406,6 +407,9 @@ func (e *Engine) indexError(err error) error {
 	}
 	if errors.Is(err, search.ErrCorrupt) {
 		return errs.IndexDamaged(err)
+	}
+	if p := statefile.DirProblem(e.o.StateDir, err); p != "" {
+		return errs.StateDir(e.o.StateDir, p, err)
 	}
 	return errs.State(statefile.Relative(e.o.StateDir, err))
 }
