@@ -41,6 +41,10 @@ unreadable files, symlinks leading out, patterns that match nothing) listed.`,
 		if len(args) != 1 {
 			return usagef("takes one PATH, or --auto (got %s)", argCount(len(args)))
 		}
+		if args[0] == "" {
+			// ws call keeps Mastra's acceptance of an empty id.
+			return usagef("path is empty: give the document's id, e.g. docs/faq.md (search results show it)")
+		}
 		o.Path = args[0]
 		if changed(f, "metadata") {
 			if t := strings.TrimSpace(metadata); !json.Valid([]byte(t)) || !strings.HasPrefix(t, "{") {
