@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"path"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,12 +15,27 @@ func newSkillCmd(app *App, runF func(context.Context, *workspace.SkillRequest) e
 		Short: "Activate a skill: print its instructions and list its files",
 		Long: `Print a skill's instructions (its SKILL.md without the front matter),
 then its references, scripts and assets. NAME is the skill's name or its
-path. Skills are found in the config's "skills" paths.`,
+path (skills/pdf-tools, skills/pdf-tools/ and ./skills/pdf-tools alike).
+Skills are found in the config's "skills" paths.`,
 		Example: `  ws skill pdf-tools
   ws skill search 'extract text'
   ws skill read pdf-tools references/flags.md --start-line 10 --end-line 20`,
 		Args: exactArgs(1, "one skill NAME"),
-	}, nil, pathArg(func(req *workspace.SkillRequest) *string { return &req.Name }))
+	}, nil, func(cmd *cobra.Command, args []string, req *workspace.SkillRequest) error {
+		req.Name = skillArg(args[0])
+		return nil
+	})
+}
+
+// skillArg is a skill NAME as the shell gave it: a path spelt with a
+// trailing slash (tab completion adds one) or a leading ./ names the same
+// skill as the clean path, which the tool matches exactly (as Mastra's
+// does, and ws call still does). A name, which has no slash, is kept.
+func skillArg(arg string) string {
+	if !strings.Contains(arg, "/") {
+		return arg
+	}
+	return path.Clean(arg)
 }
 
 func newSkillSearchCmd(app *App, runF func(context.Context, *workspace.SkillSearchRequest) error) *cobra.Command {
@@ -52,7 +68,7 @@ func newSkillReadCmd(app *App, runF func(context.Context, *workspace.SkillReadRe
 		b.countIn(&req.StartLine, "start-line", "", b.atLeast("startLine", 1), "1", "first line to show (1-based; startLine)")
 		b.countIn(&req.EndLine, "end-line", "", b.atLeast("endLine", 1), "", "last line to show, inclusive (endLine)")
 	}, func(cmd *cobra.Command, args []string, req *workspace.SkillReadRequest) error {
-		req.SkillName, req.Path = args[0], args[1]
+		req.SkillName, req.Path = skillArg(args[0]), args[1]
 		return nil
 	})
 }
