@@ -64,11 +64,16 @@ func batches(ctx context.Context, endpoint string, texts []string, n int, f func
 	return out, nil
 }
 
+// countMismatch words an answer with got embeddings for n texts.
+func countMismatch(got, n int) string {
+	return fmt.Sprintf("returned %d %s for %d %s", got, wording.Plural(got, "embedding", "embeddings"), n, wording.Plural(n, "text", "texts"))
+}
+
 // Check refuses an answer that is not one vector per text, all of one
 // dimension (dim, when it is not 0), with finite numbers only.
 func Check(endpoint string, vecs [][]float32, n, dim int) error {
 	if len(vecs) != n {
-		return &Error{Endpoint: endpoint, Msg: fmt.Sprintf("returned %d embeddings for %d texts", len(vecs), n)}
+		return &Error{Endpoint: endpoint, Msg: countMismatch(len(vecs), n)}
 	}
 	for i, v := range vecs {
 		if len(v) == 0 {

@@ -177,7 +177,9 @@ func TestCheck(t *testing.T) {
 		n    int
 		want string
 	}{
-		{[][]float32{{1, 2}}, 2, "returned 1 embeddings for 2 texts"},
+		{[][]float32{{1, 2}}, 2, "returned 1 embedding for 2 texts"},
+		{[][]float32{}, 1, "returned 0 embeddings for 1 text"},
+		{[][]float32{{1}, {2}, {3}}, 2, "returned 3 embeddings for 2 texts"},
 		{[][]float32{{1, 2}, {1}}, 2, "returned embeddings of different dimensions (2 and 1)"},
 		{[][]float32{{}}, 1, "returned an empty embedding (text 0)"},
 		{[][]float32{{nan}}, 1, "returned a number that is not finite (text 0)"},

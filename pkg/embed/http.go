@@ -174,7 +174,7 @@ func (h *HTTP) once(ctx context.Context, body []byte, n int) ([][]float32, time.
 		return nil, 0, &Error{Endpoint: ep, Msg: "answer is not an embeddings response: " + firstLine(err.Error())}
 	}
 	if len(ans.Data) != n {
-		return nil, 0, &Error{Endpoint: ep, Msg: fmt.Sprintf("returned %d embeddings for %d texts", len(ans.Data), n)}
+		return nil, 0, &Error{Endpoint: ep, Msg: countMismatch(len(ans.Data), n)}
 	}
 	sort.SliceStable(ans.Data, func(i, j int) bool { return ans.Data[i].Index < ans.Data[j].Index })
 	raw := make([][]float64, n)
