@@ -97,6 +97,8 @@ func parseInt(c schema.Constraint) func(string) (int, error) {
 			}
 		}
 		switch {
+		case err != nil && notation(s, c) != "":
+			return 0, &badValue{want("an integer", c) + " written in plain digits: " + notation(s, c)}
 		case err != nil || !inBounds(float64(n), c):
 			return 0, &badValue{want("an integer", c)}
 		case n > maxSafe:
@@ -106,6 +108,17 @@ func parseInt(c schema.Constraint) func(string) (int, error) {
 		}
 		return n, nil
 	}
+}
+
+// notation is, for s a whole number in c's bounds that is not written in
+// plain digits (1e3, 10.0), that number as it should be given ("1000, not
+// 1e3"), else "".
+func notation(s string, c schema.Constraint) string {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxSafe || !inBounds(f, c) {
+		return ""
+	}
+	return strconv.FormatInt(int64(f), 10) + ", not " + s
 }
 
 // atLeast is the parameter's constraint with a lowest value of the
