@@ -54,7 +54,9 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 		known[s.Path] = s
 	}
 	live := map[string]bool{}
+	present := map[string]bool{} // the ids in the index, of any document
 	for _, d := range x.Docs() {
+		present[d.ID] = true
 		if d.Source >= 0 {
 			live[x.Sources[d.Source].Path] = true
 		}
@@ -83,7 +85,9 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 			}
 			indexed++
 			if res != nil {
-				if had && live[f.id] {
+				if had && live[f.id] || present[f.id] {
+					// A document given to the index tool under the
+					// file's id is replaced: that id was in the index.
 					res.Changed = append(res.Changed, f.id)
 				} else {
 					res.Added = append(res.Added, f.id)
