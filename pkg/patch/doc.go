@@ -63,13 +63,21 @@
 // spaces as ASCII ([LevelUnicode]). A "\r" before the line ending and a
 // byte-order mark never count.
 //
+// Which places count is the rule of edit_file's matcher (package
+// editmatch), so that a change given to ws patch and to ws edit lands in
+// the same place or is refused by both: an exact place wins, and when
+// there is none, every place that fits at some level is a candidate, even
+// when another fits more strictly. So two places that each need leniency
+// are ambiguous, while an exact place is taken over looser ones (Codex
+// instead takes the first place at the strictest level that has any).
+//
 // A hunk is a chain: its @@ anchors, then its old lines (context and
 // removed). The first element of the chain is taken at every place where it
-// occurs, at the strictest level where it occurs at all; from each of
-// those, each later element is taken at its first occurrence after the
-// previous one. The hunk must end up in exactly one place. So a hunk
-// without anchors must match exactly one place at the strictest level that
-// matches, and an anchor disambiguates: the hunk goes to the first match
+// counts by that rule; from each of those, each later element is taken at
+// its first occurrence after the previous one (its first exact one when it
+// has one). The hunk must end up in exactly one place, an exact one
+// winning over looser ones. So a hunk without anchors must match exactly
+// one place, and an anchor disambiguates: the hunk goes to the first match
 // after it. That match must not be under a later line as little indented
 // as an anchor line that opens a block (a function, a class) when the
 // anchor line opens one too: the lines were then not found where the @@

@@ -115,10 +115,12 @@ type HunkError struct {
 	From int
 
 	// Places is the number of places where an ambiguous hunk fits, Matches
-	// the 1-based lines where the first of them (at most 10) start, and
-	// Level the leniency level at which they were found.
+	// the 1-based lines where the first of them (at most 10) start, Levels
+	// the leniency level each of those needed (its old lines'), and Level
+	// the loosest of them.
 	Places  int
 	Matches []int
+	Levels  []Level
 	Level   Level
 
 	// For KindNotFound: Closest is the 1-based line where the region of the
@@ -148,12 +150,29 @@ func (e *HunkError) Error() string {
 	}
 	switch e.Kind {
 	case KindAmbiguous:
-		if more := e.Places - len(e.Matches); more > 0 {
-			fmt.Fprintf(&b, ": matches %d places (lines %s and %d more)", e.Places, strings.Join(intStrings(e.Matches), ", "), more)
-		} else {
+		mixed := false
+		for _, l := range e.Levels {
+			mixed = mixed || l != e.Levels[0]
+		}
+		more := ""
+		if n := e.Places - len(e.Matches); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		switch {
+		case mixed:
+			// Each place with what it needed ignored: none is exact (an
+			// exact place would have been taken alone).
+			var at []string
+			for i, m := range e.Matches {
+				at = append(at, fmt.Sprintf("line %d ignoring %s", m, e.Levels[i].describe()))
+			}
+			fmt.Fprintf(&b, ": matches %d places, none exactly (%s%s)", e.Places, strings.Join(at, "; "), more)
+		case more != "":
+			fmt.Fprintf(&b, ": matches %d places (lines %s%s)", e.Places, strings.Join(intStrings(e.Matches), ", "), more)
+		default:
 			fmt.Fprintf(&b, ": matches %d places (lines %s)", e.Places, joinInts(e.Matches))
 		}
-		if e.Level != LevelExact {
+		if !mixed && e.Level != LevelExact {
 			fmt.Fprintf(&b, " when %s is ignored", e.Level.describe())
 		}
 		b.WriteString("; add context lines")

@@ -8,8 +8,9 @@ import (
 )
 
 // Level is how loosely a hunk's lines had to be compared with the file's
-// to be found. Plan tries the levels in the order below and stops at the
-// first one that finds the lines.
+// to be found: the strictest of the levels below at which they match the
+// place where the hunk went (the package documentation says which places
+// count).
 type Level string
 
 // The leniency levels, from the strictest.
@@ -239,41 +240,60 @@ const longAnchor = 40
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// occurrences returns where e matches at or after line from, at the
-// strictest level where it matches there at all. With atEnd, only a match
-// that ends the file counts.
-func (f *fileText) occurrences(e *elem, from int, atEnd bool) ([]int, int) {
+// occurrences returns where e matches at or after line from, each with the
+// strictest level at which it matches there, by the rule edit_file's
+// matcher follows (see package editmatch): the exact matches when there are
+// any (a looser match elsewhere is no rival), else every match at any
+// looser level, so that two places that each need some leniency are both
+// candidates however differently loose. With atEnd, only a match that ends
+// the file counts.
+func (f *fileText) occurrences(e *elem, from int, atEnd bool) []occurrence {
+	var occ []occurrence
+	seen := map[int]bool{}
 	for lv := range nLevels {
-		var occ []int
 		for _, p := range f.matchStarts(e, lv) {
-			if p >= from && (!atEnd || p+len(e.raw) == len(f.text)) {
-				occ = append(occ, p)
+			if p >= from && (!atEnd || p+len(e.raw) == len(f.text)) && !seen[p] {
+				seen[p] = true
+				occ = append(occ, occurrence{p, lv})
 			}
 		}
-		if len(occ) > 0 {
-			return occ, lv
+		if lv == 0 && len(occ) > 0 {
+			return occ
 		}
 	}
-	return nil, -1
+	sort.Slice(occ, func(i, j int) bool { return occ[i].pos < occ[j].pos })
+	return occ
 }
 
-// nearest returns the first match of e at or after line from, at the
-// strictest level where there is one.
+// occurrence is a line where an elem matches, and the strictest level at
+// which it does.
+type occurrence struct{ pos, level int }
+
+// nearest returns the first match of e at or after line from, by the rule
+// of occurrences: the first exact match when there is one, else the first
+// at any looser level.
 func (f *fileText) nearest(e *elem, from int, atEnd bool) (int, int, bool) {
-	for lv := range nLevels {
-		s := f.matchStarts(e, lv)
-		if atEnd {
-			p := len(f.text) - len(e.raw)
+	if atEnd {
+		p := len(f.text) - len(e.raw)
+		for lv := range nLevels {
+			s := f.matchStarts(e, lv)
 			if k := sort.SearchInts(s, p); p >= from && k < len(s) && s[k] == p {
 				return p, lv, true
 			}
-			continue
 		}
-		if k := sort.SearchInts(s, from); k < len(s) {
-			return s[k], lv, true
+		return 0, -1, false
+	}
+	if s := f.matchStarts(e, 0); sort.SearchInts(s, from) < len(s) {
+		return s[sort.SearchInts(s, from)], 0, true
+	}
+	best, level := -1, -1
+	for lv := 1; lv < nLevels; lv++ {
+		s := f.matchStarts(e, lv)
+		if k := sort.SearchInts(s, from); k < len(s) && (best < 0 || s[k] < best) {
+			best, level = s[k], lv
 		}
 	}
-	return 0, -1, false
+	return best, level, best >= 0
 }
 
 // anyMatch returns the first match of e in [lo, hi) at any level, or -1.

@@ -3,6 +3,7 @@ package patch
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -276,8 +277,11 @@ func underEnclosingAnchor(f *fileText, h *Hunk, anchor, cursor, hint, pos, lv in
 	case p < cursor:
 		return pos, lv, err // in or before the previous hunk: out of order
 	case err == nil && pos != p:
-		return 0, 0, &HunkError{Kind: KindAmbiguous, Want: h.Old(), From: cursor + 1, Level: levels[max(lv, l)],
-			Places: 2, Matches: []int{min(p, pos) + 1, max(p, pos) + 1}}
+		ps := []place{{p, l}, {pos, lv}}
+		if pos < p {
+			ps[0], ps[1] = ps[1], ps[0]
+		}
+		return 0, 0, ambiguous(h.Old(), cursor, ps)
 	}
 	return p, l, nil
 }
@@ -375,19 +379,20 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		return hint, 0, nil
 	}
 	atEnd := func(k int) bool { return h.EndOfFile && !chain[k].anchor }
-	first, lv0 := f.occurrences(chain[0], from, atEnd(0))
+	first := f.occurrences(chain[0], from, atEnd(0))
 	if first == nil {
 		return 0, 0, notFound(f, h, chain[0], from, atEnd(0))
 	}
 	// Each start of the first element leads, through the first match of
 	// each later element, to one place; the hunk must lead to exactly one.
-	type end struct{ pos, level int }
-	var ends []end
+	// A place's level is the loosest any element needed there.
+	var ends []place
 	failAt, failFrom := -1, 0
 	var strayErr *HunkError
 	for _, o := range first {
-		p, at, lv, ok := o+len(chain[0].raw), o, lv0, true
-		anchors := []int{o}
+		p, at, ok := o.pos+len(chain[0].raw), o.pos, true
+		lv := o.level
+		anchors := []int{o.pos}
 		for k := 1; k < len(chain); k++ {
 			q, l, found := f.nearest(chain[k], p, atEnd(k))
 			if !found {
@@ -433,7 +438,7 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		if k := len(ends) - 1; k >= 0 && ends[k].pos == pos {
 			ends[k].level = min(ends[k].level, lv)
 		} else {
-			ends = append(ends, end{pos, lv})
+			ends = append(ends, place{pos, lv})
 		}
 	}
 	switch {
@@ -441,7 +446,9 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 		return 0, 0, strayErr
 	case len(ends) == 0:
 		return 0, 0, notFound(f, h, chain[failAt], failFrom, atEnd(failAt))
-	case len(ends) == 1:
+	}
+	ends = decide(ends)
+	if len(ends) == 1 {
 		return ends[0].pos, ends[0].level, nil
 	}
 	for _, e := range ends {
@@ -449,11 +456,39 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 			return e.pos, e.level, nil
 		}
 	}
-	err := &HunkError{Kind: KindAmbiguous, Want: old, From: from + 1, Level: levels[lv0], Places: len(ends)}
-	for _, e := range ends[:min(len(ends), maxMatches)] {
-		err.Matches = append(err.Matches, e.pos+1)
+	return 0, 0, ambiguous(old, from, ends)
+}
+
+// place is where a hunk fits: the 0-based line of its old lines (or where
+// it adds its lines), and the level that needed.
+type place struct{ pos, level int }
+
+// decide keeps the places that count, by the rule edit_file's matcher
+// follows (package editmatch): the exact ones when there are any, else
+// all of them, whatever level each needed. The hunk applies when one
+// remains.
+func decide(ps []place) []place {
+	var exact []place
+	for _, p := range ps {
+		if p.level == 0 {
+			exact = append(exact, p)
+		}
 	}
-	return 0, 0, err
+	if len(exact) > 0 {
+		return exact
+	}
+	return ps
+}
+
+// ambiguous is the error for a hunk that fits the places ps.
+func ambiguous(old []string, from int, ps []place) *HunkError {
+	err := &HunkError{Kind: KindAmbiguous, Want: old, From: from + 1, Places: len(ps)}
+	for _, e := range ps[:min(len(ps), maxMatches)] {
+		err.Matches = append(err.Matches, e.pos+1)
+		err.Levels = append(err.Levels, levels[e.level])
+		err.Level = levels[max(e.level, slices.Index(levels[:], err.Level))]
+	}
+	return err
 }
 
 // strayed returns the line that holds line at in its block when that is

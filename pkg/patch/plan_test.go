@@ -114,7 +114,7 @@ func TestPlanLeniency(t *testing.T) {
 		want:   tree("f", "intro\nsay \"bye\"\nend\n"),
 		levels: []Level{LevelUnicode},
 	}, {
-		name:   "the strictest level that matches decides, so a looser match elsewhere is no ambiguity",
+		name:   "an exact match wins, so a looser match elsewhere is no ambiguity (as in edit)",
 		files:  tree("f", "x \nfoo\nx\nbar\n"),
 		patch:  codexPatch("*** Update File: f", "@@", "-x", "+y"),
 		want:   tree("f", "x \nfoo\ny\nbar\n"),
