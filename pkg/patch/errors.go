@@ -164,7 +164,7 @@ func (e *HunkError) Error() string {
 			// exact place would have been taken alone).
 			var at []string
 			for i, m := range e.Matches {
-				at = append(at, fmt.Sprintf("line %d ignoring %s", m, e.Levels[i].describe()))
+				at = append(at, fmt.Sprintf("line %d ignoring %s", m, e.Levels[i].Describe()))
 			}
 			fmt.Fprintf(&b, ": matches %d places, none exactly (%s%s)", e.Places, strings.Join(at, "; "), more)
 		case more != "":
@@ -173,7 +173,7 @@ func (e *HunkError) Error() string {
 			fmt.Fprintf(&b, ": matches %d places (lines %s)", e.Places, joinInts(e.Matches))
 		}
 		if !mixed && e.Level != LevelExact {
-			fmt.Fprintf(&b, " when %s is ignored", e.Level.describe())
+			fmt.Fprintf(&b, " when %s is ignored", e.Level.Describe())
 		}
 		b.WriteString("; add context lines")
 		if e.Format == FormatCodex {

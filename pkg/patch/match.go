@@ -33,7 +33,10 @@ const nLevels = 4
 
 var levels = [nLevels]Level{LevelExact, LevelTrailingWhitespace, LevelWhitespace, LevelUnicode}
 
-func (l Level) describe() string {
+// Describe names what l ignores, as a message says it: "trailing
+// whitespace", "whitespace at both ends of lines", "whitespace and Unicode
+// punctuation" ("nothing" for LevelExact).
+func (l Level) Describe() string {
 	switch l {
 	case LevelTrailingWhitespace:
 		return "trailing whitespace"

@@ -32,8 +32,11 @@ type HunkResult struct {
 	// NewStart and NewCount are the lines of New that replaced them.
 	NewStart int `json:"new_start"`
 	NewCount int `json:"new_count"`
-	// Level is the loosest leniency level that the hunk, or one of its @@
-	// lines, needed to be found.
+	// Level is the leniency level the hunk's old lines (context and
+	// removed) needed where they were found (LevelExact for a hunk that
+	// has none). Its @@ lines count for nothing here: one written without
+	// its indentation, or as the start of its line, is how @@ lines are
+	// written.
 	Level Level `json:"level"`
 }
 
@@ -385,13 +388,16 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 	}
 	// Each start of the first element leads, through the first match of
 	// each later element, to one place; the hunk must lead to exactly one.
-	// A place's level is the loosest any element needed there.
+	// A place's level is its old lines' (an @@ line written without its
+	// indentation, or as the start of its line, is how anchors are
+	// written, not leniency); for a hunk without old lines, its @@ lines'
+	// (which decide picks by, but which is not reported).
 	var ends []place
 	failAt, failFrom := -1, 0
 	var strayErr *HunkError
 	for _, o := range first {
 		p, at, ok := o.pos+len(chain[0].raw), o.pos, true
-		lv := o.level
+		lv, anchorLv := o.level, o.level
 		anchors := []int{o.pos}
 		for k := 1; k < len(chain); k++ {
 			q, l, found := f.nearest(chain[k], p, atEnd(k))
@@ -402,11 +408,17 @@ func locate(f *fileText, h *Hunk, from, hint int) (int, int, *HunkError) {
 				ok = false
 				break
 			}
-			p, at, lv = q+len(chain[k].raw), q, max(lv, l)
+			p, at, lv = q+len(chain[k].raw), q, l
+			if chain[k].anchor {
+				anchorLv = max(anchorLv, l)
+			}
 			anchors = append(anchors, q)
 		}
 		if !ok {
 			continue
+		}
+		if len(old) == 0 {
+			lv = anchorLv
 		}
 		if len(old) > 0 {
 			// The old lines must be under each @@ line, not under a later
@@ -589,6 +601,9 @@ func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []by
 			out = append(out, line{f.text[i], f.term[i]})
 		}
 		r := HunkResult{OldStart: d.pos + 1, NewStart: len(out) + 1, Level: levels[d.level]}
+		if len(d.h.Old()) == 0 {
+			r.Level = LevelExact // only @@ lines were looked for
+		}
 		var reindent func(string) string
 		if levels[d.level] == LevelWhitespace || levels[d.level] == LevelUnicode {
 			reindent = reindenter(f, d.h, d.pos)

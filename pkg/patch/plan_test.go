@@ -245,11 +245,35 @@ func TestPlanLeniency(t *testing.T) {
 		patch: codexPatch("*** Update File: f.go", "@@ func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []by", "-\treturn nil", "+\treturn old"),
 		want:  tree("f.go", "func assemble(f *fileText, fp *FilePatch, format string, done []placed, old []byte) []byte {\n\treturn old\n}\n"),
 	}, {
-		name:   "the level of an anchor counts",
+		name:   "bug: the level is the old lines', not that of an @@ line written without its indentation",
 		files:  tree("f", "  func g() {\nx\n"),
 		patch:  codexPatch("*** Update File: f", "@@ func g() {", "-x", "+y"),
 		want:   tree("f", "  func g() {\ny\n"),
-		levels: []Level{LevelWhitespace},
+		levels: []Level{LevelExact},
+	}, {
+		name:   "bug: an @@ line that begins its line is no leniency either",
+		files:  tree("m.py", "class A:\n    def parse(self, text):\n        return 1\n\nclass B:\n    def parse(self, text):\n        return 1\n"),
+		patch:  codexPatch("*** Update File: m.py", "@@ class B:", "@@ def parse", "-        return 1", "+        return 2"),
+		want:   tree("m.py", "class A:\n    def parse(self, text):\n        return 1\n\nclass B:\n    def parse(self, text):\n        return 2\n"),
+		levels: []Level{LevelExact},
+	}, {
+		name:  "bug: two places found through a prefix @@ line, each exact, are ambiguous with no level named",
+		files: tree("m.py", "class A:\n    def parse(self, text):\n        return 1\n\nclass B:\n    def parse(self, text):\n        return 1\n"),
+		patch: codexPatch("*** Update File: m.py", "@@ def parse", "-        return 1", "+        return 2"),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 3 and 7); add context lines",
+	}, {
+		name:  "an ambiguous hunk names the level its old lines needed, not its @@ line's",
+		files: tree("m.py", "class A:\n    def parse(self, text):\n        return 1 \n\nclass B:\n    def parse(self, text):\n        return 1 \n"),
+		patch: codexPatch("*** Update File: m.py", "@@ def parse(self, text):", "-        return 1", "+        return 2"),
+		kind:  KindAmbiguous,
+		msg:   "matches 2 places (lines 3 and 7) when trailing whitespace is ignored; add",
+	}, {
+		name:   "a hunk that only adds lines after a prefix @@ line reports no level",
+		files:  tree("m.py", "def parse(self, text):\n    return 1\n"),
+		patch:  codexPatch("*** Update File: m.py", "@@ def parse", "+    # parses"),
+		want:   tree("m.py", "def parse(self, text):\n    # parses\n    return 1\n"),
+		levels: []Level{LevelExact},
 	}, {
 		name:  "each hunk is searched for after the previous one",
 		files: tree("f", "a\nb\nc\nd\na\nb\n"),

@@ -372,22 +372,49 @@ func patchText(res *PatchResult) string {
 		default:
 			sb.WriteString("\nM " + string(f.Path))
 		}
-		var at []string
-		for _, h := range f.Hunks {
-			s := fmt.Sprintf("%d", h.NewStart)
-			if h.NewCount > 1 {
-				s += fmt.Sprintf("-%d", h.NewStart+h.NewCount-1)
-			}
-			if h.Level != patch.LevelExact {
-				s += " (" + string(h.Level) + ")"
-			}
-			at = append(at, s)
-		}
-		if len(at) > 0 {
-			sb.WriteString(" (lines " + strings.Join(at, ", ") + ")")
+		if len(f.Hunks) > 0 {
+			sb.WriteString(" (" + hunkLines(f.Hunks) + ")")
 		}
 	}
 	return sb.String()
+}
+
+// hunkLines says where a file's hunks landed, and which needed leniency:
+// "lines 3-5, 9-10; hunk 2 found ignoring trailing whitespace".
+func hunkLines(hunks []patch.HunkResult) string {
+	var at []string
+	var lenient []string // "hunk 2", "hunks 2 and 4" for each level, in order of first use
+	byLevel := map[patch.Level][]string{}
+	var order []patch.Level
+	for i, h := range hunks {
+		s := fmt.Sprintf("%d", h.NewStart)
+		if h.NewCount > 1 {
+			s += fmt.Sprintf("-%d", h.NewStart+h.NewCount-1)
+		}
+		at = append(at, s)
+		if h.Level != patch.LevelExact {
+			if byLevel[h.Level] == nil {
+				order = append(order, h.Level)
+			}
+			byLevel[h.Level] = append(byLevel[h.Level], fmt.Sprintf("%d", i+1))
+		}
+	}
+	s := "lines " + strings.Join(at, ", ")
+	if len(order) == 0 {
+		return s
+	}
+	for _, lv := range order {
+		n := byLevel[lv]
+		switch {
+		case len(hunks) == 1:
+			lenient = append(lenient, "found ignoring "+lv.Describe())
+		case len(lenient) == 0:
+			lenient = append(lenient, wording.Plural(len(n), "hunk ", "hunks ")+wording.JoinAnd(n)+" found ignoring "+lv.Describe())
+		default:
+			lenient = append(lenient, wording.Plural(len(n), "hunk ", "hunks ")+wording.JoinAnd(n)+" ignoring "+lv.Describe())
+		}
+	}
+	return s + "; " + strings.Join(lenient, "; ")
 }
 
 // patchDiff shows the planned changes as one unified diff.
