@@ -471,6 +471,18 @@ func MoveSame(src, dest string) *Error {
 	return newf(InvalidArgument, "%s and %s are the same file: nothing to move", src, dest)
 }
 
+// MoveHardLink: a move of a file onto another name of it (a hard link),
+// which rename(2) does nothing for.
+func MoveHardLink(src, dest string) *Error {
+	return newf(InvalidArgument, "%s and %s are the same file (two names of one file, hard links): nothing to move (to keep one name, delete the other)", src, dest)
+}
+
+// MoveLinkOntoTarget: a move of a symbolic link onto the file it leads
+// to, which would replace the file by a link to itself.
+func MoveLinkOntoTarget(src, dest string) *Error {
+	return newf(InvalidArgument, "%s and %s are the same file: %s is a symbolic link to %s, and moving it there would replace the file with a link to itself", src, dest, src, dest)
+}
+
 // MoveAcross: rename(2) cannot move between file systems (EXDEV).
 func MoveAcross(src, dest string, err error) *Error {
 	return newf(EIO, "cannot move %s to %s: they are on different file systems", src, dest).at(src, err)

@@ -80,6 +80,9 @@ func (w *Workspace) Move(ctx context.Context, req MoveRequest) (*MoveResult, err
 	if err != nil {
 		return nil, errs.FromOS("move", req.Source, err, false)
 	}
+	if err := w.sameFile(req, sl, dl, sst); err != nil {
+		return nil, err
+	}
 	typ := entryType(sst.Mode)
 	overwrite := req.Overwrite != nil && *req.Overwrite
 	how := "overwrite=true" // how to allow a replace, in the interface's words
@@ -249,4 +252,24 @@ func parentOf(p string) string {
 		return p[:i]
 	}
 	return "."
+}
+
+// sameFile refuses, as mv does, a move onto another name of the source
+// (a hard link: rename(2) would do nothing and report success) and a move
+// of a symbolic link onto what it leads to (which would leave a link to
+// itself). Paths that name one entry were refused before.
+func (w *Workspace) sameFile(req MoveRequest, sl, dl fsroot.Loc, sst fsroot.FileStat) error {
+	dk, err := w.fs.Key(dl, false)
+	if err != nil {
+		return nil // nothing there (or nothing to compare): the checks that follow say
+	}
+	if sk, err := w.fs.Key(sl, false); err == nil && sk == dk {
+		return errs.MoveHardLink(req.Source, req.Destination)
+	}
+	if sst.Mode&fs.ModeSymlink != 0 {
+		if sk, err := w.fs.Key(sl, true); err == nil && sk == dk {
+			return errs.MoveLinkOntoTarget(req.Source, req.Destination)
+		}
+	}
+	return nil
 }

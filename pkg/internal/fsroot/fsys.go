@@ -920,6 +920,29 @@ func (fsys *FS) Identity(l Loc) (ID, error) {
 	return id, nil
 }
 
+// FileKey is a file's device and inode: two paths with one key are one
+// file (hard links, or a symlink and what it leads to).
+type FileKey struct{ Dev, Ino uint64 }
+
+// Key is the FileKey of what is at l, its final symlink followed (inside
+// the roots) when follow is set.
+func (fsys *FS) Key(l Loc, follow bool) (FileKey, error) {
+	flags := unix.O_PATH | unix.O_NOFOLLOW
+	if follow {
+		flags = unix.O_PATH
+	}
+	fd, err := fsys.Open(l, flags, 0)
+	if err != nil {
+		return FileKey{}, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return FileKey{}, err
+	}
+	return FileKey{Dev: uint64(st.Dev), Ino: st.Ino}, nil
+}
+
 // EmptyDir reports whether the directory at l (not followed if a symlink)
 // holds nothing, reading at most a few entries of it.
 func (fsys *FS) EmptyDir(l Loc) (bool, error) {
