@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 	"github.com/wstools/ws/pkg/schema"
 )
 
@@ -67,112 +68,45 @@ func splitDeep(raw []byte, open byte, each func(key string, v []byte)) bool {
 	if open == '[' {
 		closing = ']'
 	}
-	i := skipSpace(raw, 0)
+	i := jsonenc.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != open {
 		return false
 	}
-	i = skipSpace(raw, i+1)
+	i = jsonenc.SkipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == closing {
-		return skipSpace(raw, i+1) == len(raw)
+		return jsonenc.SkipSpace(raw, i+1) == len(raw)
 	}
 	for {
 		var key string
 		if open == '{' {
-			end := valueEnd(raw, i)
-			if end < 0 || raw[i] != '"' || json.Unmarshal(raw[i:end], &key) != nil {
+			if i >= len(raw) || raw[i] != '"' {
 				return false
 			}
-			if i = skipSpace(raw, end); i >= len(raw) || raw[i] != ':' {
+			end := jsonenc.StringEnd(raw, i)
+			if json.Unmarshal(raw[i:end], &key) != nil {
 				return false
 			}
-			i = skipSpace(raw, i+1)
+			if i = jsonenc.SkipSpace(raw, end); i >= len(raw) || raw[i] != ':' {
+				return false
+			}
+			i = jsonenc.SkipSpace(raw, i+1)
 		}
-		end := valueEnd(raw, i)
-		if end < 0 {
+		if i >= len(raw) {
 			return false
 		}
+		end := jsonenc.ValueEnd(raw, i)
 		v := raw[i:end]
 		if !json.Valid(v) && !tooDeepForGo(v) {
 			return false
 		}
 		each(key, v)
-		switch i = skipSpace(raw, end); {
+		switch i = jsonenc.SkipSpace(raw, end); {
 		case i < len(raw) && raw[i] == ',':
-			i = skipSpace(raw, i+1)
+			i = jsonenc.SkipSpace(raw, i+1)
 		case i < len(raw) && raw[i] == closing:
-			return skipSpace(raw, i+1) == len(raw)
+			return jsonenc.SkipSpace(raw, i+1) == len(raw)
 		default:
 			return false
 		}
 	}
-}
-
-// valueEnd is the offset just past the JSON value that starts at raw[i]:
-// a string to its closing quote, an object or array to the bracket that
-// closes it (whatever its kind: the value is checked afterwards), anything
-// else to the next delimiter; -1 when there is none.
-func valueEnd(raw []byte, i int) int {
-	if i >= len(raw) {
-		return -1
-	}
-	switch raw[i] {
-	case '"':
-		for j := i + 1; j < len(raw); j++ {
-			switch raw[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
-	case '{', '[':
-		d, inString, escaped := 0, false, false
-		for j := i; j < len(raw); j++ {
-			c := raw[j]
-			switch {
-			case inString:
-				switch {
-				case escaped:
-					escaped = false
-				case c == '\\':
-					escaped = true
-				case c == '"':
-					inString = false
-				}
-			case c == '"':
-				inString = true
-			case c == '{' || c == '[':
-				d++
-			case c == '}' || c == ']':
-				if d--; d == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(raw) && !isDelimiter(raw[j]) {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
-}
-
-func isDelimiter(c byte) bool {
-	switch c {
-	case ',', ']', '}', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
-
-func skipSpace(raw []byte, i int) int {
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	return i
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/jsonenc"
 )
 
 // MaxDepth is how deeply JSON arguments may nest (objects and arrays).
@@ -54,30 +55,7 @@ func invalidUTF8At(raw []byte) int {
 // more than limit levels. Brackets inside strings don't count, and the
 // scan stops at the first level past limit.
 func DeeperThan(raw []byte, limit int) bool {
-	d := 0
-	inString, escaped := false, false
-	for _, c := range raw {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			if d++; d > limit {
-				return true
-			}
-		case c == ']' || c == '}':
-			d--
-		}
-	}
-	return false
+	return jsonenc.Nest(raw, 0, func(depth int) bool { return depth <= limit }) < len(raw)
 }
 
 // echoBytes is how much of an input the echo of a failed call looks at:

@@ -21,40 +21,12 @@ import (
 // errNotObject is unmarshalRaw's error for a value that is not an object.
 var errNotObject = errors.New("not an object")
 
-// valueEnd is the index just past the value that starts at b[i].
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return jsonenc.StringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = jsonenc.StringEnd(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i // a number, true, false or null
-	for j < len(b) && !strings.ContainsRune(" \t\r\n,]}", rune(b[j])) {
-		j++
-	}
-	return j
-}
-
 // elements are the values of the array arr.
 func elements(arr []byte) []json.RawMessage {
 	out := []json.RawMessage{}
 	i := jsonenc.SkipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
-		end := valueEnd(arr, i)
+		end := jsonenc.ValueEnd(arr, i)
 		out = append(out, arr[i:end:end])
 		i = jsonenc.SkipSpace(arr, end)
 		if i < len(arr) && arr[i] == ',' {
@@ -79,7 +51,7 @@ func fieldSpans(obj []byte, fn func(key string, start, end int)) {
 		key, _ := jsonString(obj[i:kend])
 		i = jsonenc.SkipSpace(obj, kend)
 		i = jsonenc.SkipSpace(obj, i+1) // the colon
-		end := valueEnd(obj, i)
+		end := jsonenc.ValueEnd(obj, i)
 		fn(key, i, end)
 		i = jsonenc.SkipSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {

@@ -96,3 +96,32 @@ func TestStringEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestValueEnd: where a value ends, brackets and quotes inside strings
+// not counted, and text that does not end running to the end.
+func TestValueEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`"a\"]}" ,`, 7}, {`[1,"]",{"a":[2]}] x`, 17}, {`{"k":"\\"} ,`, 10}, {`12.5e3,`, 6},
+		{`true}`, 4}, {`null`, 4}, {`[[[`, 3}, {`"open`, 5}, {`[["]]"`, 6},
+	} {
+		if got := ValueEnd([]byte(tc.in), 0); got != tc.want {
+			t.Errorf("ValueEnd(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNest: the depth after each bracket outside strings, and where a
+// walk stopped.
+func TestNest(t *testing.T) {
+	var depths []int
+	end := Nest([]byte(`{"a[":[1,{"b}":2}],"c":3} [`), 0, func(d int) bool { depths = append(depths, d); return d < 3 })
+	if want := []int{1, 2, 3}; end != 9 || len(depths) != 3 || depths[0] != 1 || depths[2] != 3 {
+		t.Errorf("Nest stopped at %d with depths %v, want 9 and %v", end, depths, want)
+	}
+	if end := Nest([]byte(`[["x"]]`), 0, func(int) bool { return true }); end != 7 {
+		t.Errorf("a walk that never stops ends at %d, want 7", end)
+	}
+}

@@ -34,3 +34,55 @@ func StringEnd(b []byte, i int) int {
 		j = q + 1
 	}
 }
+
+// Nest walks b from i over the brackets that stand outside strings,
+// calling at with the depth each leaves (counted from 0 at i: 1 after the
+// first '{' or '['); it stops at the bracket for which at returns false
+// and returns its index, or len(b) when none did. It does not check that
+// brackets pair by kind, or that b is JSON at all.
+func Nest(b []byte, i int, at func(depth int) bool) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			j = StringEnd(b, j) - 1
+		case '{', '[':
+			if depth++; !at(depth) {
+				return j
+			}
+		case '}', ']':
+			if depth--; !at(depth) {
+				return j
+			}
+		}
+	}
+	return len(b)
+}
+
+// ValueEnd is the index just past the value that starts at b[i]: a
+// string's closing quote, the bracket that closes an object or an array,
+// else the byte before the next delimiter (len(b) when the value does not
+// end). Like StringEnd, it trusts b to be JSON; on other text its answer
+// is only a place to check from.
+func ValueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return StringEnd(b, i)
+	case '{', '[':
+		return min(Nest(b, i, func(depth int) bool { return depth > 0 })+1, len(b))
+	}
+	j := i // a number, true, false or null
+	for j < len(b) && !delimiter(b[j]) {
+		j++
+	}
+	return j
+}
+
+// delimiter reports whether c ends a number or a literal.
+func delimiter(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ',', ']', '}':
+		return true
+	}
+	return false
+}
