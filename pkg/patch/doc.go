@@ -51,7 +51,10 @@
 // its hunk then runs to the next header. Text around the diff (a commit
 // message, the signature of git format-patch) is skipped. Binary diffs and
 // copies are refused, and so is a diff whose two names differ without
-// "rename from" and "rename to".
+// "rename from" and "rename to". The modes of "new file mode" and "new
+// mode" lines set or clear the executable bit ([FilePatch.Exec]), as git
+// apply does, and a diff that only changes a mode is an Update without
+// hunks; symbolic links (mode 120000) and submodules (160000) are refused.
 //
 // # Finding a hunk
 //

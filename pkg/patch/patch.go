@@ -54,6 +54,21 @@ type Patch struct {
 	Format string
 }
 
+// Exec is what a patch does to a file's executable bit: a git diff says
+// it with "new file mode 100755", or "old mode" and "new mode" lines.
+type Exec int8
+
+// The values of Exec.
+const (
+	// ExecKeep: the patch says nothing of the mode (a Codex patch, or a
+	// diff without mode lines), or gives a new file the usual 100644.
+	ExecKeep Exec = iota
+	// ExecSet makes the file executable (mode 100755).
+	ExecSet
+	// ExecClear makes it not executable (a new mode 100644).
+	ExecClear
+)
+
 // FilePatch is what a patch does to one file.
 type FilePatch struct {
 	Op Op
@@ -69,6 +84,9 @@ type FilePatch struct {
 	Hunks []Hunk
 	// Content is the whole content of an Add.
 	Content []byte
+	// Exec is what the patch does to the file's executable bit (Add and
+	// Update; an Update may change only that).
+	Exec Exec
 	// PatchLine is the 1-based line of the section's header in the patch.
 	PatchLine int
 }

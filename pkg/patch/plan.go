@@ -21,6 +21,8 @@ type Change struct {
 	New []byte
 	// Hunks tell where each hunk landed, in order (none for Add).
 	Hunks []HunkResult
+	// Exec is what the patch does to the file's executable bit.
+	Exec Exec
 }
 
 // HunkResult tells where a hunk landed. Lines are numbered from 1; an empty
@@ -87,7 +89,7 @@ func (p *Patch) Plan(read func(path string) (content []byte, exists bool, err er
 }
 
 func (p *Patch) planFile(fp *FilePatch, read func(string) ([]byte, bool, error)) (Change, []error) {
-	c := Change{Op: fp.Op, Path: fp.Path, MoveTo: fp.MoveTo}
+	c := Change{Op: fp.Op, Path: fp.Path, MoveTo: fp.MoveTo, Exec: fp.Exec}
 	fail := func(kind Kind, err error) (Change, []error) {
 		return c, []error{&FileError{Kind: kind, Op: fp.Op, Path: fp.Path, MoveTo: fp.MoveTo, Err: err}}
 	}

@@ -66,8 +66,10 @@ func (u *unifiedParser) fileHeader(i int) bool {
 // changes nothing but the mode.
 func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 	at := i
-	var oldName, newName, renameFrom, renameTo string
+	var err error
+	var oldName, newName, renameFrom, renameTo, oldMode string
 	var isNew, isDeleted, haveNames bool
+	exec := ExecKeep
 	j := i
 	if git {
 		oldName, newName, haveNames = splitGitHeader(u.lines[i][len("diff --git "):])
@@ -78,6 +80,18 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 			switch {
 			case strings.HasPrefix(l, "new file mode "):
 				isNew = true
+				if exec, err = u.mode(j, l[len("new file mode "):], true); err != nil {
+					return nil, 0, err
+				}
+			case strings.HasPrefix(l, "old mode "):
+				oldMode = strings.TrimSpace(l[len("old mode "):])
+			case strings.HasPrefix(l, "new mode "):
+				if exec, err = u.mode(j, l[len("new mode "):], false); err != nil {
+					return nil, 0, err
+				}
+				if strings.TrimSpace(l[len("new mode "):]) == oldMode {
+					exec = ExecKeep
+				}
 			case strings.HasPrefix(l, "deleted file mode "):
 				isDeleted = true
 			case strings.HasPrefix(l, "rename from "):
@@ -88,7 +102,7 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 				return nil, 0, u.errf(KindUnsupported, j, "copies are not supported; add the new file with its full content instead")
 			case strings.HasPrefix(l, "Binary files "), l == "GIT binary patch":
 				return nil, 0, u.errf(KindUnsupported, j, "binary diffs are not supported")
-			case strings.HasPrefix(l, "index "), strings.HasPrefix(l, "old mode "), strings.HasPrefix(l, "new mode "),
+			case strings.HasPrefix(l, "index "),
 				strings.HasPrefix(l, "similarity index "), strings.HasPrefix(l, "dissimilarity index "):
 			default:
 				break extended
@@ -110,7 +124,7 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 	if !haveNames {
 		return nil, 0, u.errf(KindSyntax, at, "cannot tell the file's name from %q; add \"--- a/PATH\" and \"+++ b/PATH\" lines", clip(u.lines[at]))
 	}
-	fp := &FilePatch{Op: Update, PatchLine: u.num(at)}
+	fp := &FilePatch{Op: Update, PatchLine: u.num(at), Exec: exec}
 	switch {
 	case isNew || oldName == devNull:
 		fp.Op, fp.Path = Add, newName
@@ -125,7 +139,6 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 			fp.MoveTo = newName
 		}
 	}
-	var err error
 	if fp.Path == devNull {
 		return nil, 0, u.errf(KindSyntax, at, "both sides of the diff are %s", devNull)
 	}
@@ -178,13 +191,37 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 		}
 	case Update:
 		if len(fp.Hunks) == 0 && fp.MoveTo == "" {
+			if git && fp.Exec != ExecKeep {
+				return fp, j, nil // a change of mode only
+			}
 			if git {
-				return nil, j, nil // a change of mode only
+				return nil, j, nil // nothing (a mode line naming the mode it had)
 			}
 			return nil, 0, u.errf(KindSyntax, at, "no hunks for %s; a hunk starts with \"@@ -LINE,COUNT +LINE,COUNT @@\"", fp.Path)
 		}
 	}
 	return fp, j, nil
+}
+
+// mode reads the mode of a "new file mode" (isNew) or "new mode" line
+// (line i): 100755 sets the executable bit, 100644 clears it (a new file
+// has it clear anyway). A symbolic link (120000) or a submodule (160000)
+// is refused: this package writes files only.
+func (u *unifiedParser) mode(i int, m string, isNew bool) (Exec, error) {
+	switch strings.TrimSpace(m) {
+	case "100755":
+		return ExecSet, nil
+	case "100644":
+		if isNew {
+			return ExecKeep, nil
+		}
+		return ExecClear, nil
+	case "120000":
+		return 0, u.errf(KindUnsupported, i, "symbolic links (mode 120000) are not supported; ws patch writes regular files only")
+	case "160000":
+		return 0, u.errf(KindUnsupported, i, "submodules (mode 160000) are not supported")
+	}
+	return 0, u.errf(KindSyntax, i, "unknown file mode %q; git writes 100644 or 100755", clip(strings.TrimSpace(m)))
 }
 
 // hunk reads the hunk whose header is line i. A header with line numbers

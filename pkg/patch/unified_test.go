@@ -149,8 +149,13 @@ func TestParseUnified(t *testing.T) {
 		files: []FilePatch{{Op: Update, Path: "w", PatchLine: 1, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 3, Lines: []Line{ctx("one\r"), del("two\r"), ins("2\r")}}}}},
 	}, {
-		name: "mode change only is skipped",
+		name: "bug: a mode change only is an update without hunks (it was skipped)",
 		text: lines("diff --git a/x b/x", "old mode 100644", "new mode 100755", "diff --git a/y b/y", "--- a/y", "+++ b/y", "@@ -1 +1 @@", "-a", "+b"),
+		files: []FilePatch{{Op: Update, Path: "x", PatchLine: 1, Exec: ExecSet}, {Op: Update, Path: "y", PatchLine: 4, Hunks: []Hunk{{
+			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 7, Lines: []Line{del("a"), ins("b")}}}}},
+	}, {
+		name: "a mode line that names the same mode changes nothing",
+		text: lines("diff --git a/x b/x", "old mode 100644", "new mode 100644", "diff --git a/y b/y", "--- a/y", "+++ b/y", "@@ -1 +1 @@", "-a", "+b"),
 		files: []FilePatch{{Op: Update, Path: "y", PatchLine: 4, Hunks: []Hunk{{
 			HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 7, Lines: []Line{del("a"), ins("b")}}}}},
 	},

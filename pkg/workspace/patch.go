@@ -34,6 +34,9 @@ type PatchedFile struct {
 	Path   Bytes              `json:"path"`
 	MoveTo Bytes              `json:"move_to,omitempty"`
 	Hunks  []patch.HunkResult `json:"hunks,omitempty"`
+	// Executable is set when a git diff's mode lines make the file
+	// executable (true) or not (false).
+	Executable *bool `json:"executable,omitempty"`
 }
 
 // patchTarget is a path a patch touches, its write lock held.
@@ -73,7 +76,12 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	res := &PatchResult{Format: p.Format, DryRun: req.DryRun}
 	for _, c := range changes {
-		res.Files = append(res.Files, PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: Bytes(c.MoveTo), Hunks: c.Hunks})
+		f := PatchedFile{Op: c.Op.String(), Path: Bytes(c.Path), MoveTo: Bytes(c.MoveTo), Hunks: c.Hunks}
+		if c.Exec != patch.ExecKeep && c.Op != patch.Delete {
+			x := c.Exec == patch.ExecSet
+			f.Executable = &x
+		}
+		res.Files = append(res.Files, f)
 	}
 	if req.DryRun {
 		res.Diff = Bytes(patchDiff(changes))
@@ -241,8 +249,23 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 // writeChange makes one file's change and notes how to take it back.
 func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget, written map[string]fsroot.FileStat, undo *[]func() error) error {
 	src := targets[c.Path]
-	put := func(tg *patchTarget, data []byte, noReplace bool) error {
-		st, err := w.fs.WriteAtomic(tg.g.loc, bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace, Mode: tg.mode})
+	// mode is the mode a file written by the change gets: its own (or a
+	// new file's usual one), with the executable bit as the patch says.
+	mode := func(m fs.FileMode) fs.FileMode {
+		if c.Exec == patch.ExecKeep {
+			return m
+		}
+		if m == 0 {
+			m = fs.FileMode(0o666 &^ fsroot.Umask())
+		}
+		if c.Exec == patch.ExecSet {
+			return m | (m&0o444)>>2 // x where r is, as chmod +x under the umask
+		}
+		return m &^ 0o111
+	}
+	// put writes data at tg with the mode m (0: its own, or the usual one).
+	put := func(tg *patchTarget, data []byte, noReplace bool, m fs.FileMode) error {
+		st, err := w.fs.WriteAtomic(tg.g.loc, bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace, Mode: m, SetMode: c.Exec != patch.ExecKeep})
 		if err != nil {
 			return errs.FromOS("write", tg.t.Input, err, false)
 		}
@@ -259,7 +282,7 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 	// directories made for it.
 	create := func(tg *patchTarget, data []byte) error {
 		made := w.missingDirs(tg.g.loc)
-		if err := put(tg, data, true); err != nil {
+		if err := put(tg, data, true, mode(tg.mode)); err != nil {
 			return err
 		}
 		*undo = append(*undo, func() error {
@@ -281,7 +304,7 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 		if err := remove(src); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() error { return put(src, old, true) })
+		*undo = append(*undo, func() error { return put(src, old, true, src.mode) })
 	case c.MoveTo != "":
 		dst := targets[c.MoveTo]
 		dst.mode = src.mode
@@ -291,14 +314,14 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 		if err := remove(src); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() error { return put(src, old, true) })
+		*undo = append(*undo, func() error { return put(src, old, true, src.mode) })
 	case c.Op == patch.Add:
 		return create(src, c.New)
 	default:
-		if err := put(src, c.New, false); err != nil {
+		if err := put(src, c.New, false, mode(src.mode)); err != nil {
 			return err
 		}
-		*undo = append(*undo, func() error { return put(src, old, false) })
+		*undo = append(*undo, func() error { return put(src, old, false, src.mode) })
 	}
 	return nil
 }
@@ -372,8 +395,21 @@ func patchText(res *PatchResult) string {
 		default:
 			sb.WriteString("\nM " + string(f.Path))
 		}
+		var notes []string
 		if len(f.Hunks) > 0 {
-			sb.WriteString(" (" + hunkLines(f.Hunks) + ")")
+			notes = append(notes, hunkLines(f.Hunks))
+		}
+		switch {
+		case f.Executable == nil:
+		case f.Op == "add" && *f.Executable:
+			notes = append(notes, "executable")
+		case *f.Executable:
+			notes = append(notes, "made executable")
+		default:
+			notes = append(notes, "no longer executable")
+		}
+		if len(notes) > 0 {
+			sb.WriteString(" (" + strings.Join(notes, "; ") + ")")
 		}
 	}
 	return sb.String()

@@ -482,7 +482,8 @@ func (w *Workspace) restoreTree(l fsroot.Loc, st history.State) error {
 // restoreFile writes a file's old bytes back and updates this thread's read
 // record if it has one, so a thread that read the file may go on editing it.
 func (w *Workspace) restoreFile(g *writeGuard, l fsroot.Loc, data []byte, st history.State) error {
-	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode, Owner: ownerArg(st.Owner)})
+	// The mode is put back too: a patch may have changed the executable bit.
+	fst, err := w.fs.WriteAtomic(l, bytes.NewReader(data), fsroot.WriteOptions{Mode: st.Mode, SetMode: true, Owner: ownerArg(st.Owner)})
 	if err != nil {
 		return err
 	}

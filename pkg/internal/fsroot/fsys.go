@@ -434,6 +434,9 @@ func tempWriterGone(name string) (gone, ok bool) {
 type WriteOptions struct {
 	NoReplace bool        // fail with EEXIST when the file exists (write --overwrite=false)
 	Mode      fs.FileMode // permissions (setuid, setgid, sticky too) of a new file (0: 0666 less the umask); an existing file keeps its own
+	// SetMode gives an existing file Mode too (when Mode is not 0): a patch
+	// that changes the executable bit, an undo that puts a mode back.
+	SetMode bool
 	// Owner, when set, is the owner (uid, gid) of a new file, given where
 	// permitted (only root may give files away); an existing file keeps its own.
 	Owner *[2]uint32
@@ -512,6 +515,9 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		}
 		old = &s
 		mode = st.Mode & 0o7777
+		if opts.SetMode && opts.Mode != 0 {
+			mode = UnixMode(opts.Mode)
+		}
 		owner = &[2]uint32{old.Uid, old.Gid}
 		// Renaming needs only the directory's permission; the file's own
 		// must allow the write, as an in-place write would require.
