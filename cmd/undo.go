@@ -12,8 +12,9 @@ func newUndoCmd(app *App, runF func(context.Context, *workspace.UndoRequest) err
 		Use:   "undo [PATH]",
 		Short: "Take back the last change ws made to a file (or in the workspace)",
 		Long: `Put back what ws's last write, edit, delete, move, patch (or undo) of PATH replaced;
-without PATH, the last change ws made in the workspace, all the files of a
-patch together. It is refused, with the reason, when a file changed since
+without PATH, the last change ws made in the workspace. A change is taken
+back whole: when PATH's last change is a patch, every file of the patch is
+put back with it. It is refused, with the reason, when a file changed since
 (--force takes it back anyway). An undo is itself a change: undo again to
 redo. ws history PATH lists what is kept.`,
 		Example: `  ws undo src/app.ts

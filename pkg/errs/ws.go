@@ -331,6 +331,15 @@ func UndoRefused(path, why string, cause error) *Error {
 	return newf(ESTALE, "cannot undo the change of %s: %s", path, why).at(path, cause)
 }
 
+// UndoGroupRefused: an undo of path refused because another file of the
+// same change (a patch, a move), other, is not as the change left it; why
+// says how it differs ("has been modified since …"), force how to go on. A change
+// is taken back whole, and the message says so, since path itself is as
+// the change left it.
+func UndoGroupRefused(op, path, other, why, force string, cause error) *Error {
+	return newf(ESTALE, "cannot undo the %s that last changed %s: it changed %s too, which %s, and undo takes a change back whole (all its files or none); %s takes it back anyway", op, path, other, why, force).at(other, cause)
+}
+
 // BadPatch: a patch ws cannot apply (it does not parse, or does not fit
 // the files); the message is pkg/patch's, which says what to fix.
 func BadPatch(code Code, err error) *Error { return &Error{Code: code, Message: err.Error(), Err: err} }

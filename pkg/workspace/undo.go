@@ -54,8 +54,8 @@ type heldFile struct {
 }
 
 // Undo takes back the last change ws made to a file, or, without a path,
-// the last change it made in the workspace (all the files of a patch
-// together). It is refused when a file changed since that change, unless
+// the last change it made in the workspace; either way a change is taken
+// back whole (all the files of a patch together, both paths of a move). It is refused when a file changed since that change, unless
 // forced. The undo is itself a change: undoing again redoes.
 func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, error) {
 	h, err := w.settledHistory()
@@ -79,7 +79,7 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 			renamed, err = w.holdRename(h, group, force, words)
 			release = renamed.release
 		} else {
-			files, release, err = w.holdGroup(h, group, force, words)
+			files, release, err = w.holdGroup(h, group, force, words, w.named(req.Path, group))
 		}
 		// Another undo (or a write) may have committed a newer change
 		// while this one waited for the locks: the newest is the one to
@@ -292,6 +292,26 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	return group, nil
 }
 
+// named is the entry of group that path names, when path is not empty
+// and group has other files too; nil otherwise.
+func (w *Workspace) named(path string, group []*history.Entry) *history.Entry {
+	if path == "" || len(group) < 2 {
+		return nil
+	}
+	keys, err := w.historyKeys(path)
+	if err != nil {
+		return nil
+	}
+	for _, e := range group {
+		for _, k := range keys {
+			if e.Key == k {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
 // historyKeys are the keys the history keeps a path's changes under: its
 // real path, a final symlink followed (as writes follow it), and, when the
 // path is a symlink, the link's own real path too (a delete removes the
@@ -316,7 +336,12 @@ func (w *Workspace) historyKeys(path string) ([]string, error) {
 // order, so two undos cannot deadlock), checks that each is as the change
 // left it (unless forced; a refusal says how to go on, in words) and
 // reads what to put back. Nothing is written.
-func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool, words undoWords) ([]*heldFile, func(), error) {
+//
+// An undo of a path takes back the last change of that path whole: every
+// file of a patch, as the patch wrote them all or none. named is the
+// entry of the path asked for when the change has other files, so that a
+// refusal because of another file says why that file matters.
+func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bool, words undoWords, named *history.Entry) ([]*heldFile, func(), error) {
 	sorted := append([]*history.Entry(nil), group...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 	var files []*heldFile
@@ -352,6 +377,9 @@ func (w *Workspace) holdGroup(h *history.Store, group []*history.Entry, force bo
 				if from, to, _ := h.MovedAway(e.Key, e.ID); from != nil {
 					return files, release, errs.UndoRefused(e.Path, fmt.Sprintf("it has been moved since, with the directory %s (now %s): take that move back first (%s)", from.Path, to.Path, words.undo(to.Path)), err)
 				}
+			}
+			if errors.As(err, &ce) && named != nil && named != e {
+				return files, release, errs.UndoGroupRefused(string(e.Op), named.Path, e.Path, strings.TrimPrefix(ce.Reason, "it "), words.force, err)
 			}
 			if errors.As(err, &ce) {
 				return files, release, errs.UndoRefused(e.Path, ce.Reason+"; "+words.force+" takes it back anyway", err)
