@@ -41,12 +41,27 @@ func parseJSValue(data []byte) (*jsValue, error) {
 	dec.UseNumber()
 	v, err := decodeJS(dec)
 	if err != nil {
-		return nil, err
+		return nil, syntaxWords(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("unexpected data after the JSON value")
 	}
 	return v, nil
+}
+
+// syntaxWords rewords the one syntax error of encoding/json that reads
+// as nonsense to whoever wrote the text: a bare word is taken for a
+// misspelt true, false or null ("invalid character 'o' in literal null
+// (expecting 'u')" for `not json`).
+func syntaxWords(err error) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	if head, _, ok := strings.Cut(se.Error(), " in literal "); ok {
+		return errors.New(head + " in a bare word: JSON's only ones are true, false and null (a string needs quotes)")
+	}
+	return err
 }
 
 // token is dec's next token; text that ends inside a value, wherever it

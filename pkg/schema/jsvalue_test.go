@@ -54,3 +54,16 @@ func TestParseJSValueCutShort(t *testing.T) {
 		t.Errorf("trailing data: %v", err)
 	}
 }
+
+// TestParseJSValueBareWord: a bare word is not told as a misspelt null.
+func TestParseJSValueBareWord(t *testing.T) {
+	for in, want := range map[string]string{
+		`not json`:        `invalid character 'o' in a bare word: JSON's only ones are true, false and null (a string needs quotes)`,
+		`{"path": trace}`: `invalid character 'a' in a bare word: JSON's only ones are true, false and null (a string needs quotes)`,
+		`{"a":1,}`:        `invalid character '}' looking for beginning of object key string`,
+	} {
+		if _, err := parseJSValue([]byte(in)); err == nil || err.Error() != want {
+			t.Errorf("parseJSValue(%q) = %v, want %s", in, err, want)
+		}
+	}
+}
