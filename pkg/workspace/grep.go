@@ -379,7 +379,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 				line := f.Lines.Get(f.Buf, i)
 				col, isHit := hitAt[i]
 				if !isHit {
-					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.Rel, i+1, jsString(line)))
+					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.Rel, i+1, cutContext(line)))
 					continue
 				}
 				c := js.UTF16Len(jsString(line[:col])) + 1
@@ -453,6 +453,20 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	}
 	sb.WriteString("\n" + notice(shown))
 	return sb.String()
+}
+
+// cutContext shortens a long context line as a matching line is cut
+// when its match is near the start: its first 500 UTF-16 units and "...".
+// Mastra shows context lines whole, so one long line (minified code, a
+// lock file) next to a hit outweighed the token cap and took the hit's
+// row with it. Only the head is decoded: 500 units never take more than
+// 1500 bytes (a unit is at most three bytes, or one invalid sequence),
+// so a megabyte line costs what a short one does.
+func cutContext(line []byte) string {
+	if len(line) <= grepMaxLineUnits {
+		return jsString(line) // no more units than bytes
+	}
+	return cutAround(jsString(line[:min(len(line), 4*grepMaxLineUnits)]), 0, 0)
 }
 
 // cutAround shortens a long matching line to 500 UTF-16 units. Mastra keeps

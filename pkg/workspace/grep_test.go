@@ -118,3 +118,25 @@ func TestGrepCountsAsRows(t *testing.T) {
 		}
 	}
 }
+
+// TestCutContext checks that a context row is cut as a matching row is:
+// at most 500 UTF-16 units, then "...", whatever the line's characters.
+func TestCutContext(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"short", "abc", "abc"},
+		{"500 ASCII", strings.Repeat("a", 500), strings.Repeat("a", 500)},
+		{"501 ASCII", strings.Repeat("a", 501), strings.Repeat("a", 500) + "..."},
+		{"megabyte", strings.Repeat("C", 1<<20), strings.Repeat("C", 500) + "..."},
+		{"500 three-byte", strings.Repeat("日", 500), strings.Repeat("日", 500)},
+		{"501 three-byte", strings.Repeat("日", 501), strings.Repeat("日", 500) + "..."},
+		{"emoji count two", strings.Repeat("👍", 300), strings.Repeat("👍", 250) + "..."},
+		{"invalid bytes", strings.Repeat("\xff", 600), strings.Repeat("\uFFFD", 500) + "..."},
+		{"mixed past the head", "x" + strings.Repeat("é", 2000), "x" + strings.Repeat("é", 499) + "..."},
+	} {
+		if got := cutContext([]byte(tc.line)); got != tc.want {
+			t.Errorf("%s: got %d bytes %.40q…, want %d bytes %.40q…", tc.name, len(got), got, len(tc.want), tc.want)
+		}
+	}
+}
