@@ -40,7 +40,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		b.f.BoolVarP(&req.Invert, "invert-match", "v", false, "show the lines that do not match")
 		b.bool(&req.Multiline, "multiline", "U", false, `let a match span lines: \n, \s and [^x] match line ends (. does not; [\s\S] does), ^ and $ match at each line (multiline)`)
 		b.f.VarP(&listValue{p: &req.Globs, typ: "GLOB", want: "a glob", ok: grep.ValidGlob}, "glob", "g",
-			"search only files matching GLOB; !GLOB leaves them out (repeatable; without a slash it matches the name)")
+			"search only files matching GLOB; !GLOB leaves them out (repeatable, the last that matches wins; without a slash it matches a file or directory name at any depth; over .gitignore and dot names, as in rg)")
 		types := strings.Join(grep.TypeNames(), ", ")
 		b.f.VarP(&listValue{p: &req.Types, typ: "NAME", want: "one of " + types, ok: grep.KnownType}, "type", "t",
 			"search only files of this type (repeatable): "+types)

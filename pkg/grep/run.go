@@ -238,6 +238,15 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 		opts := fsroot.WalkOptions{Hidden: g.hidden, SkipGit: !inGit(string(t.Rel())), Links: true, Ignore: ig,
 			Unreadable: func(rel string, err error) { q.add(&File{Rel: rel, err: fsroot.SkipReason(err)}) },
 			GitSkipped: func(rel string) { gitDirs = append(gitDirs, rel) }}
+		if g.filter.HasGlobs() {
+			// -g globs are rg's overrides: a directory a ! glob matches
+			// is not entered, and a glob that decides stands over
+			// .gitignore and dot names.
+			opts.Override = func(rel string, isDir bool) (bool, bool) {
+				v := g.filter.Decide(rel, isDir)
+				return v == Include, v != Undecided
+			}
+		}
 		_, err := g.fs.Walk(ctx, l, string(t.Rel()), opts, nil, func(e *fsroot.WalkEntry) (bool, any) {
 			if e.IsDir {
 				if g.noObjects && e.Depth == 1 && e.Name == "objects" && path.Base(string(t.Rel())) == ".git" {

@@ -64,57 +64,126 @@ func TypeNames() []string {
 func KnownType(name string) bool { _, ok := fileTypes()[name]; return ok }
 
 // Filter decides which files a search takes by name: ripgrep's -g globs
-// (a glob without a slash matches the file's name at any depth, one with
-// a slash the path from the search root; ! negates) and --type names.
+// and --type names. The globs are rg's overrides, gitignore-style globs
+// read the other way round: a glob is a whitelist, and one starting with
+// ! leaves out what it matches. A glob without a slash matches the name of
+// a file or directory at any depth, one with a slash the
+// workspace-relative path (a leading / is dropped), one ending in / only
+// directories. A directory a ! glob matches is not entered at all. The
+// last glob that matches decides; a file none matches is left out when
+// there is a whitelist glob. A glob that decides wins over .gitignore,
+// dot names and --type, as in rg (see Decide).
 type Filter struct {
 	Globs []string
 	Types []string
+
+	once       sync.Once
+	rules      []globRule
+	whitelists int
 }
 
-// Match reports whether the file at rel (below the search root) passes.
+// globRule is one -g glob, read as rg's gitignore builder reads it.
+type globRule struct {
+	pat     string // matched with doublestar
+	base    bool   // against the name (no slash in the glob)
+	dirOnly bool   // it ended in /
+	white   bool   // no !: a whitelist
+}
+
+// Verdict is what the globs say of a path: Undecided leaves it to the
+// other rules (.gitignore, dot names, --type).
+type Verdict int8
+
+// The verdicts of Filter.Decide.
+const (
+	Undecided Verdict = iota
+	Include
+	Exclude
+)
+
+func (f *Filter) compile() {
+	f.once.Do(func() {
+		for _, g := range f.Globs {
+			r := globRule{white: true}
+			if strings.HasPrefix(g, "!") {
+				r.white, g = false, g[1:]
+			}
+			anchored := strings.HasPrefix(g, "/")
+			g = strings.TrimPrefix(g, "/")
+			if strings.HasSuffix(g, "/") {
+				r.dirOnly, g = true, strings.TrimSuffix(g, "/")
+			}
+			r.base = !anchored && !strings.Contains(g, "/")
+			if strings.HasSuffix(g, "/**") {
+				g += "/*" // what is inside, not the directory itself
+			}
+			r.pat = g
+			if r.white {
+				f.whitelists++
+			}
+			f.rules = append(f.rules, r)
+		}
+	})
+}
+
+// Decide says what the -g globs make of the entry at rel (workspace-
+// relative) met by a walk: the last glob that matches decides; a file
+// that none matches is left out when any glob is a whitelist (a
+// directory is still entered: what is below it may match).
+func (f *Filter) Decide(rel string, isDir bool) Verdict {
+	if f == nil || len(f.Globs) == 0 {
+		return Undecided
+	}
+	f.compile()
+	base := path.Base(rel)
+	for i := len(f.rules) - 1; i >= 0; i-- {
+		r := &f.rules[i]
+		if r.dirOnly && !isDir {
+			continue
+		}
+		name := rel
+		if r.base {
+			name = base
+		}
+		if ok, _ := doublestar.Match(r.pat, name); ok {
+			if r.white {
+				return Include
+			}
+			return Exclude
+		}
+	}
+	if f.whitelists > 0 && !isDir {
+		return Exclude
+	}
+	return Undecided
+}
+
+// HasGlobs reports a filter with -g globs (Decide may say more than
+// Undecided).
+func (f *Filter) HasGlobs() bool { return f != nil && len(f.Globs) > 0 }
+
+// Match reports whether the file at rel (workspace-relative) passes: the
+// globs' verdict, else its type.
 func (f *Filter) Match(rel string) bool {
 	if f == nil {
 		return true
 	}
-	base := path.Base(rel)
+	switch f.Decide(rel, false) {
+	case Include:
+		return true
+	case Exclude:
+		return false
+	}
 	if len(f.Types) > 0 {
-		ok := false
+		base := path.Base(rel)
 		for _, t := range f.Types {
 			if slices.ContainsFunc(fileTypes()[t], func(g string) bool { m, _ := path.Match(g, base); return m }) {
-				ok = true
-				break
+				return true
 			}
 		}
-		if !ok {
-			return false
-		}
+		return false
 	}
-	positive, included := false, false
-	for _, g := range f.Globs {
-		neg := strings.HasPrefix(g, "!")
-		g = strings.TrimPrefix(g, "!")
-		if !neg {
-			positive = true
-		}
-		if globMatch(g, rel, base) {
-			if neg {
-				return false
-			}
-			included = true
-		}
-	}
-	return !positive || included
-}
-
-// globMatch matches a -g glob: without a slash against the name, with one
-// against the workspace-relative path.
-func globMatch(g, rel, base string) bool {
-	if !strings.Contains(g, "/") {
-		ok, _ := doublestar.Match(g, base)
-		return ok
-	}
-	ok, _ := doublestar.Match(strings.TrimPrefix(g, "/"), rel)
-	return ok
+	return true
 }
 
 // ValidGlob reports whether a -g glob parses (after its ! if any).

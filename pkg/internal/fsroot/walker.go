@@ -33,6 +33,13 @@ type WalkOptions struct {
 	// GitSkipped, when set, is told (once per directory) that SkipGit
 	// left out a .git directory there.
 	GitSkipped func(rel string)
+	// Override, when set, is asked of each entry (its Rel path, and
+	// whether it is a directory, not a symlink to one) before dot names
+	// and the .gitignore rules: when it decides, its answer (keep it or
+	// leave it out) stands over theirs (ripgrep's -g globs). .git
+	// directories and ws's temporary files are left out first. It may be
+	// called from any goroutine.
+	Override func(rel string, isDir bool) (keep, decided bool)
 }
 
 // WalkEntry is one entry a walk meets. It is only valid during the visit
@@ -77,7 +84,7 @@ func (fsys *FS) Walk(ctx context.Context, start Loc, rel string, opts WalkOption
 	}
 	w := &walker{ctx: ctx, opts: opts, visit: visit, workers: make(chan struct{}, listWorkers*runtime.GOMAXPROCS(0))}
 	ls := &listing{fd: fd, done: closedChan}
-	if w.prepare(ls, opts.Ignore, "", 1); ls.err != nil {
+	if w.prepare(ls, opts.Ignore, "", rel, 1); ls.err != nil {
 		unix.Close(fd)
 		return 0, ls.err
 	}
@@ -120,12 +127,12 @@ func (ls *listing) open(fd int, name string) {
 }
 
 // prepare lists the directory open at ls.fd, which is name in the
-// directory whose rules are parent ("" for the start) and whose entries
-// are at depth, and readies it for the visit: its own .gitignore added to
+// directory whose rules are parent ("" for the start), whose path is rel
+// and whose entries are at depth, and readies it for the visit: its own .gitignore added to
 // the rules, what the walk never meets left out, the rest sorted. When it
 // has no subdirectory the walk may enter, its descriptor is closed at
 // once (the visit reaches entries by path). It may run on any goroutine.
-func (w *walker) prepare(ls *listing, parent *Ignore, name string, depth int) {
+func (w *walker) prepare(ls *listing, parent *Ignore, name, rel string, depth int) {
 	if ls.prepared || ls.err != nil {
 		return
 	}
@@ -142,8 +149,18 @@ func (w *walker) prepare(ls *listing, parent *Ignore, name string, depth int) {
 		case w.opts.SkipGit && e.IsDir && e.Name == ".git":
 			ls.gitSkipped = true
 			continue
-		case IsTempName(e.Name), !w.opts.Hidden && IsHidden(e.Name),
-			ls.ig.Ignored(e.Name, e.IsDir && !e.IsLink):
+		case IsTempName(e.Name):
+			continue
+		}
+		if w.opts.Override != nil {
+			if keep, ok := w.opts.Override(JoinRel(rel, e.Name), e.IsDir && !e.IsLink); ok {
+				if keep {
+					ents = append(ents, e)
+				}
+				continue
+			}
+		}
+		if !w.opts.Hidden && IsHidden(e.Name) || ls.ig.Ignored(e.Name, e.IsDir && !e.IsLink) {
 			continue
 		}
 		ents = append(ents, e)
@@ -160,13 +177,13 @@ func (w *walker) prepare(ls *listing, parent *Ignore, name string, depth int) {
 	}
 }
 
-// prefetch opens and prepares the subdirectory name of the directory at
-// fd (whose rules are ig), whose entries are at depth, on another
+// prefetch opens and prepares the subdirectory name (whose path is rel)
+// of the directory at fd (whose rules are ig), whose entries are at depth, on another
 // goroutine, unless maxAhead listings already wait; then the directory is
 // opened (see open) and prepared when the walk gets there, so a directory
 // with more subdirectories than descriptors the process may hold is walked
 // whole.
-func (w *walker) prefetch(fd int, ig *Ignore, name string, depth int) *listing {
+func (w *walker) prefetch(fd int, ig *Ignore, name, rel string, depth int) *listing {
 	ls := &listing{fd: -1}
 	if w.ahead >= maxAhead {
 		ls.done, ls.later = closedChan, true
@@ -179,7 +196,7 @@ func (w *walker) prefetch(fd int, ig *Ignore, name string, depth int) *listing {
 		w.workers <- struct{}{}
 		defer func() { <-w.workers }()
 		if ls.fd, ls.err = OpenDirAt(fd, name); ls.err == nil {
-			w.prepare(ls, ig, name, depth)
+			w.prepare(ls, ig, name, rel, depth)
 		}
 	}()
 	return ls
@@ -215,7 +232,7 @@ func (w *walker) enterable(e DirEntry, depth int) bool {
 func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name string, depth int, data any) {
 	defer w.release(ls)
 	<-ls.done
-	w.prepare(ls, parent, name, depth)
+	w.prepare(ls, parent, name, rel, depth)
 	if ls.err != nil {
 		w.failed(rel, ls.err)
 		return
@@ -228,7 +245,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name s
 	ahead := make([]*listing, len(ents))
 	for i, e := range ents {
 		if w.enterable(e, depth) {
-			ahead[i] = w.prefetch(ls.fd, ig, e.Name, depth+1)
+			ahead[i] = w.prefetch(ls.fd, ig, e.Name, JoinRel(rel, e.Name), depth+1)
 		}
 	}
 	defer func() {
