@@ -20,15 +20,7 @@ import (
 // with a JSON Schema validator and checks sample calls against it: the
 // calls ws accepts validate, and calls it refuses do not.
 func TestToolSchemasValidate(t *testing.T) {
-	ws, err := workspace.New(workspace.Options{Root: t.TempDir(), StateDir: t.TempDir(), Supervisor: []string{"ws"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	var defs []toolDef
-	for _, o := range ws.Offered() {
-		defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
-	}
+	ws, defs := offeredDefs(t, t.TempDir(), nil)
 	valid := map[string][]string{
 		"mastra_workspace_read_file":          {`{"path":"a.txt"}`, `{"path":"a","offset":3,"limit":2,"showLineNumbers":false,"encoding":"hex"}`},
 		"mastra_workspace_write_file":         {`{"path":"a","content":"x"}`, `{"path":"a","content":"","overwrite":false}`},
@@ -177,15 +169,7 @@ func TestStrictSchemasEveryConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ws, err := workspace.New(workspace.Options{Root: root, StateDir: t.TempDir(), Config: cfg, Supervisor: []string{"ws"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
-			var defs []toolDef
-			for _, o := range ws.Offered() {
-				defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
-			}
+			ws, defs := offeredDefs(t, root, cfg)
 			var buf bytes.Buffer
 			if err := json.NewEncoder(&buf).Encode(toolFormats["openai-strict"](ws, defs)); err != nil {
 				t.Fatal(err)
@@ -276,4 +260,21 @@ func schemasOf(t *testing.T, format string, doc any) map[string]any {
 		t.Fatalf("%s: no tools", format)
 	}
 	return out
+}
+
+// offeredDefs is a workspace over root with the config cfg (nil: the
+// default), closed when the test ends, and the definitions of the tools it
+// offers, as ws tools gives them to a format.
+func offeredDefs(t *testing.T, root string, cfg *config.Config) (*workspace.Workspace, []toolDef) {
+	t.Helper()
+	ws, err := workspace.New(workspace.Options{Root: root, StateDir: t.TempDir(), Config: cfg, Supervisor: []string{"ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	var defs []toolDef
+	for _, o := range ws.Offered() {
+		defs = append(defs, toolDef{Name: o.Name, ID: o.Spec.ID, Description: o.Description(), Parameters: o.Schema()})
+	}
+	return ws, defs
 }
