@@ -63,6 +63,14 @@ func dump(v any) string {
 
 func TestParseCodex(t *testing.T) {
 	runParseCases(t, FormatCodex, []parseCase{{
+		name:  "bug: a byte-order mark before the patch is dropped",
+		text:  "\ufeff" + lines("*** Begin Patch", "*** Add File: bom.txt", "+x", "*** End Patch"),
+		files: []FilePatch{{Op: Add, Path: "bom.txt", Content: []byte("x\n"), PatchLine: 2}},
+	}, {
+		name:  "bug: a byte-order mark before a CRLF patch is dropped",
+		text:  "\ufeff*** Begin Patch\r\n*** Add File: bom.txt\r\n+x\r\n*** End Patch\r\n",
+		files: []FilePatch{{Op: Add, Path: "bom.txt", Content: []byte("x\n"), PatchLine: 2}},
+	}, {
 		name: "all operations",
 		text: lines(
 			"*** Begin Patch",

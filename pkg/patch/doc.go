@@ -33,7 +33,9 @@
 // between sections and between hunks; a blank line inside a hunk is an
 // empty context line. It also accepts what Codex refuses: a missing
 // "*** End Patch" or "*** Begin Patch", a Markdown code fence around the
-// patch, a blank line between the '+' lines of an added file, an Update
+// patch, a byte-order mark before the text (Windows editors and
+// PowerShell write one), a blank line between the '+' lines of an added
+// file, an Update
 // that only renames, and a unified range ("@@ -1,3 +1,4 @@") in place of an
 // anchor, which is ignored. Several @@ anchors for one hunk are read in
 // order, as Codex's instructions describe (not every version of Codex's

@@ -179,9 +179,11 @@ func (h *Hunk) changes() bool {
 // Parse reads a Codex envelope or a unified diff, telling them apart by
 // their first lines. It accepts the text wrapped in a Markdown code fence or
 // a shell heredoc (<<'EOF' ... EOF), and a patch whose lines all end in
-// "\r\n". It checks the syntax and the paths but reads no file.
+// "\r\n", and drops a byte-order mark before the text (Windows editors and
+// PowerShell's Out-File write one). It checks the syntax and the paths but
+// reads no file.
 func Parse(text string) (*Patch, error) {
-	lines := splitLines(text)
+	lines := splitLines(strings.TrimPrefix(text, bom))
 	start, end := unwrap(lines)
 	body := lines[start:end]
 	first := firstNonBlank(body, 0)

@@ -4,6 +4,10 @@ import "testing"
 
 func TestParseUnified(t *testing.T) {
 	runParseCases(t, FormatUnified, []parseCase{{
+		name:  "bug: a byte-order mark before a diff is dropped",
+		text:  "\ufeff" + lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-a", "+b"),
+		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 3, Lines: []Line{del("a"), ins("b")}}}}},
+	}, {
 		name: "git diff with a function name after the range",
 		text: lines(
 			"diff --git a/src/a.go b/src/a.go",
