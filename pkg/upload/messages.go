@@ -78,12 +78,10 @@ func ParseMessages(doc []byte) (*Messages, error) {
 			return nil, ErrNotMessages
 		}
 	}
-	switch {
-	case trimmed[0] == '[':
-		m.messages = elements(trimmed)
-	case string(trimmed) != "null": // null is no message, as json.Unmarshal reads it
+	if trimmed[0] != '[' { // null too: it is no list, as {} is none
 		return nil, ErrNotMessages
 	}
+	m.messages = elements(trimmed)
 	last := -1
 	type message struct {
 		Role    json.RawMessage `json:"role"`

@@ -321,6 +321,8 @@ func TestUploaderChecksFirst(t *testing.T) {
 		{"bad --max-size", Policy{MaxSize: []string{"1KiB"}}, Request{MaxSize: []string{"lots"}, Files: []Source{src}},
 			"", `upload.maxSize: "lots" is not a size`},
 		{"bad messages", Policy{}, Request{Messages: []byte(`{`)}, "", "--messages: "},
+		{"messages in an object without a list", Policy{}, Request{Messages: []byte(`{}`)}, "", "--messages: expected a JSON array of messages"},
+		{"bug: null messages are no list either", Policy{}, Request{Messages: []byte(" null\n")}, "", "--messages: expected a JSON array of messages"},
 		{"no sandbox", Policy{}, Request{Files: []Source{src}}, CodeNoSandbox,
 			"FileUploadProcessor requires a workspace with a sandbox to upload files to."},
 	} {
