@@ -15,6 +15,12 @@ func EmptyPath() *Error {
 	return newf(InvalidArgument, "path is empty: give a file or directory, e.g. \".\" for the workspace root")
 }
 
+// EmptyPathToRemove refuses an empty path given to delete, whose hint
+// cannot be EmptyPath's: delete refuses the workspace root.
+func EmptyPathToRemove() *Error {
+	return newf(InvalidArgument, "path is empty: give the file or directory to delete (the workspace root cannot be deleted)")
+}
+
 // NULInPath refuses a path holding a NUL byte.
 func NULInPath(input string) *Error {
 	return newf(InvalidArgument, "path %s holds a NUL byte, which no file name can", strconv.Quote(input))

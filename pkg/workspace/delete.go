@@ -26,6 +26,9 @@ type DeleteResult struct {
 // Delete removes a file, a symlink (the link only) or a directory. Nothing
 // is followed: a recursive delete never leaves the workspace through a link.
 func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResult, error) {
+	if req.Path == "" {
+		return nil, errs.EmptyPathToRemove() // not EmptyPath's hint: "." is refused
+	}
 	t, err := w.fs.Resolve(req.Path)
 	if err != nil {
 		return nil, err
