@@ -46,7 +46,10 @@
 // Parse reads the output of git diff and diff -u: "diff --git" headers
 // with their extended lines (new file mode, deleted file mode, rename from,
 // rename to, index, mode changes, similarity), "--- a/PATH" and "+++
-// b/PATH" (or /dev/null) with the a/ and b/ prefixes removed, names quoted
+// b/PATH" (or /dev/null) with the a/ and b/ prefixes removed (and, in
+// the output of diff -r, whose "diff -ruN OLD NEW" line names the two
+// trees, the first component of names that differ only in it, as patch
+// -p1 and git apply read them), names quoted
 // the way git quotes them, hunks "@@ -OLD,COUNT +NEW,COUNT @@", and "\ No
 // newline at end of file". The counts of a hunk header are checked against
 // its lines. A header without numbers ("@@", "@@ ... @@") is accepted too;

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 var (
@@ -109,9 +110,24 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 			}
 		}
 	}
+	recursive := false // the header of diff -r, after its "diff -ruN OLD NEW" line
 	if u.fileHeader(j) {
-		oldName = stripPrefix(fileName(u.lines[j][len("--- "):]), "a/")
-		newName = stripPrefix(fileName(u.lines[j+1][len("+++ "):]), "b/")
+		rawOld, rawNew := fileName(u.lines[j][len("--- "):]), fileName(u.lines[j+1][len("+++ "):])
+		recursive = !git && j > 0 && strings.HasPrefix(u.lines[j-1], "diff ") && strings.HasSuffix(u.lines[j-1], " "+rawOld+" "+rawNew)
+		oldName, newName = stripPrefix(rawOld, "a/"), stripPrefix(rawNew, "b/")
+		// diff -N gives a file missing on one side the time of the epoch
+		// (and its one hunk an empty range on that side).
+		if next := ""; !git {
+			if j+2 < len(u.lines) {
+				next = u.lines[j+2]
+			}
+			switch {
+			case epoch(u.lines[j][len("--- "):]) && strings.HasPrefix(next, "@@ -0,0 "):
+				isNew = true
+			case epoch(u.lines[j+1][len("+++ "):]) && strings.Contains(next, " +0,0 @@"):
+				isDeleted = true
+			}
+		}
 		haveNames = true
 		j += 2
 	}
@@ -124,6 +140,13 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 	if !haveNames {
 		return nil, 0, u.errf(KindSyntax, at, "cannot tell the file's name from %q; add \"--- a/PATH\" and \"+++ b/PATH\" lines", clip(u.lines[at]))
 	}
+	strippedOld, strippedNew := oldName, newName
+	if renameFrom == "" {
+		strippedOld, strippedNew = stripDirPrefixes(oldName, newName)
+	}
+	if recursive {
+		oldName, newName = strippedOld, strippedNew
+	}
 	fp := &FilePatch{Op: Update, PatchLine: u.num(at), Exec: exec}
 	switch {
 	case isNew || oldName == devNull:
@@ -133,6 +156,9 @@ func (u *unifiedParser) file(i int, git bool) (*FilePatch, int, error) {
 	default:
 		fp.Path = oldName
 		if newName != oldName {
+			if renameFrom == "" && strippedOld == strippedNew {
+				return nil, 0, u.errf(KindSyntax, at, "the diff names %q and %q, which differ only in their first directory: ws drops only a/ and b/ (and the first directory of each name in the output of diff -r); give both sides the same name (run diff -u from inside the directory, or git diff), or a/ and b/ prefixes", oldName, newName)
+			}
 			if renameFrom == "" {
 				return nil, 0, u.errf(KindSyntax, at, "the diff names two files, %q and %q; to rename, use \"rename from\" and \"rename to\" lines", oldName, newName)
 			}
@@ -395,6 +421,41 @@ func fileName(s string) string {
 		s = s[:k]
 	}
 	return strings.TrimRight(s, " ")
+}
+
+// epoch reports whether the header of a diff -u side ends in the time of
+// the epoch, in any time zone: diff -N (--new-file) gives that time to a
+// file absent from its side, as GNU patch reads it.
+func epoch(s string) bool {
+	k := strings.IndexByte(s, '\t')
+	if k < 0 || strings.HasPrefix(s, `"`) {
+		return false
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700", "2006-01-02 15:04:05 -0700"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(s[k+1:])); err == nil {
+			return t.Unix() == 0
+		}
+	}
+	return false
+}
+
+// stripDirPrefixes removes the first component of both names when that
+// is all they differ in: "diff -ruN old new" names "old/sub/f.txt" and
+// "new/sub/f.txt", which is sub/f.txt, as git apply (and patch -p1) read
+// it. Other names are returned as they are. The parser drops the
+// components only in the output of diff -r, whose "diff -ruN OLD NEW"
+// line before each file says that two trees were compared; elsewhere
+// such names may be a rename written without "rename from" lines.
+func stripDirPrefixes(oldName, newName string) (string, string) {
+	if oldName == newName || oldName == devNull || newName == devNull {
+		return oldName, newName
+	}
+	_, o, ok1 := strings.Cut(oldName, "/")
+	_, n, ok2 := strings.Cut(newName, "/")
+	if ok1 && ok2 && o == n && o != "" {
+		return o, n
+	}
+	return oldName, newName
 }
 
 func stripPrefix(name, prefix string) string {

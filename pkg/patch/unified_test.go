@@ -4,6 +4,24 @@ import "testing"
 
 func TestParseUnified(t *testing.T) {
 	runParseCases(t, FormatUnified, []parseCase{{
+		name: "diff -ruN: a file on one side only has the epoch's time (in any zone): an add, a delete",
+		text: lines("diff -ruN o/g.txt n/g.txt", "--- o/g.txt\t1970-01-01 00:00:00.000000000 +0000", "+++ n/g.txt\t2026-12-03 09:28:10.373273094 +0000", "@@ -0,0 +1 @@", "+new",
+			"diff -ruN o/h.txt n/h.txt", "--- o/h.txt\t2026-12-03 09:28:10 +0100", "+++ n/h.txt\t1969-12-31 19:00:00 -0500", "@@ -1 +0,0 @@", "-old"),
+		files: []FilePatch{{Op: Add, Path: "g.txt", PatchLine: 2, Content: []byte("new\n")},
+			{Op: Delete, Path: "h.txt", PatchLine: 7, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 0, NewCount: 0, PatchLine: 9, Lines: []Line{del("old")}}}}},
+	}, {
+		name:  "a file whose time is the epoch, with lines on both sides, is an update",
+		text:  lines("--- f.txt\t1970-01-01 00:00:00.000000000 +0000", "+++ f.txt\t1970-01-01 00:00:00.000000000 +0000", "@@ -1 +1 @@", "-y", "+Z"),
+		files: []FilePatch{{Op: Update, Path: "f.txt", PatchLine: 1, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 3, Lines: []Line{del("y"), ins("Z")}}}}},
+	}, {
+		name:  "bug: diff -ruN old new: directory prefixes other than a/ and b/ are stripped when the names differ only in them",
+		text:  lines("diff -ruN o/sub/f.txt n/sub/f.txt", "--- o/sub/f.txt\t2026-12-03 09:00:00.000000000 +0000", "+++ n/sub/f.txt\t2026-12-03 09:00:01.000000000 +0000", "@@ -1,2 +1,2 @@", " x", "-y", "+Z"),
+		files: []FilePatch{{Op: Update, Path: "sub/f.txt", PatchLine: 2, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 2, NewStart: 1, NewCount: 2, PatchLine: 4, Lines: []Line{ctx("x"), del("y"), ins("Z")}}}}},
+	}, {
+		name:  "git diff --no-prefix of one file keeps its path",
+		text:  lines("--- src/f.txt", "+++ src/f.txt", "@@ -1 +1 @@", "-y", "+Z"),
+		files: []FilePatch{{Op: Update, Path: "src/f.txt", PatchLine: 1, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 3, Lines: []Line{del("y"), ins("Z")}}}}},
+	}, {
 		name:  "bug: a byte-order mark before a diff is dropped",
 		text:  "\ufeff" + lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-a", "+b"),
 		files: []FilePatch{{Op: Update, Path: "f", PatchLine: 1, Hunks: []Hunk{{HasRange: true, OldStart: 1, OldCount: 1, NewStart: 1, NewCount: 1, PatchLine: 3, Lines: []Line{del("a"), ins("b")}}}}},
@@ -173,6 +191,7 @@ func TestParseUnified(t *testing.T) {
 		{name: "hunk before any file", text: lines("@@ -1 +1 @@", "-a", "+b"), kind: KindSyntax, line: 1, msg: "hunk outside a file"},
 		{name: "hunk after a stray line", text: lines("--- a/f", "+++ b/f", "@@ -1 +1 @@", "-a", "+b", "stray", "@@ -3 +3 @@", "-c", "+d"), kind: KindSyntax, line: 7, msg: "hunk outside a file"},
 		{name: "no newline marker in the middle", text: lines("--- a/f", "+++ b/f", "@@ -1,2 +1,2 @@", "-a", `\ No newline at end of file`, "-b", "+c", "+d"), kind: KindSyntax, line: 3, msg: "not the last of its side"},
+		{name: "bug: names that differ in their first directory only, outside diff -r's output, say so", text: lines("--- o/sub/f.txt", "+++ n/sub/f.txt", "@@ -1 +1 @@", "-a", "+b"), kind: KindSyntax, line: 1, msg: `the diff names "o/sub/f.txt" and "n/sub/f.txt", which differ only in their first directory: ws drops only a/ and b/`},
 		{name: "names differ without rename", text: lines("--- a/f", "+++ b/g", "@@ -1 +1 @@", "-a", "+b"), kind: KindSyntax, line: 1, msg: `names two files, "f" and "g"`},
 		{name: "binary", text: lines("diff --git a/i.png b/i.png", "index 1..2 100644", "Binary files a/i.png and b/i.png differ"), kind: KindUnsupported, line: 3, msg: "binary"},
 		{name: "copy", text: lines("diff --git a/a b/b", "similarity index 100%", "copy from a", "copy to b"), kind: KindUnsupported, line: 3, msg: "copies"},
