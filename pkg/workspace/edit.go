@@ -28,6 +28,9 @@ type EditResult struct {
 	Edits        []EditDone  `json:"edits,omitempty"`    // multi-edit: what each edit did
 	Diff         Bytes       `json:"diff"`               // {"bytes": base64} when the file is not UTF-8
 	DryRun       bool        `json:"dry_run,omitempty"`
+	// Unchanged is set when the edits leave the file as it was (new_string
+	// equal to old_string): nothing was written and no undo step kept.
+	Unchanged bool `json:"unchanged,omitempty"`
 	textOut
 }
 
@@ -96,7 +99,11 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	}); err != nil {
 		return nil, err
 	}
-	if !dryRun {
+	// An edit that changes nothing (new_string equal to old_string) is
+	// reported as Mastra reports it, but writes nothing: no new mtime for
+	// the file, no history entry for an undo that would undo nothing.
+	res.Unchanged = m.Size() == len(content) && bytes.Equal(m.Content(), content)
+	if !dryRun && !res.Unchanged {
 		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
 		var nst fsroot.FileStat
 		err := w.unchangedSince(g, st, path)
