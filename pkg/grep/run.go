@@ -42,6 +42,7 @@ type File struct {
 	Size  int64  // the bytes searched
 	loc   fsroot.Loc
 	link  bool // a symlink (its target's path is what is opened)
+	named bool // the root itself, not a file a walk met
 	bin   bool
 	err   string     // why the file could not be searched ("": it was)
 	held  int        // its weight in collector.held while it waits to be taken
@@ -65,6 +66,10 @@ type Options struct {
 	// the root: compressed objects and packs, where no text is to be
 	// found, and most of a repository's files.
 	NoGitObjects bool
+	// NamedBinary: a file named as the root is searched even when it is
+	// binary, as rg searches a file it is given (-l, -c and -q, which
+	// show no line); a walk still skips the binary files it meets.
+	NamedBinary bool
 	// NoContent: only the hits are kept, not the files' content (-l
 	// lists files over a whole tree without holding it in memory).
 	NoContent bool
@@ -133,6 +138,7 @@ type grepRun struct {
 	noObjects  bool
 	onFile     func(*File)
 	noContent  bool
+	namedBin   bool
 	count      bool
 	parts      bool
 	forget     bool
@@ -162,7 +168,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
 		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent || o.Count,
-		count: o.Count, before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
+		namedBin: o.NamedBinary, count: o.Count, before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
 	}
@@ -269,7 +275,7 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 			q.add(&File{Rel: string(t.Rel()), err: fsroot.SkipReason(err)})
 		}
 	} else {
-		q.add(&File{Rel: string(t.Rel()), loc: l})
+		q.add(&File{Rel: string(t.Rel()), loc: l, named: true})
 	}
 	q.flush()
 	close(work)
@@ -512,7 +518,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			f.err = fsroot.SkipReason(err)
 			return buf
 		}
-		if IsBinary(f.Rel, head[:n]) {
+		if IsBinary(f.Rel, head[:n]) && !(f.named && g.namedBin) {
 			f.bin = true
 			return buf
 		}
@@ -527,7 +533,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		f.err = fsroot.SkipReason(err)
 		return reuse(buf)
 	}
-	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) {
+	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) && !(f.named && g.namedBin) {
 		f.bin = true
 		return reuse(buf)
 	}

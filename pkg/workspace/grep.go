@@ -114,6 +114,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	o := grep.Options{Matcher: m, MaxCount: maxCount, MaxMatches: grepMaxMatches, Hidden: req.IncludeHidden != nil && *req.IncludeHidden,
 		Invert: req.Invert, NoIgnore: req.NoIgnore, Before: before, After: after}
+	// -l, -c and -q show no line: a binary file named as a PATH is
+	// searched, as rg searches it.
+	o.NamedBinary = req.FilesOnly || req.CountOnly || req.Quiet
 	if len(req.Globs) > 0 || len(req.Types) > 0 {
 		o.Filter = &grep.Filter{Globs: req.Globs, Types: req.Types}
 	}
@@ -202,6 +205,11 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// stderr, as rg does, so -l or -q never passes over a path
 		// without a word.
 		w.warn(fmt.Sprintf("%d %s skipped: %s", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d)))
+	}
+	if n := res.BinarySkipped; n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly) {
+		// Nor would the binary files passed over be told, which the
+		// summary counts: a tree of them looked like no match.
+		w.warn(fmt.Sprintf("%d binary %s skipped", n, wording.Plural(n, "file", "files")))
 	}
 	res.matched = countHits(files)
 	res.Files = len(files)
