@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -125,7 +126,7 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 	}
 	switch req.Encoding {
 	case "base64", "hex", "binary":
-		return w.readEncoded(f, st, res, req.Encoding, budget)
+		return w.readEncoded(f, st, res, req, budget, d)
 	case "":
 		if !kind.Text {
 			res.Kind, res.MediaType = ReadBinary, kind.MIME
@@ -141,35 +142,89 @@ func (w *Workspace) readOpen(f *os.File, st fsroot.FileStat, t *fsroot.Target, r
 	return readLines(f, st, res, req, budget, d)
 }
 
-func (w *Workspace) readEncoded(f *os.File, st fsroot.FileStat, res *ReadResult, enc string, budget int) (*ReadResult, error) {
-	data, err := io.ReadAll(io.LimitReader(f, maxEncodedBytes))
+// readEncoded encodes a window of bytes: offset is the first byte
+// (1-based), limit the number of bytes (Mastra reads encoded files whole and
+// takes neither). A window the budget cannot hold is cut at a whole unit of
+// the encoding (3 bytes of base64, a byte of hex or latin1), so what is shown
+// decodes on its own, and the notice says which offset continues.
+func (w *Workspace) readEncoded(f *os.File, st fsroot.FileStat, res *ReadResult, req ReadRequest, budget int, d Dialect) (*ReadResult, error) {
+	enc := req.Encoding
+	ranged := req.Offset != nil || req.Limit != nil
+	start := int64(1)
+	if req.Offset != nil {
+		start = int64(*req.Offset)
+	}
+	if start > 1 && start > st.Size {
+		res.Kind = ReadPastEnd
+		if st.Size == 0 {
+			res.text = fmt.Sprintf("%s (0 bytes): offset %d is past the end of the file, which is empty. The file has been fully read; stop paginating.", res.Path, start)
+		} else {
+			res.text = fmt.Sprintf("%s (%d bytes): offset %d is past the end of the file (with an encoding, offsets count bytes: valid offsets 1-%d). The file has been fully read; stop paginating.",
+				res.Path, st.Size, start, st.Size)
+		}
+		return res, nil
+	}
+	want := int64(maxEncodedBytes)
+	if req.Limit != nil {
+		want = min(want, int64(*req.Limit))
+	}
+	if _, err := f.Seek(start-1, io.SeekStart); err != nil {
+		return nil, errs.FromOS("read", string(res.Path), err, false)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, want))
 	if err != nil {
 		return nil, errs.FromOS("read", string(res.Path), err, false)
 	}
-	var content Bytes
+	header := func(n int) string {
+		if !ranged || st.Size == 0 {
+			return fmt.Sprintf("%s (%d bytes, %s)", res.Path, st.Size, enc)
+		}
+		return fmt.Sprintf("%s (bytes %d-%d of %d, %s)", res.Path, start, start+int64(n)-1, st.Size, enc)
+	}
+	unit := 1
+	if enc == "base64" {
+		unit = 3
+	}
+	n := len(data)
+	text := header(n) + "\n" + encodeBytes(enc, data)
+	if tokens.Exceeds(text, budget) {
+		// The head the budget holds, in whole units; then fewer units
+		// while the estimate (which a shorter header or a cut can move
+		// by a token) is still over.
+		shown := strings.TrimPrefix(tokens.HeadTokens(text, budget), header(n)+"\n")
+		switch enc {
+		case "base64":
+			n = len(shown) / 4 * 3
+		case "hex":
+			n = len(shown) / 2
+		default:
+			n = utf8.RuneCountInString(shown)
+		}
+		n = max(min(n/unit*unit, len(data)), min(unit, len(data)))
+		for n > unit && tokens.Exceeds(header(n)+"\n"+encodeBytes(enc, data[:n]), budget) {
+			n -= unit
+		}
+	}
+	content := Bytes(encodeBytes(enc, data[:n]))
+	res.Kind, res.Encoding, res.Content = ReadEncoded, enc, &content
+	res.text = header(n) + "\n" + string(content)
+	last := start + int64(n) - 1
+	if last < st.Size && (req.Limit == nil || int64(n) < int64(*req.Limit)) {
+		res.Truncated, res.NextOffset = true, int(last+1)
+		res.text += fmt.Sprintf("\n[output truncated: showing bytes %d-%d of %d; continue with %s]", start, last, st.Size, d.setting("offset", "offset", last+1))
+	}
+	return res, nil
+}
+
+// encodeBytes is data in a read's encoding: base64, hex, or binary (latin1).
+func encodeBytes(enc string, data []byte) string {
 	switch enc {
 	case "base64":
-		content = Bytes(base64.StdEncoding.EncodeToString(data))
+		return base64.StdEncoding.EncodeToString(data)
 	case "hex":
-		content = Bytes(hex.EncodeToString(data))
-	case "binary":
-		content = Bytes(latin1(data))
+		return hex.EncodeToString(data)
 	}
-	text := fmt.Sprintf("%s (%d bytes, %s)\n%s", res.Path, st.Size, enc, content)
-	out, truncated, total := tokens.LimitHead(text, budget)
-	if !truncated && int64(len(data)) < st.Size {
-		out += fmt.Sprintf("\n[output truncated: showing the first %d of %d bytes]", len(data), st.Size)
-		truncated = true
-	} else if truncated && int64(len(data)) < st.Size {
-		// The total counts only the bytes that were encoded.
-		out = strings.TrimSuffix(out, fmt.Sprintf("of ~%d tokens]", total)) + fmt.Sprintf("of more than ~%d tokens]", total)
-	}
-	res.Kind, res.Encoding, res.Truncated = ReadEncoded, enc, truncated
-	if !truncated {
-		res.Content = &content
-	}
-	res.text = out
-	return res, nil
+	return latin1(data)
 }
 
 // latin1 maps each byte to the code point of the same value, as Node's

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math/rand"
 	"os"
@@ -148,4 +150,92 @@ func TestReadKinds(t *testing.T) {
 	if want := "lat1.txt (5 bytes)\n     1→caf\uFFFD"; res.Text() != want {
 		t.Errorf("latin-1 text: %q, want %q", res.Text(), want)
 	}
+}
+
+// TestReadEncodedWindows reads random files with base64, hex and binary,
+// following each notice's offset, with and without a limit and under
+// several budgets: every output but its notice is within the budget, the
+// windows are consecutive whole units that decode to the file, and the
+// last one has no notice.
+func TestReadEncodedWindows(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for iter := range 24 {
+		budget := []int{30, 200, 2000}[iter%3]
+		cfg := config.Default()
+		cfg.Tools.PerTool[ReadFile] = config.Tool{MaxOutputTokens: &budget}
+		w, root := newTestWorkspace(t, cfg)
+		data := make([]byte, 1+rng.Intn(30000))
+		for i := range data {
+			data[i] = byte(rng.Intn(256))
+			if iter%2 == 0 {
+				data[i] = "ab c\n+/="[rng.Intn(8)]
+			}
+		}
+		must(t, os.WriteFile(filepath.Join(root, "f.bin"), data, 0o644))
+		for _, enc := range []string{"base64", "hex", "binary"} {
+			var limit *int
+			if rng.Intn(2) == 0 {
+				limit = intp(1 + rng.Intn(5000))
+			}
+			var got []byte
+			offset := 1
+			for step := 0; ; step++ {
+				req := ReadRequest{Path: "f.bin", Encoding: enc, Limit: limit}
+				if step > 0 || rng.Intn(2) == 0 {
+					req.Offset = intp(offset)
+				}
+				res, err := w.Read(context.Background(), req)
+				must(t, err)
+				what := fmt.Sprintf("iter %d %s budget %d offset %d limit %v", iter, enc, budget, offset, limit)
+				body, notice, cut := strings.Cut(res.Text(), "\n[output truncated: ")
+				if tokens.Estimate(body) > budget && len(*res.Content) > 4 {
+					t.Fatalf("%s: %d tokens over a budget of %d", what, tokens.Estimate(body), budget)
+				}
+				chunk := decodeForTest(t, enc, string(*res.Content))
+				got = append(got, chunk...)
+				if !cut {
+					if res.Truncated {
+						t.Fatalf("%s: truncated without a notice", what)
+					}
+					break
+				}
+				next := offset + len(chunk)
+				if want := fmt.Sprintf("showing bytes %d-%d of %d; continue with offset=%d]", offset, next-1, len(data), next); notice != want || res.NextOffset != next {
+					t.Fatalf("%s: notice %q (next %d), want %q", what, notice, res.NextOffset, want)
+				}
+				if enc == "base64" && next <= len(data) && len(chunk)%3 != 0 {
+					t.Fatalf("%s: a base64 window of %d bytes", what, len(chunk))
+				}
+				offset = next
+			}
+			want := data
+			if limit != nil {
+				// A limit bounds each window; the last one read ends
+				// within it or at the end of the file.
+				want = data[:len(got)]
+			}
+			if string(got) != string(want) || limit == nil && len(got) != len(data) {
+				t.Fatalf("iter %d %s: the windows hold %d bytes that differ from the file's %d", iter, enc, len(got), len(data))
+			}
+		}
+	}
+}
+
+func decodeForTest(t *testing.T, enc, s string) []byte {
+	t.Helper()
+	switch enc {
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(s)
+		must(t, err)
+		return b
+	case "hex":
+		b, err := hex.DecodeString(s)
+		must(t, err)
+		return b
+	}
+	var b []byte
+	for _, r := range s {
+		b = append(b, byte(r))
+	}
+	return b
 }
