@@ -3,11 +3,13 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/glob"
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/internal/wording"
 	"golang.org/x/sys/unix"
@@ -44,14 +46,19 @@ const globCap = 100
 func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, error) {
 	// A backslash escapes the next character ('\[x\].txt' is the file
 	// "[x].txt"), as in picomatch and doublestar: it is no separator.
-	pattern := strings.TrimPrefix(strings.TrimPrefix(req.Pattern, "./"), "/")
-	if strings.TrimSpace(pattern) == "" {
+	pattern := strings.TrimPrefix(req.Pattern, "./")
+	if strings.TrimSpace(strings.TrimPrefix(pattern, "/")) == "" {
 		return nil, errs.Invalid("pattern", "is empty")
 	}
 	if !doublestar.ValidatePattern(pattern) {
 		return nil, errs.Invalid("pattern", fmt.Sprintf("%q is not a valid glob", req.Pattern))
 	}
 	p, t, err := w.resolveListed(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	top := string(t.Rel())
+	pattern, anchored, err := w.anchorGlob(pattern, top, dialectOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +75,6 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 		opts.Ignore = w.fs.IgnoreFor(t)
 	}
 	res := &GlobResult{Files: []GlobFile{}, Skipped: []SkippedPath{}}
-	top := string(t.Rel())
 	full := func(rel string) string {
 		if top != "." {
 			return top + "/" + rel
@@ -82,10 +88,14 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 		if e.IsDir {
 			return true, nil
 		}
-		if ok, _ := doublestar.Match(pattern, e.Rel()); !ok {
+		rel := full(e.Rel())
+		name := e.Rel()
+		if anchored {
+			name = rel
+		}
+		if ok, _ := doublestar.Match(pattern, name); !ok {
 			return false, nil
 		}
-		rel := full(e.Rel())
 		fst, err := w.fs.Stat(e.Loc())
 		if err != nil {
 			// A link that leads nowhere, out of the workspace or round
@@ -119,6 +129,67 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 	}
 	res.text = globText(res, dialectOf(ctx))
 	return res, nil
+}
+
+// anchorGlob reads a pattern that names a place: an absolute one whose
+// directory is inside the workspace is made relative to the root (anchored:
+// it is matched against workspace-relative paths, not paths below PATH);
+// one that climbs above PATH (../) or names a directory outside the
+// workspace is refused, saying to give the directory as PATH, where either
+// matched nothing without a word. A pattern with a leading / whose first
+// name is below PATH keeps Mastra's reading (the / is dropped).
+func (w *Workspace) anchorGlob(pattern, top string, d Dialect) (string, bool, error) {
+	instead := func(dir, rest string) string {
+		if rest == "" {
+			rest = "*"
+		}
+		if d == CLIFlags {
+			return fmt.Sprintf("give the directory as PATH (ws glob %s %s)", wording.ShellWord(rest), wording.ShellWord(dir))
+		}
+		return fmt.Sprintf("give the directory as path (pattern %q, path %q)", rest, dir)
+	}
+	below := "below PATH"
+	if d != CLIFlags {
+		below = "below path"
+	}
+	if clean := path.Clean(pattern); clean == ".." || strings.HasPrefix(clean, "../") {
+		base := glob.Base(clean)
+		rest := strings.TrimPrefix(strings.TrimPrefix(clean, base), "/")
+		return "", false, errs.Invalid("pattern", fmt.Sprintf("%q climbs above the directory it is matched in: patterns match %s; %s",
+			pattern, below, instead(path.Join(top, base), rest)))
+	}
+	if !strings.HasPrefix(pattern, "/") {
+		return pattern, false, nil
+	}
+	stripped := strings.TrimPrefix(pattern, "/")
+	base := glob.Base(pattern)
+	if base == "." || base == "/" {
+		return stripped, false, nil
+	}
+	t, err := w.fs.Resolve(base)
+	if err != nil {
+		// Mastra's reading, when the first name is there below PATH.
+		first, _, _ := strings.Cut(stripped, "/")
+		if lt, err := w.fs.Resolve(path.Join(top, first)); err == nil && !glob.Has(first) {
+			if _, err := w.fs.Lstat(lt.Loc()); err == nil {
+				return stripped, false, nil
+			}
+		}
+		return "", false, errs.Invalid("pattern", fmt.Sprintf("%q names a directory outside the workspace: patterns match %s", pattern, below))
+	}
+	rel := string(t.Rel())
+	rest := strings.TrimPrefix(strings.TrimPrefix(pattern, base), "/")
+	if top != "." && rel != "." && rel != top && !strings.HasPrefix(rel, top+"/") && !strings.HasPrefix(top, rel+"/") {
+		// It can match nothing below PATH.
+		return "", false, errs.Invalid("pattern", fmt.Sprintf("%q names %s, which is not %s %s; %s", pattern, rel, below[:5], top, instead(rel, rest)))
+	}
+	if rel == "." {
+		return rest, true, nil
+	}
+	if rest == "" {
+		return rel, true, nil
+	}
+	return rel + "/" + rest, true, nil
 }
 
 func globText(res *GlobResult, d Dialect) string {
