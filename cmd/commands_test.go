@@ -119,6 +119,8 @@ func TestCommandRequests(t *testing.T) {
 		{"grep -E", captured(newGrepCmd), []string{"-E", "a|b"}, "", "usage: unknown flag -E: the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"},
 		{"grep -e", captured(newGrepCmd), []string{"-e", "x"}, "", `usage: unknown flag -e: the PATTERN is the first argument (after --, when it starts with "-")`},
 		{"grep -z", captured(newGrepCmd), []string{"-z", "x"}, "", `usage: unknown flag -z (an argument that starts with "-" goes after "--")`},
+		{"grep --foo", captured(newGrepCmd), []string{"--foo", "d.txt"}, "", `usage: unknown flag --foo (an argument that starts with "-" goes after "--")`},
+		{"read --foo", captured(newReadCmd), []string{"--foo", "d.txt"}, "", `usage: unknown flag --foo`},
 		{"read -n", captured(newReadCmd), []string{"f.txt", "-n", "20"}, "", "usage: unknown flag -n: --limit N shows N lines, and --offset LINE where they start"},
 		{"ls -R", captured(newLsCmd), []string{"-R"}, "", "usage: unknown flag -R: ws ls shows a tree; --max-depth N sets how deep (default 2)"},
 		{"ls -la", captured(newLsCmd), []string{"-la"}, "", `{"showHidden":true}`},

@@ -314,8 +314,11 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("unknown flag -%s%s", none.GetSpecifiedShortnames(), dashHint(c))
 	case errors.As(err, &none):
 		msg := "unknown flag --" + none.GetSpecifiedName()
-		if c.Name() == "exec" {
-			msg += dashHint(c) // a long flag elsewhere is more likely a typo than an argument
+		// A long flag is more likely a typo than an argument, except
+		// on exec (the command's own flags) and grep (a PATTERN such
+		// as --verbose is searched for).
+		if c.Name() == "exec" || c.Name() == "grep" {
+			msg += dashHint(c)
 		}
 		return usagef("%s", msg)
 	}
