@@ -124,9 +124,10 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	case req.Quiet:
 		o.MaxMatches = 1 // the first match decides
 	case req.FilesOnly:
-		// Only the files: each one's first match decides (as rg -l), and
-		// no content is kept.
-		o.MaxMatches, o.MaxCount, o.NoContent = 0, 1, true
+		// Only the files: each one's first match decides (as rg -l).
+		// Printed as paths, no content is kept; as data (--json), each
+		// file's first matching line is, so its match is a whole one.
+		o.MaxMatches, o.MaxCount, o.NoContent = 0, 1, req.Rows != nil
 	case req.CountOnly:
 		// No rows are shown: every match counts, and only each file's
 		// count is kept.
@@ -218,16 +219,19 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// Sent as found: the files keep nothing more.
 		stream.Summary()
 	case req.Quiet:
-		res.text = ""
+		// The first match decides: stopping there leaves out nothing -q
+		// would show, so the search is not truncated.
+		res.text, res.Truncated = "", false
 		for _, f := range files {
-			res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: f.Hits[0].Line + 1})
+			res.Matches = append(res.Matches, matchOf(f, f.Hits[0]))
 		}
 	case req.FilesOnly:
-		// One match a file, its place (path and line); no content was
-		// kept, so not what the line holds.
+		// One match a file, its first (when its line was kept: see above).
 		var sb strings.Builder
 		for _, f := range files {
-			res.Matches = append(res.Matches, GrepMatch{Path: Bytes(f.Rel), Line: f.Hits[0].Line + 1})
+			if f.Lines != nil {
+				res.Matches = append(res.Matches, matchOf(f, f.Hits[0]))
+			}
 			if req.Rows == nil {
 				sb.WriteString(f.Rel + "\n")
 			}
@@ -247,6 +251,12 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		res.text = w.formatGrep(res, files, m, before, after, d)
 	}
 	return res, nil
+}
+
+// matchOf is hit h of f as data: its place and its line, which f keeps.
+func matchOf(f *grep.File, h grep.Hit) GrepMatch {
+	line := f.Lines.Get(f.Buf, h.Line)
+	return GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16Len(jsString(line[:h.Col])) + 1, Text: Bytes(line)}
 }
 
 // countRow is -c's line for a file: path:count, the name as its bytes (as
@@ -361,7 +371,6 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	var rows []string
 	hunks := 0
 	for _, f := range files {
-		path := Bytes(f.Rel)
 		n := f.Lines.Count()
 		// Hunks: [hit-C, hit+C], merged when they touch or overlap.
 		type span struct{ from, to int }
@@ -396,7 +405,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 			}
 		}
 		for _, h := range f.Hits {
-			gm := GrepMatch{Path: path, Line: h.Line + 1, Column: js.UTF16Len(jsString(f.Lines.Get(f.Buf, h.Line)[:h.Col])) + 1, Text: Bytes(f.Lines.Get(f.Buf, h.Line))}
+			gm := matchOf(f, h)
 			for i := max(0, h.Line-before); i <= min(n-1, h.Line+after); i++ {
 				if i != h.Line {
 					gm.Context = append(gm.Context, ContextLine{Line: i + 1, Text: Bytes(f.Lines.Get(f.Buf, i))})
