@@ -16,6 +16,7 @@ import (
 	"github.com/wstools/ws/pkg/internal/fsroot"
 	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/patch"
+	"github.com/wstools/ws/pkg/tokens"
 	"github.com/wstools/ws/pkg/udiff"
 )
 
@@ -85,7 +86,7 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	}
 	if req.DryRun {
 		res.Diff = Bytes(patchDiff(changes))
-		res.text = patchText(res) + diffText(string(res.Diff))
+		res.text = patchText(res, w.cfg.MaxOutputTokens(ApplyPatch, tokens.DefaultMaxOutputTokens)) + diffText(string(res.Diff))
 		return res, nil
 	}
 	// The files change together or not at all: after the deadline, no
@@ -93,7 +94,7 @@ func (w *Workspace) ApplyPatch(ctx context.Context, req PatchRequest) (*PatchRes
 	if err := commit(ctx, func() error { return w.writePatch(changes, targets) }); err != nil {
 		return nil, err
 	}
-	res.text = patchText(res)
+	res.text = patchText(res, w.cfg.MaxOutputTokens(ApplyPatch, tokens.DefaultMaxOutputTokens))
 	return res, nil
 }
 
@@ -376,79 +377,115 @@ func patchCode(err error) errs.Code {
 	return errs.InvalidPatch
 }
 
-// patchText lists what the patch did, one line per file.
-func patchText(res *PatchResult) string {
+// patchText lists what the patch did, one line per file, within budget
+// tokens: a file's hunks beyond maxListedHunks are counted, not listed,
+// and the files past the budget too (the JSON result has them all).
+func patchText(res *PatchResult, budget int) string {
 	var sb strings.Builder
 	verb := "Applied the patch"
 	if res.DryRun {
 		verb = "The patch would apply (dry run: nothing was written)"
 	}
 	fmt.Fprintf(&sb, "%s: %d %s", verb, len(res.Files), wording.Plural(len(res.Files), "file", "files"))
-	for _, f := range res.Files {
-		switch {
-		case f.Op == "add":
-			sb.WriteString("\nA " + string(f.Path))
-		case f.Op == "delete":
-			sb.WriteString("\nD " + string(f.Path))
-		case len(f.MoveTo) > 0:
-			sb.WriteString("\nR " + string(f.Path) + " -> " + string(f.MoveTo))
-		default:
-			sb.WriteString("\nM " + string(f.Path))
+	used := tokens.Estimate(sb.String())
+	for i, f := range res.Files {
+		line := "\n" + patchedLine(f)
+		n := tokens.Estimate(line)
+		if used+n > budget && i > 0 {
+			more := len(res.Files) - i
+			fmt.Fprintf(&sb, "\n(%d more %s not listed: the list is cut at ~%d tokens)", more, wording.Plural(more, "file", "files"), budget)
+			break
 		}
-		var notes []string
-		if len(f.Hunks) > 0 {
-			notes = append(notes, hunkLines(f.Hunks))
-		}
-		switch {
-		case f.Executable == nil:
-		case f.Op == "add" && *f.Executable:
-			notes = append(notes, "executable")
-		case *f.Executable:
-			notes = append(notes, "made executable")
-		default:
-			notes = append(notes, "no longer executable")
-		}
-		if len(notes) > 0 {
-			sb.WriteString(" (" + strings.Join(notes, "; ") + ")")
-		}
+		used += n
+		sb.WriteString(line)
 	}
 	return sb.String()
 }
 
+// patchedLine is a file's line of patchText: "M src/app.go (lines 10-16)".
+func patchedLine(f PatchedFile) string {
+	var s string
+	switch {
+	case f.Op == "add":
+		s = "A " + string(f.Path)
+	case f.Op == "delete":
+		s = "D " + string(f.Path)
+	case len(f.MoveTo) > 0:
+		s = "R " + string(f.Path) + " -> " + string(f.MoveTo)
+	default:
+		s = "M " + string(f.Path)
+	}
+	var notes []string
+	if len(f.Hunks) > 0 {
+		notes = append(notes, hunkLines(f.Hunks))
+	}
+	switch {
+	case f.Executable == nil:
+	case f.Op == "add" && *f.Executable:
+		notes = append(notes, "executable")
+	case *f.Executable:
+		notes = append(notes, "made executable")
+	default:
+		notes = append(notes, "no longer executable")
+	}
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return s
+}
+
+// maxListedHunks is how many of a file's hunks patchText lists (and how
+// many hunk numbers it gives for one leniency level).
+const maxListedHunks = 20
+
 // hunkLines says where a file's hunks landed, and which needed leniency:
-// "lines 3-5, 9-10; hunk 2 found ignoring trailing whitespace".
+// "lines 3-5, 9-10; hunk 2 found ignoring trailing whitespace". Past
+// maxListedHunks it counts the rest: "lines 3-5, …, 90 (and 975 more
+// hunks)".
 func hunkLines(hunks []patch.HunkResult) string {
 	var at []string
-	var lenient []string // "hunk 2", "hunks 2 and 4" for each level, in order of first use
 	byLevel := map[patch.Level][]string{}
+	counts := map[patch.Level]int{}
 	var order []patch.Level
 	for i, h := range hunks {
-		s := fmt.Sprintf("%d", h.NewStart)
-		if h.NewCount > 1 {
-			s += fmt.Sprintf("-%d", h.NewStart+h.NewCount-1)
+		if i < maxListedHunks {
+			s := fmt.Sprintf("%d", h.NewStart)
+			if h.NewCount > 1 {
+				s += fmt.Sprintf("-%d", h.NewStart+h.NewCount-1)
+			}
+			at = append(at, s)
 		}
-		at = append(at, s)
 		if h.Level != patch.LevelExact {
-			if byLevel[h.Level] == nil {
+			if counts[h.Level] == 0 {
 				order = append(order, h.Level)
 			}
-			byLevel[h.Level] = append(byLevel[h.Level], fmt.Sprintf("%d", i+1))
+			if counts[h.Level]++; counts[h.Level] <= maxListedHunks {
+				byLevel[h.Level] = append(byLevel[h.Level], fmt.Sprintf("%d", i+1))
+			}
 		}
 	}
 	s := "lines " + strings.Join(at, ", ")
-	if len(order) == 0 {
-		return s
+	if more := len(hunks) - len(at); more > 0 {
+		s += fmt.Sprintf(" (and %d more %s)", more, wording.Plural(more, "hunk", "hunks"))
 	}
+	var lenient []string
 	for _, lv := range order {
 		n := byLevel[lv]
+		which := wording.Plural(counts[lv], "hunk ", "hunks ") + wording.JoinAnd(n)
+		if more := counts[lv] - len(n); more > 0 {
+			which = "hunks " + strings.Join(n, ", ") + fmt.Sprintf(" and %d more", more)
+		}
 		switch {
 		case len(hunks) == 1:
 			lenient = append(lenient, "found ignoring "+lv.Describe())
 		case len(lenient) == 0:
-			lenient = append(lenient, wording.Plural(len(n), "hunk ", "hunks ")+wording.JoinAnd(n)+" found ignoring "+lv.Describe())
+			lenient = append(lenient, which+" found ignoring "+lv.Describe())
 		default:
-			lenient = append(lenient, wording.Plural(len(n), "hunk ", "hunks ")+wording.JoinAnd(n)+" ignoring "+lv.Describe())
+			lenient = append(lenient, which+" ignoring "+lv.Describe())
 		}
+	}
+	if len(lenient) == 0 {
+		return s
 	}
 	return s + "; " + strings.Join(lenient, "; ")
 }
