@@ -12,6 +12,9 @@ func newDeleteCmd(app *App, runF func(context.Context, *workspace.DeleteRequest)
 		Use:     "delete PATH",
 		Aliases: []string{"rm"},
 		Short:   "Delete a file, a symlink or a directory",
+		Long: `Delete the file, symbolic link (the link itself, not what it points to; a
+link that leads out of the workspace is refused) or directory PATH (one that
+holds anything only with -r). ws undo puts it back.`,
 		Example: `  ws delete build/out.txt
   ws rm -r build
   ws rm -r build --dry-run`,

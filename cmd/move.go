@@ -12,8 +12,9 @@ func newMoveCmd(app *App, runF func(context.Context, *workspace.MoveRequest) err
 		Use:     "move SOURCE DESTINATION",
 		Aliases: []string{"mv"},
 		Short:   "Move or rename a file, a symlink or a directory (undo moves it back)",
-		Long: `Move the file, symbolic link (the link itself, not what it points to) or
-directory (with everything in it) SOURCE to DESTINATION, its new path, in one
+		Long: `Move the file, symbolic link (the link itself, not what it points to; a
+link that leads out of the workspace is refused) or directory (with
+everything in it) SOURCE to DESTINATION, its new path, in one
 rename, never a copy: missing directories are made. DESTINATION is the new path,
 not a directory to move into. A file already there is replaced only with
 --overwrite; a directory replaces only an empty directory (with --overwrite),
