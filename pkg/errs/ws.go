@@ -15,6 +15,12 @@ func EmptyPath() *Error {
 	return newf(InvalidArgument, "path is empty: give a file or directory, e.g. \".\" for the workspace root")
 }
 
+// EmptyFilePath refuses an empty path given to a tool that reads or
+// writes one file, for which EmptyPath's "." would be no better.
+func EmptyFilePath() *Error {
+	return newf(InvalidArgument, "path is empty: give the file's path, e.g. notes.md (relative to the workspace root)")
+}
+
 // EmptyPathToRemove refuses an empty path given to delete, whose hint
 // cannot be EmptyPath's: delete refuses the workspace root.
 func EmptyPathToRemove() *Error {

@@ -52,6 +52,9 @@ func (g *writeGuard) release() { g.lock.Release() }
 // resolveGuarded resolves path and takes its write guard (guardWrite):
 // where every tool that writes one file starts.
 func (w *Workspace) resolveGuarded(path, toolID string) (*fsroot.Target, *writeGuard, error) {
+	if path == "" {
+		return nil, nil, errs.EmptyFilePath()
+	}
 	t, err := w.fs.Resolve(path)
 	if err != nil {
 		return nil, nil, err

@@ -80,6 +80,9 @@ func (w *Workspace) Read(ctx context.Context, req ReadRequest) (*ReadResult, err
 // openRead resolves path and opens the regular file it names, to read
 // it; the caller closes f.
 func (w *Workspace) openRead(path string) (*fsroot.Target, *os.File, fsroot.FileStat, error) {
+	if path == "" {
+		return nil, nil, fsroot.FileStat{}, errs.EmptyFilePath()
+	}
 	t, err := w.fs.Resolve(path)
 	if err != nil {
 		return nil, nil, fsroot.FileStat{}, err
