@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
@@ -128,7 +130,7 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	src, group := js, 0
 	if o.Word {
 		// The match is the group; what stands around it is not.
-		src, group = `(?:^|\W)(`+js+`)(?:\W|$)`, 1
+		src, group = `(?:^|[^`+wordRE2+`])(`+js+`)(?:[^`+wordRE2+`]|$)`, 1
 	}
 	re1, err := regexp.Compile(prefixFlags(flags, src))
 	if !ok || o.Word && o.Multiline {
@@ -145,7 +147,7 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 				opts |= regexp2.IgnoreCase
 			}
 			m.words = sync.OnceValue(func() *regexp2.Regexp {
-				re, err := regexp2.Compile(`(?<!\w)(?:`+pattern+`)(?!\w)`, opts)
+				re, err := regexp2.Compile(wordES(pattern), opts)
 				if err != nil {
 					return nil
 				}
@@ -194,7 +196,7 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 		opts |= regexp2.Multiline // ^ and $ at line ends, as in RE2's (?m)
 	}
 	if o.Word {
-		pattern = `(?<!\w)(?:` + pattern + `)(?!\w)`
+		pattern = wordES(pattern)
 	}
 	re2, err2 := regexp2.Compile(pattern, opts)
 	if err2 != nil {
@@ -217,6 +219,41 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	}
 	return m, nil
 }
+
+// wordRE2 is the class of ripgrep's word characters (Unicode's \w:
+// letters, marks, decimal digits, letter numbers, connector punctuation,
+// the joiners), for -w's borders in RE2: RE2's \w and \b are ASCII, so
+// "caf" was a whole word in "café".
+const wordRE2 = `\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\x{200C}\x{200D}`
+
+// wordES borders pattern as -w does, for the ECMAScript engine, whose \w is
+// ASCII and which reads no \p{…}: with lookaround on the same class as
+// wordRE2, spelled out (the characters of the Basic Multilingual Plane;
+// regexp2 takes no escape beyond it).
+func wordES(pattern string) string {
+	c := esWordClass()
+	return `(?<![` + c + `])(?:` + pattern + `)(?![` + c + `])`
+}
+
+var esWordClass = sync.OnceValue(func() string {
+	var sb strings.Builder
+	for _, t := range []*unicode.RangeTable{unicode.L, unicode.M, unicode.Nd, unicode.Nl, unicode.Pc} {
+		for _, r := range t.R16 {
+			if r.Stride == 1 {
+				fmt.Fprintf(&sb, `\u%04X-\u%04X`, r.Lo, r.Hi)
+				continue
+			}
+			for c := r.Lo; c <= r.Hi; c += r.Stride {
+				fmt.Fprintf(&sb, `\u%04X`, c)
+				if c > r.Hi-r.Stride {
+					break // c + Stride would wrap past 0xFFFF
+				}
+			}
+		}
+	}
+	sb.WriteString(`\u200C\u200D`)
+	return sb.String()
+})
 
 // isLiteral reports a pattern that is one literal string, nothing else.
 func isLiteral(re *syntax.Regexp) bool {
