@@ -49,11 +49,14 @@ func TestNeedles(t *testing.T) {
 		{"→ arrow", true, "→ arrow*"},      // no case forms: exact bytes
 		{"(?i)delay", false, "delay*"},     // inline flag
 		{"[Dd]eadline", false, "eadline"},
-		{`(?<=a)needle`, false, "needle"}, // ECMAScript engine
-		{`(\w+)\s+\1`, false, ""},         // backreference: nothing required
+		{`(?<=a)needle`, false, "aneedle"},              // ECMAScript engine: the lookbehind's text is there
+		{`(?<=func )\w+`, false, "func "},               // as is a lookbehind's only literal
+		{`(\w+)\s+\1`, false, ""},                       // backreference: nothing required
+		{`(?<=id=)\d+|(?<=key=)\w+`, false, "id=|key="}, // each alternative's
 		{`(?<!x)Timeout`, true, "timeout"},
 		{`(?=abc)abcdef`, false, "abcdef"},
-		{`(foo)\1bar`, false, "bar"},
+		{`(foo)\1bar`, false, "foofoobar"}, // the group has matched: the reference is its text
+		{`(foo)?\1bar`, false, "bar"},      // it may not have: the reference may be empty
 	}
 	for _, tt := range tests {
 		m, err := Compile(tt.pattern, !tt.fold)
@@ -154,7 +157,7 @@ func oracle(t *testing.T, p string, fold bool, lines []string) []Hit {
 func TestTimeout(t *testing.T) {
 	defer func(d time.Duration) { esTimeout = d }(esTimeout)
 	esTimeout = 50 * time.Millisecond
-	m, err := Compile(`^(a|aa)+(?=b)`, true)
+	m, err := Compile(`^(a|aa)+(?![ac])`, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +180,7 @@ func TestTimeoutLongLine(t *testing.T) {
 			t.Errorf("esLimit(%d) = %v, want %v", n, got, want)
 		}
 	}
-	m, err := Compile(`^(a|aa)+(?=b)`, true)
+	m, err := Compile(`^(a|aa)+(?![ac])`, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,8 @@ import (
 // ECMAScript engine for patterns that need lookaround or backreferences.
 // When every match must contain one of a few literals, those are looked
 // for first with a fast byte scan and the regexp runs only on the lines
-// that hold one.
+// that hold one. The ECMAScript engine runs only on the lines an RE2
+// superset of its pattern matches (see esSuperset).
 type Matcher struct {
 	re  *regexp.Regexp  // multi-line mode, for whole-buffer scanning
 	re1 *regexp.Regexp  // single-line, for one line
@@ -49,6 +50,14 @@ type Matcher struct {
 	// candidate line, at NFA speed.
 	prog *syntax.Prog
 	dfas sync.Pool // of *lineDFA
+	// approx: prog is the superset of an ECMAScript pattern (see
+	// esSuperset) that may match where the pattern does not, so a line
+	// the DFA finds is only a candidate, which the ECMAScript engine
+	// decides. With approx false the DFA's lines are the matching ones.
+	approx bool
+	// gate, with -U, is an ECMAScript pattern's superset: a file it does
+	// not match holds no match, and the ECMAScript engine never runs.
+	gate *regexp.Regexp
 	// prefixed: the pattern starts with a literal of three bytes or
 	// more, which RE2's own search over the whole buffer skips to.
 	prefixed bool
@@ -116,6 +125,12 @@ func Compile(pattern string, caseSensitive bool) (*Matcher, error) {
 
 // CompileWith is Compile with ripgrep's -F and -w.
 func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
+	return compileWith(pattern, o, true)
+}
+
+// compileWith is CompileWith; without prefilter, a pattern the ECMAScript
+// engine runs gets no superset (see esSuperset), as tests compare.
+func compileWith(pattern string, o CompileOptions, prefilter bool) (*Matcher, error) {
 	if o.Fixed {
 		pattern = regexp.QuoteMeta(pattern)
 	}
@@ -211,10 +226,14 @@ func CompileWith(pattern string, o CompileOptions) (*Matcher, error) {
 	// What an ECMAScript pattern can match is not worked out: it is taken
 	// to cross lines.
 	m := &Matcher{es: re2, esSrc: pattern, esOpts: opts, multi: o.Multiline, crosses: o.Multiline}
-	if o.Multiline {
+	tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript})
+	if perr != nil {
 		return m, nil
 	}
-	if tree, perr := es.Parse(pattern, es.ParseOptions{RegexOptions: es.ECMAScript}); perr == nil {
+	if prefilter {
+		m.setSuperset(pattern, tree, !o.CaseSensitive, o.Multiline)
+	}
+	if !o.Multiline && m.needles == nil {
 		m.setNeedles(requiredES(tree.Root, !o.CaseSensitive))
 	}
 	return m, nil
@@ -254,6 +273,37 @@ var esWordClass = sync.OnceValue(func() string {
 	sb.WriteString(`\u200C\u200D`)
 	return sb.String()
 })
+
+// setSuperset readies the prefilter of an ECMAScript pattern (see
+// esSuperset): with -U, an RE2 test of the whole file (one that cannot
+// match holds no match); otherwise the lazy DFA that finds the lines the
+// superset matches, and the literals every such line holds.
+func (m *Matcher) setSuperset(pattern string, tree *es.RegexTree, fold, multi bool) {
+	src, exact, ok := esSuperset(pattern, tree, fold, multi)
+	if !ok {
+		return
+	}
+	sup, err := regexp.Compile(src)
+	if err != nil {
+		return // too big for RE2
+	}
+	if multi {
+		m.gate = sup
+		return
+	}
+	stree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return
+	}
+	stree = stree.Simplify()
+	prog, err := syntax.Compile(stree)
+	if err != nil {
+		return
+	}
+	m.setNeedles(requiredRE2(stree))
+	m.prog, m.approx = prog, !exact
+	m.dfas.New = func() any { return newLineDFA(prog) }
+}
 
 // isLiteral reports a pattern that is one literal string, nothing else.
 func isLiteral(re *syntax.Regexp) bool {
@@ -437,7 +487,7 @@ func (m *Matcher) eachCandidate(buf []byte, cols, misses bool, add func(line, co
 			if d.nextLine(line, 0) < 0 {
 				return -1, nil // the DFA says no, at a table step a byte
 			}
-			if !cols {
+			if !cols && !m.approx {
 				return 0, nil
 			}
 		}
@@ -512,7 +562,7 @@ func (m *Matcher) eachDFA(d *lineDFA, buf []byte, cols, misses bool, add func(li
 		ls := d.nextLine(buf, pos)
 		return ls, ls
 	}, func(line []byte, _, _ int) (int, error) {
-		if found && !cols {
+		if found && !cols && !m.approx {
 			return 0, nil
 		}
 		return m.FirstInLine(line)
@@ -759,6 +809,9 @@ func looksBack(re *syntax.Regexp) bool {
 // and end; -1 when there are none left), for eachSpan: leftmost first, not
 // overlapping, and an empty match next to the one before it is none.
 func (m *Matcher) spans(buf []byte) func() (int, int, error) {
+	if m.es != nil && m.gate != nil && !m.gate.Match(buf) {
+		return func() (int, int, error) { return -1, -1, nil }
+	}
 	if m.es != nil {
 		var mt *regexp2.Match
 		var err error
