@@ -3,6 +3,7 @@ package grep
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,9 +62,10 @@ func TestSuperset(t *testing.T) {
 // The alphabet of the differential test: ASCII letters with a Unicode
 // case form (k: the Kelvin sign; s: long s), accented and wide letters,
 // an emoji (a surrogate pair in JavaScript), the spaces JavaScript's \s
-// takes and RE2's does not, line ends other than \n, an invalid byte.
+// takes and RE2's does not, line ends other than \n, invalid UTF-8 (a
+// stray byte, a character cut short, an encoded surrogate), NUL.
 var diffChars = []string{"a", "b", "A", "B", "k", "K", "\u212a", "s", "S", "\u017f", "é", "É", "日", "😀",
-	" ", "\t", "\r", "\u00a0", "\u2028", "\ufeff", "0", "1", "2", "_", "-", "=", ".", "\xff", "\x00"}
+	" ", "\t", "\r", "\u00a0", "\u2028", "\ufeff", "0", "1", "2", "_", "-", "=", ".", "\xff", "\xe6\x97", "\xed\xa0\x80", "\x00"}
 
 var diffAtoms = []string{"a", "b", "A", "k", "s", "é", "日", "😀", " ", "1", "0", "=", `\.`, ".", `\w`, `\W`, `\d`, `\D`,
 	`\s`, `\S`, `\b`, `\B`, "^", "$", "[ab]", "[^a]", "[^k]", `[^s\d]`, "[sk]", "[a-z]", `[^\s]`, `[\d_]`, "[]", "[^]", `[\w\-]`, `\u00e9`,
@@ -126,7 +128,11 @@ func genLines(r *rand.Rand) []string {
 	lines := make([]string, 1+r.IntN(12))
 	for i := range lines {
 		var sb strings.Builder
-		for n := r.IntN(10); n > 0; n-- {
+		n := r.IntN(10)
+		if r.IntN(8) == 0 {
+			n = r.IntN(80) // past regexp2's ASCII fast path (64 bytes)
+		}
+		for ; n > 0; n-- {
 			sb.WriteString(diffChars[r.IntN(len(diffChars))])
 		}
 		lines[i] = sb.String()
@@ -303,4 +309,50 @@ func FuzzSuperset(f *testing.F) {
 		o := CompileOptions{CaseSensitive: flags&1 == 0, Word: flags&2 != 0, Multiline: flags&4 != 0}
 		diffOne(t, p, o, strings.Split(text, "\n"))
 	})
+}
+
+// BenchmarkSuperset times a -c scan by the ECMAScript engine of the QA
+// report's patterns, with the prefilter and without: over Go source (the
+// tree WS_BENCH_TREE names, else a generated one) and over a log.
+func BenchmarkSuperset(b *testing.B) {
+	var src []byte
+	if os.Getenv("WS_BENCH_TREE") != "" {
+		src = benchCorpus(b)
+	} else {
+		gen := []string{"func (s *Server) Serve(l net.Listener) error {", "\tif err != nil {", "\t\treturn nil, err",
+			"\t}", "// Serve accepts incoming connections on the Listener l.", "\tdefer l.Close()", "}", "",
+			"\tfor i := 0; i < n; i++ {", "\t\tb = append(b, x[i])", "func TestServe(t *testing.T) {"}
+		for i := 0; len(src) < 8<<20; i++ {
+			src = append(src, gen[(i*7)%len(gen)]...)
+			src = append(src, '\n')
+		}
+	}
+	var log []byte
+	for i := 0; len(log) < 8<<20; i++ {
+		log = fmt.Appendf(log, "2024-01-01 INFO request handled path=/api/v1/items id=%d status=200\n", i)
+	}
+	for _, c := range []struct {
+		name, pattern string
+		buf           []byte
+	}{{"lookbehind/go", `(?<=func )\w+`, src}, {"backref/go", `(\w+) \1`, src},
+		{"lookbehind/log", `(?<=id=)\d+`, log}, {"backref/log", `(\d)\1`, log}} {
+		for _, pre := range []bool{true, false} {
+			name := c.name + "/prefilter"
+			if !pre {
+				name = c.name + "/regexp2"
+			}
+			b.Run(name, func(b *testing.B) {
+				m, err := compileWith(c.pattern, CompileOptions{CaseSensitive: true}, pre)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(c.buf)))
+				for b.Loop() {
+					if _, err := m.ScanLines(c.buf, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
