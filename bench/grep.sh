@@ -6,9 +6,11 @@
 # pattern with more than 1000 matches (ws stops at Mastra's cap of 1000
 # there, so it is also timed with -c, which counts every match as rg -c
 # does), and a -U pattern that matches across lines (counted as the lines
-# its matches cover: rg -U -c counts matches). Match counts must
-# agree. Prints the medians and ws/rg per pattern (the median of several
-# rounds' ratios);
+# its matches cover: rg -U -c counts matches); and the patterns only the
+# ECMAScript engine runs (lookbehind, backreferences), against rg -P, on
+# the tree and on a generated log of LOG_MB megabytes (default 300: over
+# the size searched in windows). Match counts must agree. Prints the
+# medians and ws/rg per pattern (the median of several rounds' ratios);
 # targets: <= 1.2 for literals, <= 1.3 for the rest.
 #   bench/grep.sh        ROUNDS=9 RUNS=10 bench/grep.sh        WS_BENCH_TREE=copy bench/grep.sh
 #   ONLY='no literal' bench/grep.sh   (the classes that match a regexp)
@@ -27,9 +29,30 @@ else
   cd "$tree/src"
 fi
 export WS_STATE_DIR="$tree/state"
+srcdir=$PWD
+# The log the QA report timed lookbehind and backreference patterns on,
+# made for the first case that searches it.
+make_log() {
+  [ -f "$tree/log/big.log" ] && return
+  mkdir -p "$tree/log"
+  python3 - "$tree/log/big.log" "${LOG_MB:-300}" <<'PY'
+import sys
+out, mb = sys.argv[1], int(sys.argv[2])
+with open(out, "w") as f:
+    i, size = 0, 0
+    while size < mb << 20:
+        if i % 1000 == 0:
+            line = f"2024-01-01 ERROR boom id={i}\n"
+        else:
+            line = f"2024-01-01 INFO request handled path=/api/v1/items id={i} status=200\n"
+        f.write(line)
+        size += len(line)
+        i += 1
+PY
+}
 ws="$repo/bench/out/ws"
 out="$repo/bench/out"
-# class;target;flags;pattern
+# class;target;flags;pattern[;log: searched in the log, not the tree]
 cases=(
   'literal;1.2;;ErrUnexpectedEOF'
   '-i literal;1.2;-i;errunexpectedeof'
@@ -44,23 +67,34 @@ cases=(
   '>1000 matches;1.3;;return nil'
   '>1000 matches, -c;1.3;-c;return nil'
   '-U across lines;1.3;-U;func \w+\([^)]*\n'
+  'lookbehind, -c;1.3;-c;(?<=func )\w+'
+  'backreference, -c;1.3;-c;(\w+) \1'
+  'log lookbehind, -c;1.3;-c;(?<=id=)\d+;log'
+  'log backref, -c;1.3;-c;(\d)\1;log'
 )
 printf '%-20s %-48s %9s %9s %7s %s\n' class pattern 'ws ms' 'rg ms' ws/rg target
 for c in "${cases[@]}"; do
-  IFS=';' read -r class target flags pattern <<<"$c"
+  IFS=';' read -r class target flags pattern where <<<"$c"
   if [ -n "${ONLY:-}" ] && ! [[ $class =~ $ONLY ]]; then continue; fi
   q="'$pattern'"
+  # rg needs PCRE2 for what RE2 cannot run (ws: the ECMAScript engine).
+  # It is timed as rg -P; its count is taken with --no-unicode, whose \w
+  # and \d are ASCII's, as JavaScript's are (rg -P's \w takes 𝓤).
+  P= U=
+  if [[ $pattern =~ \(\?\<?[=!]|\\[1-9] ]]; then P=-P U=--no-unicode; fi
+  if [ "$where" = log ]; then make_log; cd "$tree/log"; else cd "$srcdir"; fi
   if [ "$flags" = -c ]; then
     n_ws=$("$ws" grep -c "$pattern" | awk -F: '{s+=$NF} END {print s}')
-    n_rg=$(rg -c "$pattern" | awk -F: '{s+=$NF} END {print s}')
+    n_rg=$(rg $P $U -c "$pattern" | awk -F: '{s+=$NF} END {print s}')
   else
     n_ws=$("$ws" grep $flags "$pattern" | head -1 | cut -d' ' -f1)
-    n_rg=$(rg -n $flags "$pattern" | wc -l)
+    n_rg=$(rg $P $U -n $flags "$pattern" | wc -l)
     [ "$n_rg" -gt 1000 ] && n_rg=1000
   fi
   [ "$n_ws" = "$n_rg" ] || { echo "$class '$pattern': match counts differ: ws $n_ws, rg $n_rg" >&2; exit 1; }
   rgflags=${flags:--n}
   [ "$flags" = -i ] && rgflags=-ni
+  rgflags="$rgflags${P:+ $P}"
   # The machine may be shared: time in ROUNDS short hyperfine runs, ws and rg
   # side by side in each, alternating which goes first, and take the median
   # of the rounds' ratios (load that comes and goes hits both alike).
