@@ -25,7 +25,8 @@ import (
 //   - a lookbehind that stands first, `(?<=X)Y`, becomes `XY`, and a
 //     lookahead that stands last, `Y(?=X)`, `YX`: the text X looks at is
 //     there, next to the match. A negative one of a single character,
-//     `(?<!\w)`, becomes `(?:\A|\W)` there (-w borders with these). Any
+//     `(?<!\w)` first or `(?!\w)` last, becomes `(?:\A|\W)` or `(?:\W|\z)`
+//     there (-w borders with these). Any
 //     other lookaround is dropped: without the test the pattern matches
 //     more;
 //   - a backreference becomes what its group matches, optional unless
@@ -265,14 +266,33 @@ func (b *supBuilder) seq(cs []*es.RegexNode, left, right, ltr bool) string {
 		return head.String()
 	}
 	midLeft := left && lb < 0 && !kept
+	// A negative lookahead of one character where the match ends takes
+	// in the character after, `(?:[^C]|\z)`, last: the assertions
+	// written after it would stand one character on.
+	last1, body := -1, ""
+	if right && la < 0 {
+		for i, c := range trail {
+			if c.T == es.NtNegLook && !rtl(c) && len(c.Children) == 1 {
+				if body = b.classBody(c.Children[0]); body != "" {
+					last1 = i
+					break
+				}
+			}
+		}
+	}
 	kept = false
 	for i, c := range trail {
-		if i == la {
+		if i == la || i == last1 {
 			continue
 		}
 		a := b.assert(c, false)
 		kept = kept || a != ""
 		tail.WriteString(a)
+	}
+	if last1 >= 0 {
+		// Case-sensitive, as a lookbehind's (see assert).
+		tail.WriteString(`(?:(?-i:[^` + body + `])|\z)`)
+		kept = true
 	}
 	midRight := right && la < 0 && !kept
 	if la >= 0 {
