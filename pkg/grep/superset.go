@@ -331,7 +331,9 @@ func (b *supBuilder) mid(cs []*es.RegexNode, left, right, ltr bool) string {
 // spellable reports a group of one character, case-sensitive, that one of
 // the parts after it refers to directly, and the characters it matches.
 func (b *supBuilder) spellable(c *es.RegexNode, after []*es.RegexNode, ltr bool) ([]rune, bool) {
-	if !b.enum || b.fold || !ltr || c.T != es.NtCapture || c.N != -1 || len(c.Children) != 1 {
+	// One group spelt at a time: (\w)(\w)(\w)\3\2\1 would make 63³
+	// alternatives.
+	if !b.enum || b.fold || !ltr || len(b.sub) > 0 || c.T != es.NtCapture || c.N != -1 || len(c.Children) != 1 {
 		return nil, false
 	}
 	referred := false
