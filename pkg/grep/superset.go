@@ -77,7 +77,7 @@ func esSuperset(pattern string, tree *es.RegexTree, fold, multi bool) (src strin
 
 // maxSupersetLen bounds the superset's source: past it, RE2's program and
 // the DFA's states cost more than the prefilter saves.
-const maxSupersetLen = 16 << 10
+const maxSupersetLen = 64 << 10
 
 // maxSpelt is the most characters a group of one is spelt out with.
 const maxSpelt = 64
