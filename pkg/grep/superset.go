@@ -378,6 +378,13 @@ func (b *supBuilder) spellable(c *es.RegexNode, after []*es.RegexNode, ltr bool)
 // lookbehind of one character where the match starts (left) takes in the
 // character before: `(?:\A|[^C])`.
 func (b *supBuilder) assert(n *es.RegexNode, left bool) string {
+	if b.depth > 0 {
+		// Written for a backreference, which matches the text its group
+		// took wherever the reference stands: the group's assertions held
+		// where the group matched, not necessarily here ((\B)(\w)\1).
+		b.loose()
+		return ""
+	}
 	switch n.T {
 	case es.NtEmpty, es.NtUpdateBumpalong:
 		return ""

@@ -41,8 +41,11 @@ func TestSuperset(t *testing.T) {
 		{`a{2,2000}`, false, `(?:\x{61}){2,}`, false},
 		{`(a)(b)\2\1`, false, `(?:\x{61}(?:\x{62})(?:\x{62})\x{61})`, false}, // one group spelt at a time
 		{`^(a|aa)+(?!a|cd)`, false, `\A(?:(?:\x{61}(?:|\x{61})))+`, false},   // the timeout tests' runaway: the line goes through
-		{`(?(1)a|b)`, false, "", false},                                      // a conditional: no prefilter
-		{`(?>a+)a`, false, `(?:\x{61})+\x{61}`, false},                       // an atomic group: never matches, the superset does
+		// a reference tests none of its group's assertions again (fuzz)
+		{`(\B)(\w)\1`, false, `(?:\B)(?:[\x{30}-\x{39}\x{41}-\x{5a}\x{5f}\x{61}-\x{7a}])(?:)`, false},
+		{`(^a|b)c\1`, false, `(?:(?:\A\x{61}|\x{62}))\x{63}(?:(?:\x{61}|\x{62}))`, false},
+		{`(?(1)a|b)`, false, "", false},                // a conditional: no prefilter
+		{`(?>a+)a`, false, `(?:\x{61})+\x{61}`, false}, // an atomic group: never matches, the superset does
 	}
 	for _, tt := range tests {
 		tree, err := es.Parse(tt.pattern, es.ParseOptions{RegexOptions: es.ECMAScript})
