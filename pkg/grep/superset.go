@@ -469,7 +469,14 @@ func (b *supBuilder) ref(n *es.RegexNode) string {
 	}
 	b.inRef[g] = true
 	b.depth++
+	// The references inside the group took their values when the group
+	// matched, not those of the characters spelt out since: in
+	// (\2)(\w)\2\1 the \2 in group 1 matched empty, whatever group 2 is
+	// spelt as when \1 is written.
+	sub := b.sub
+	b.sub = map[int]rune{}
 	s := b.node(c.Children[0], false, false)
+	b.sub = sub
 	b.depth--
 	delete(b.inRef, g)
 	if len(s) > maxSupersetLen/8 {
