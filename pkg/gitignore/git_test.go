@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/internal/testfs"
 )
 
 // The differential tests compare this package with `git check-ignore`.
@@ -253,13 +255,6 @@ func checkIgnore(t *testing.T, dir string, env []string, paths []string) []gitVe
 	return verdicts
 }
 
-func writeFile(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // buildFixture creates the fixture tree in root and returns the number of
 // rules of its .gitignore files.
 func buildFixture(t *testing.T, root string) int {
@@ -276,13 +271,13 @@ func buildFixture(t *testing.T, root string) int {
 			if _, err := os.Lstat(name); err == nil {
 				continue // a directory of that name
 			}
-			writeFile(t, name, "x\n")
+			testfs.Write(t, name, "x\n")
 		}
 	}
 	rules := 0
 	for d, lines := range fixtureIgnores {
 		content := strings.Join(lines, "\n") + "\n"
-		writeFile(t, filepath.Join(root, filepath.FromSlash(d), FileName), content)
+		testfs.Write(t, filepath.Join(root, filepath.FromSlash(d), FileName), content)
 		rules += len(Parse([]byte(content), d))
 	}
 	return rules
@@ -475,7 +470,7 @@ func TestGitRandom(t *testing.T) {
 		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(root, d, FileName), pat+"\n")
+		testfs.Write(t, filepath.Join(root, d, FileName), pat+"\n")
 		for _, p := range paths {
 			all = append(all, d+"/"+p)
 		}

@@ -248,14 +248,7 @@ func TestMovedAway(t *testing.T) {
 	check := func(what, wantFrom, wantTo string) {
 		t.Helper()
 		from, to, err := s.MovedAway(key("src/sub/a.txt"), edit.ID)
-		switch {
-		case err != nil:
-			t.Fatal(err)
-		case wantFrom == "" && from != nil:
-			t.Errorf("%s: moved away with %s", what, from.Path)
-		case wantFrom != "" && (from == nil || from.Path != wantFrom || to.Path != wantTo):
-			t.Errorf("%s: MovedAway = %+v, %+v; want %s to %s", what, from, to, wantFrom, wantTo)
-		}
+		wantRename(t, what, "MovedAway", from, to, err, wantFrom, wantTo)
 	}
 	check("nothing moved", "", "")
 	recRename(t, s, OpMove, "srcx", "other") // a sibling whose name starts alike
@@ -268,6 +261,21 @@ func TestMovedAway(t *testing.T) {
 	check("its directory moved again", "src/sub", "sub2")
 	if from, _, _ := s.MovedAway(key("src/sub/a.txt"), "99999999999999999999"); from != nil {
 		t.Errorf("a rename older than the change counted")
+	}
+}
+
+// wantRename fails the test unless the rename a query (MovedAway or
+// MovedHere) found is the one from wantFrom to wantTo, or none when
+// wantFrom is "".
+func wantRename(t *testing.T, what, query string, from, to *Entry, err error, wantFrom, wantTo string) {
+	t.Helper()
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case wantFrom == "" && from != nil:
+		t.Errorf("%s: %s found a rename from %s", what, query, from.Path)
+	case wantFrom != "" && (from == nil || from.Path != wantFrom || to.Path != wantTo):
+		t.Errorf("%s: %s = %+v, %+v; want %s to %s", what, query, from, to, wantFrom, wantTo)
 	}
 }
 
@@ -322,14 +330,7 @@ func TestMovedHereChain(t *testing.T) {
 	check := func(what, path, wantFrom, wantTo string) {
 		t.Helper()
 		from, to, _, err := s.MovedHere(key(path))
-		switch {
-		case err != nil:
-			t.Fatal(err)
-		case wantFrom == "" && from != nil:
-			t.Errorf("%s: moved here from %s", what, from.Path)
-		case wantFrom != "" && (from == nil || from.Path != wantFrom || to.Path != wantTo):
-			t.Errorf("%s: MovedHere = %+v, %+v; want %s to %s", what, from, to, wantFrom, wantTo)
-		}
+		wantRename(t, what, "MovedHere", from, to, err, wantFrom, wantTo)
 	}
 	rename(OpMove, "lib", "lib2", "")
 	second := rename(OpMove, "lib2", "lib3", "")

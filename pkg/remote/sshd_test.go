@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/internal/testfs"
 )
 
 // These tests run ws against a real OpenSSH server on 127.0.0.1 (Debian's
@@ -61,7 +63,7 @@ func startSSHD(t *testing.T) *sshd {
 	// The remote PATH holds only a few tools and where ws remote install
 	// puts ws, so nothing outside the temporary directory is written to.
 	tools := filepath.Join(dir, "tools")
-	mkdir(t, tools, filepath.Join(s.home, ".local", "bin"))
+	testfs.Mkdir(t, tools, filepath.Join(s.home, ".local", "bin"))
 	for _, tool := range []string{"sh", "uname", "mkdir", "cat", "chmod", "mv", "rm", "sha256sum", "sleep", "echo", "env", "printf"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
@@ -81,7 +83,7 @@ func startSSHD(t *testing.T) *sshd {
 	}
 	_, s.port, _ = net.SplitHostPort(l.Addr().String())
 	l.Close()
-	write(t, filepath.Join(dir, "sshd_config"), fmt.Sprintf(`Port %s
+	testfs.Write(t, filepath.Join(dir, "sshd_config"), fmt.Sprintf(`Port %s
 ListenAddress 127.0.0.1
 HostKey %[2]s/host
 AuthorizedKeysFile %[2]s/authorized_keys
@@ -98,9 +100,9 @@ LogLevel ERROR
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "known_hosts"), fmt.Sprintf("[127.0.0.1]:%s %s", s.port, hostKey))
+	testfs.Write(t, filepath.Join(dir, "known_hosts"), fmt.Sprintf("[127.0.0.1]:%s %s", s.port, hostKey))
 	s.config = filepath.Join(dir, "ssh_config")
-	write(t, s.config, fmt.Sprintf(`Host *
+	testfs.Write(t, s.config, fmt.Sprintf(`Host *
   IdentityFile %[1]s/client
   IdentitiesOnly yes
   UserKnownHostsFile %[1]s/known_hosts
@@ -201,22 +203,22 @@ func (s *sshd) execPrefix() string {
 func TestSSH(t *testing.T) {
 	s := startSSHD(t)
 	fixture := func(root string) {
-		mkdir(t, root)
-		write(t, filepath.Join(root, "a.txt"), "hello\nworld\n")
-		mkdir(t, filepath.Join(root, "src"))
-		write(t, filepath.Join(root, "src", "main.go"), "package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n")
+		testfs.Mkdir(t, root)
+		testfs.Write(t, filepath.Join(root, "a.txt"), "hello\nworld\n")
+		testfs.Mkdir(t, filepath.Join(root, "src"))
+		testfs.Write(t, filepath.Join(root, "src", "main.go"), "package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n")
 	}
 	// The local files of the commands live in the client's directory,
 	// named relatively: the remote side (whose directory is elsewhere)
 	// can only have them from the session.
 	client := filepath.Join(s.dir, "cwd")
-	mkdir(t, client)
-	write(t, filepath.Join(client, "old.txt"), "world")
-	write(t, filepath.Join(client, "new.txt"), "WORLD")
-	write(t, filepath.Join(client, "up.txt"), "an uploaded file\n")
-	write(t, filepath.Join(client, "edits.json"), `[{"old_string":"hello","new_string":"HELLO"}]`)
-	write(t, filepath.Join(client, "fix.patch"), "*** Begin Patch\n*** Update File: a.txt\n@@\n-bye\n+hi again\n*** End Patch\n")
-	write(t, filepath.Join(client, "messages.json"), `[{"role":"user","content":[{"type":"text","text":"see"},{"type":"file","data":"aGVsbG8K","mimeType":"text/plain","filename":"m.txt"}]}]`)
+	testfs.Mkdir(t, client)
+	testfs.Write(t, filepath.Join(client, "old.txt"), "world")
+	testfs.Write(t, filepath.Join(client, "new.txt"), "WORLD")
+	testfs.Write(t, filepath.Join(client, "up.txt"), "an uploaded file\n")
+	testfs.Write(t, filepath.Join(client, "edits.json"), `[{"old_string":"hello","new_string":"HELLO"}]`)
+	testfs.Write(t, filepath.Join(client, "fix.patch"), "*** Begin Patch\n*** Update File: a.txt\n@@\n-bye\n+hi again\n*** End Patch\n")
+	testfs.Write(t, filepath.Join(client, "messages.json"), `[{"role":"user","content":[{"type":"text","text":"see"},{"type":"file","data":"aGVsbG8K","mimeType":"text/plain","filename":"m.txt"}]}]`)
 
 	t.Run("missing ws", func(t *testing.T) {
 		fixture(filepath.Join(s.dir, "missing"))
@@ -256,7 +258,7 @@ func TestSSH(t *testing.T) {
 		}
 		// Through env, a prefix that runs ws here with another HOME and PATH.
 		home := filepath.Join(s.dir, "home2")
-		mkdir(t, filepath.Join(home, ".local", "bin"))
+		testfs.Mkdir(t, filepath.Join(home, ".local", "bin"))
 		prefix := "exec:env HOME=" + home + " PATH=" + filepath.Join(home, ".local", "bin") + ":" + filepath.Join(s.dir, "tools")
 		o = s.run(t, client, "", "remote", "install", prefix)
 		if o.code != 0 || !strings.HasPrefix(o.stdout, "installed ws dev at "+filepath.Join(home, ".local", "bin", "ws")+" on "+prefix) {
@@ -443,27 +445,11 @@ func run(t *testing.T, dir string, name string, args ...string) {
 	}
 }
 
-func mkdir(t *testing.T, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, to, string(data))
+	testfs.Write(t, to, string(data))
 }

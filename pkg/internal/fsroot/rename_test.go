@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wstools/ws/pkg/internal/testfs"
 )
 
 // TestRenameNoReplace checks Rename's refusal to replace, with
@@ -43,19 +45,19 @@ func TestRenameNoReplace(t *testing.T) {
 					root := t.TempDir()
 					src, dst := filepath.Join(root, "src"), filepath.Join(root, "dst")
 					if tc.srcDir {
-						mustMkdir(t, src)
-						mustWrite(t, filepath.Join(src, "in.txt"), "in")
+						testfs.Mkdir(t, src)
+						testfs.Write(t, filepath.Join(src, "in.txt"), "in")
 					} else {
-						mustWrite(t, src, "src")
+						testfs.Write(t, src, "src")
 					}
 					switch tc.dst {
 					case "file":
-						mustWrite(t, dst, "dst")
+						testfs.Write(t, dst, "dst")
 					case "empty":
-						mustMkdir(t, dst)
+						testfs.Mkdir(t, dst)
 					case "full":
-						mustMkdir(t, dst)
-						mustWrite(t, filepath.Join(dst, "keep.txt"), "keep")
+						testfs.Mkdir(t, dst)
+						testfs.Write(t, filepath.Join(dst, "keep.txt"), "keep")
 					}
 					fsys := New(Options{Base: root, Contained: true})
 					from, err := fsys.Resolve("src")
@@ -117,16 +119,16 @@ func TestRenameReplacesOnlyEmptyDirs(t *testing.T) {
 		t.Run(tc.dst, func(t *testing.T) {
 			root := t.TempDir()
 			src, dst := filepath.Join(root, "src"), filepath.Join(root, "dst")
-			mustMkdir(t, src)
-			mustWrite(t, filepath.Join(src, "in.txt"), "in")
+			testfs.Mkdir(t, src)
+			testfs.Write(t, filepath.Join(src, "in.txt"), "in")
 			switch tc.dst {
 			case "empty":
-				mustMkdir(t, dst)
+				testfs.Mkdir(t, dst)
 			case "full":
-				mustMkdir(t, dst)
-				mustWrite(t, filepath.Join(dst, "keep.txt"), "keep")
+				testfs.Mkdir(t, dst)
+				testfs.Write(t, filepath.Join(dst, "keep.txt"), "keep")
 			case "file":
-				mustWrite(t, dst, "dst")
+				testfs.Write(t, dst, "dst")
 			}
 			fsys := New(Options{Base: root, Contained: true})
 			from, _ := fsys.Resolve("src")
@@ -152,9 +154,9 @@ func TestRenameReplacesOnlyEmptyDirs(t *testing.T) {
 // hidden name counts) and a symlink to an empty directory (not followed).
 func TestEmptyDir(t *testing.T) {
 	root := t.TempDir()
-	mustMkdir(t, filepath.Join(root, "empty"))
-	mustMkdir(t, filepath.Join(root, "full"))
-	mustWrite(t, filepath.Join(root, "full", ".hidden"), "x")
+	testfs.Mkdir(t, filepath.Join(root, "empty"))
+	testfs.Mkdir(t, filepath.Join(root, "full"))
+	testfs.Write(t, filepath.Join(root, "full", ".hidden"), "x")
 	if err := os.Symlink("empty", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -168,19 +170,5 @@ func TestEmptyDir(t *testing.T) {
 	tg, _ := fsys.Resolve("link")
 	if _, err := fsys.EmptyDir(tg.Loc()); err == nil {
 		t.Errorf("EmptyDir of a symlink followed it")
-	}
-}
-
-func mustMkdir(t *testing.T, p string) {
-	t.Helper()
-	if err := os.Mkdir(p, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustWrite(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
