@@ -101,6 +101,7 @@ type Result struct {
 	Files          []*File // files with hits, in walk order
 	Truncated      bool    // stopped at MaxMatches
 	BinarySkipped  int
+	BinaryRoot     string // the root's path, when it names a file skipped as binary
 	Skipped        []Skip // paths that could not be searched, in walk order
 	TargetNotFound bool
 	GitDirs        []string // the .git directories the walk left out
@@ -401,6 +402,9 @@ func (c *collector) take(f *File) {
 		g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
 	case f.bin:
 		g.res.BinarySkipped++
+		if f.named {
+			g.res.BinaryRoot = f.Rel
+		}
 	case f.Count > 0:
 		if c.total+f.Count > g.maxMatches {
 			f.Count = g.maxMatches - c.total

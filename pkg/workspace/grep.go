@@ -289,6 +289,19 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 			hints = append(hints, fmt.Sprintf("hint: %s matches files at its own level only; %s (any depth) has matches", wording.ShellWord(p), wording.ShellWord(deep)))
 		}
 	}
+	// A binary file named as the path is searched again, as -l, -c and
+	// -q search it: "0 matches" is not the whole truth when it has some.
+	if found.BinaryRoot != "" && !o.NamedBinary {
+		o2 := o
+		o2.NamedBinary, o2.MaxMatches, o2.MaxCount = true, 1, 1
+		if again, err := grep.Search(ctx, w.fs, root, o2); err == nil && len(again.Files) > 0 {
+			how := "its lines are not shown"
+			if d == CLIFlags {
+				how = "its lines are not shown; ws grep -c counts them"
+			}
+			hints = append(hints, "hint: "+wording.ShellWord(found.BinaryRoot)+" is a binary file with matches ("+how+")")
+		}
+	}
 	// The .git directories left out are searched too (for one match):
 	// the hint comes only when one of them holds what was looked for.
 	for _, dir := range found.GitDirs {
