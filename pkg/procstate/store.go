@@ -77,6 +77,46 @@ func (s *Store) Commit(tmpDir string, rec *Record) error {
 	return os.Rename(tmpDir, s.Dir(rec.ID))
 }
 
+// startLockName is the store's lock file. A start holds it shared from
+// the moment its directory is made until its record is (LockStart), and
+// ws destroy holds it exclusively while it stops the processes and
+// removes their records (LockOutStarts): otherwise a record made after
+// destroy listed them was removed with the rest, and its process ran on
+// out of reach of ps, kill and destroy.
+const startLockName = ".start.lock"
+
+// LockStart takes the store's start lock shared (see startLockName),
+// waiting while destroy holds it.
+func (s *Store) LockStart() (*statefile.Lock, error) {
+	return s.lockStarts(func(path string) (*statefile.Lock, error) { return statefile.AcquireShared(path) })
+}
+
+// LockOutStarts takes the store's start lock exclusively (see
+// startLockName): it waits for the starts under way to have made their
+// records, as long as a start may take, and keeps new starts waiting
+// until it is released.
+func (s *Store) LockOutStarts() (*statefile.Lock, error) {
+	l, err := s.lockStarts(func(path string) (*statefile.Lock, error) { return statefile.Acquire(path, startTimeout+5*time.Second) })
+	if errors.Is(err, statefile.ErrLockTimeout) {
+		return nil, errors.New("background processes are still being started (procs/" + startLockName + " stays held)")
+	}
+	return l, err
+}
+
+// lockStarts takes the start lock with take. A lock on a file that was
+// removed meanwhile (by destroy, which removes the store once it is
+// done) is taken again on the file now at its path.
+func (s *Store) lockStarts(take func(path string) (*statefile.Lock, error)) (*statefile.Lock, error) {
+	path := filepath.Join(s.dir, startLockName)
+	for {
+		l, err := take(path)
+		if err != nil || l.Is(path) {
+			return l, err
+		}
+		l.Release()
+	}
+}
+
 // Entry is a record with its exit, if it has one.
 type Entry struct {
 	Record Record

@@ -95,6 +95,17 @@ func openLockFile(path string, create bool) (int, error) {
 	return fd, nil
 }
 
+// Is reports whether the locked file is still the one at path: false when
+// it was removed (or replaced) after it was opened, so that a lock on it
+// keeps out nobody who opens path now.
+func (l *Lock) Is(path string) bool {
+	var held, now unix.Stat_t
+	if l == nil || l.fd < 0 || unix.Fstat(l.fd, &held) != nil || unix.Stat(path, &now) != nil {
+		return false
+	}
+	return held.Dev == now.Dev && held.Ino == now.Ino
+}
+
 // Release lets the lock go. Releasing a nil or released lock does nothing.
 func (l *Lock) Release() {
 	if l != nil && l.fd >= 0 {

@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -55,5 +56,37 @@ func TestLock(t *testing.T) {
 	l3.Release()
 	if _, ok := TryAcquire(filepath.Join(t.TempDir(), "missing")); ok {
 		t.Error("TryAcquire created a lock file")
+	}
+}
+
+// Is tells a lock on the file at its path from one on a file that was
+// removed, or replaced by another, after it was opened.
+func TestLockIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	l, err := Acquire(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if !l.Is(path) {
+		t.Error("Is is false for the file just locked")
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if l.Is(path) {
+		t.Error("Is is true for a removed file")
+	}
+	l2, err := Acquire(path, 0) // a new file: not held by l
+	if err != nil {
+		t.Fatalf("the new file is held: %v", err)
+	}
+	defer l2.Release()
+	if l.Is(path) || !l2.Is(path) {
+		t.Errorf("after the file was made again: old lock %v, new lock %v; want false, true", l.Is(path), l2.Is(path))
+	}
+	l.Release()
+	if l.Is(path) {
+		t.Error("Is is true for a released lock")
 	}
 }

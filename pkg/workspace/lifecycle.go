@@ -321,7 +321,17 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	if other := w.otherRoots(); other != "" {
 		return nil, errs.DestroyShared(w.stateDir, other)
 	}
-	names, err := w.stateEntries()
+	if _, err := w.stateEntries(); err != nil {
+		return nil, err
+	}
+	// No background process may start until the records are gone: one
+	// whose record is made after the list below would lose it and run on.
+	held, err := w.procStore().LockOutStarts()
+	if err != nil {
+		return nil, w.stateError(err)
+	}
+	defer held.Release()
+	names, err := w.stateEntries() // procs/ too, which the lock may have made
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,11 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 		return nil, sandboxError(err)
 	}
 	store := procstate.Open(w.stateDir)
+	held, err := store.LockStart() // until the record is made: see ws destroy
+	if err != nil {
+		return nil, w.stateError(err)
+	}
+	defer held.Release()
 	dir, err := store.NewDir()
 	if err != nil {
 		return nil, w.stateError(err)
