@@ -27,8 +27,8 @@ stdin with --stdin), and print its output as the model sees it. One word after -
 shell command ('npm ci && npm test | tail'); several words are a program and its
 arguments, each quoted for the shell where it needs it, so they reach the program as
 given (ws exec -- grep -r "foo bar" .; FOO=1 make still sets FOO). ws exits with the
-command's status: 124 on timeout, 128+N when killed by signal N (a SIGINT or SIGTERM to
-ws is passed on to the command), 125 when ws itself failed. --background starts it under a supervisor and prints its PID; with
+command's status: 124 on timeout, 128+N when killed by signal N (a SIGINT, SIGTERM,
+SIGQUIT or SIGHUP to ws is passed on to the command), 125 when ws itself failed. --background starts it under a supervisor and prints its PID; with
 --stdin-pipe its stdin stays open for 'ws send'.
 
 --tty (with --background) runs it on a pseudo-terminal of its own, 80x24, as its

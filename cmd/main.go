@@ -106,7 +106,7 @@ func (a *App) run(ctx context.Context, args []string) int {
 	if a.remoteAsked(args) {
 		root = newRootFor(a, args) // the line was parsed once: afresh
 	}
-	// The first SIGINT/SIGTERM/SIGHUP cancels the running tool (exec stops its
+	// The first SIGINT/SIGTERM/SIGQUIT/SIGHUP cancels the running tool (exec stops its
 	// command's process group, patch and undo finish or take back what they
 	// wrote); handling then returns to the default, so a second signal ends
 	// ws at once even if a tool is stuck. The same signal again within

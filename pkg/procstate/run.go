@@ -87,8 +87,8 @@ type Foreground struct {
 // cannot hold ws; a process that escaped the group and still holds the
 // pipes is not waited for beyond that. A timeout stops the whole group
 // the same way; so does a cancelled ctx, with the signal that cancelled
-// it (a *runner.SignalError cause: INT or TERM to ws is passed on to the
-// command, as a shell would), TERM otherwise.
+// it (a *runner.SignalError cause: INT, QUIT or HUP to ws is passed on
+// to the command, as a shell would), TERM otherwise.
 func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	argv := c.Argv
 	outR, outW, err := os.Pipe()
@@ -182,7 +182,7 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	case <-ctx.Done():
 		sig := syscall.SIGTERM
 		var se *runner.SignalError
-		if errors.As(context.Cause(ctx), &se) && (se.Signal == syscall.SIGINT || se.Signal == syscall.SIGHUP) {
+		if errors.As(context.Cause(ctx), &se) && (se.Signal == syscall.SIGINT || se.Signal == syscall.SIGHUP || se.Signal == syscall.SIGQUIT) {
 			sig = se.Signal
 		}
 		st = stopGroup(pgid, sig, c.SpareLeader, waitCh)

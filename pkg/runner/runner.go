@@ -52,7 +52,7 @@ type TimeoutError struct{ After time.Duration }
 
 func (e *TimeoutError) Error() string { return "timed out after " + e.After.String() }
 
-// SignalError is returned when ws itself got SIGINT, SIGTERM or SIGHUP
+// SignalError is returned when ws itself got SIGINT, SIGTERM, SIGQUIT or SIGHUP
 // while the command ran: the command's process group was killed, and the
 // caller should end as that signal asks.
 type SignalError struct{ Signal syscall.Signal }
@@ -168,13 +168,15 @@ func Run(ctx context.Context, c Cmd) (*Result, error) {
 }
 
 // NotifyStops relays to c the signals that stop a command ws runs:
-// SIGINT, SIGTERM and SIGHUP. HUP too: a closed terminal or a dropped ssh
-// session must not leave the command running (it is in a process group of
-// its own, which the hangup does not reach). Unless HUP is ignored
-// (nohup): then the command keeps ignoring it, as ws does. A tool's run, a
+// SIGINT, SIGTERM, SIGQUIT and SIGHUP. HUP too: a closed terminal or a
+// dropped ssh session must not leave the command running (it is in a
+// process group of its own, which the hangup does not reach). Unless HUP
+// is ignored (nohup): then the command keeps ignoring it, as ws does.
+// QUIT (^\ at a terminal) likewise; Go's own handling of it dumps ws's
+// goroutines and exits 2, leaving the command running. A tool's run, a
 // helper command (Run) and a remote call take the same signals.
 func NotifyStops(c chan<- os.Signal) {
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	if !signal.Ignored(syscall.SIGHUP) {
 		signal.Notify(c, syscall.SIGHUP)
 	}
