@@ -115,7 +115,7 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		SSH:    ssh,
 		Header: remote.Header{
 			Version:    version,
-			Args:       append(head, args...),
+			Args:       append(head, withoutRemote(c.Flags(), args)...),
 			StdinTTY:   a.IO.InTTY,
 			StdoutTTY:  a.IO.OutTTY,
 			Inputs:     inputs,
@@ -148,6 +148,50 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		return c, &exitStatusError{code}, true
 	}
 	return c, nil, true
+}
+
+// withoutRemote is the command line args without its --remote flags: the
+// remote side has no use for the target, and an exec: prefix may hold a
+// credential (kubectl --token=…) that must not reach the sandbox it names.
+// f, the parsed flags of the command, tells the flags that take their
+// value from the next word, so a value that reads "--remote" stays.
+func withoutRemote(f *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	takesNext := func(fl *pflag.Flag) bool { return fl != nil && fl.NoOptDefVal == "" }
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(out, args[i:]...)
+		case a == "--remote":
+			i++ // and its value
+			continue
+		case strings.HasPrefix(a, "--remote="):
+			continue
+		case strings.HasPrefix(a, "--") && !strings.Contains(a, "="):
+			if takesNext(f.Lookup(a[2:])) && i+1 < len(args) {
+				out = append(out, a)
+				i++
+				a = args[i]
+			}
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			// -abc: the first letter that takes a value takes the rest,
+			// or the next word when it is the last.
+			for j := 1; j < len(a); j++ {
+				if !takesNext(f.ShorthandLookup(a[j : j+1])) {
+					continue
+				}
+				if j == len(a)-1 && i+1 < len(args) {
+					out = append(out, a)
+					i++
+					a = args[i]
+				}
+				break
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // sshCommand is WS_SSH_COMMAND split into words as a shell would (nil:
