@@ -142,6 +142,10 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 	case err != nil && isExec:
 		a.fail(workspace.ExecuteCommand, err)
 		return c, &exitStatusError{exitWSFailed}, true
+	case err != nil && c.Name() == "call" && c.Parent() == root && c.Flags().NArg() > 0:
+		// As a local call that fails before its tool runs: the envelope
+		// names the tool called (the call command has no tool of its own).
+		return c, &ranError{a.fail(c.Flags().Arg(0), err)}, true
 	case err != nil:
 		return c, &ranError{err}, true
 	case code != 0:
