@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os/exec"
 	"syscall"
 	"testing"
 )
@@ -72,5 +73,25 @@ func TestFromOS(t *testing.T) {
 	}
 	if CodeOf(errors.New("plain")) != Internal || At(errors.New("x"), "p").Code != Internal {
 		t.Error("plain errors are Internal")
+	}
+}
+
+// TestShellWord: the install command that "no ws there" advises runs as
+// written, an exec: prefix with its spaces and quotes included (it was
+// split into words, and ws remote install takes one URL).
+func TestShellWord(t *testing.T) {
+	for _, s := range []string{
+		"ssh://dev@box:2222/srv/app",
+		"exec:docker exec -i sandbox",
+		`exec:sh -c 'exec "$@"' sh`,
+		"exec:env A=`x` B=\\$HOME C=é",
+	} {
+		out, err := exec.Command("sh", "-c", `printf %s `+shellWord(s)).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("sh reads %s as %q (%v), want %q", shellWord(s), out, err, s)
+		}
+	}
+	if got := shellWord("ssh://dev@box/srv"); got != "ssh://dev@box/srv" {
+		t.Errorf("shellWord quotes a plain URL: %s", got)
 	}
 }

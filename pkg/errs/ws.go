@@ -366,12 +366,34 @@ func CannotReach(url, said string, err error) *Error {
 
 // NoWSThere: the transport works but finds no ws on the other side.
 func NoWSThere(url, said string) *Error {
-	return newf(RemoteNoWS, "remote %s: no ws there (%s); 'ws remote install %s' copies this one there", url, said, url)
+	return newf(RemoteNoWS, "remote %s: no ws there (%s); 'ws remote install %s' copies this one there", url, said, shellWord(url))
 }
 
 // OldWSThere: the ws on the other side is too old to serve --remote.
 func OldWSThere(url, said string) *Error {
-	return newf(RemoteNoWS, "remote %s: the ws there is older than --remote (%s); 'ws remote install %s' copies this one there", url, said, url)
+	return newf(RemoteNoWS, "remote %s: the ws there is older than --remote (%s); 'ws remote install %s' copies this one there", url, said, shellWord(url))
+}
+
+// shellWord is s as one word of a shell command line: in double quotes
+// when a shell would split or expand it (an exec: prefix has spaces), so
+// that the command a message advises runs as it is written.
+func shellWord(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		if strings.ContainsRune("\"$`\\", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // ConnectionLost: the connection ended before the remote command did.
