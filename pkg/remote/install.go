@@ -189,7 +189,7 @@ func runScript(ctx context.Context, t Target, ssh []string, stdin io.Reader, arg
 		if said == "" {
 			said = err.Error()
 		}
-		return "", errs.CannotReach(t.URL, "install: "+strings.Join(strings.Fields(said), " "), err)
+		return "", errs.CannotReach(t.URL, "install: "+strings.Join(strings.Fields(said), " ")+sshHint(said), err)
 	}
 	return strings.TrimSpace(out.String()), nil
 }

@@ -65,3 +65,26 @@ func TestInstallShadowed(t *testing.T) {
 		os.Remove(filepath.Join(bin, "ws"))
 	}
 }
+
+// TestInstallSSHRefusal: ws remote install says what to do about ssh's
+// commonest refusals, as --remote does (it gave ssh's words alone).
+func TestInstallSSHRefusal(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ said, hint string }{
+		{"dev@box: Permission denied (publickey).", "load the key into ssh-agent or name it with IdentityFile"},
+		{"Host key verification failed.", "ssh to the host once by hand to check its key and accept it"},
+	} {
+		script := filepath.Join(dir, "refuse.sh")
+		if err := os.WriteFile(script, []byte("echo '"+tc.said+"' >&2\nexit 255\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tg, err := Parse("exec:sh " + script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Install(context.Background(), tg, nil, script, "v1")
+		if err == nil || !strings.Contains(err.Error(), tc.said) || !strings.HasSuffix(err.Error(), tc.hint) {
+			t.Errorf("install refused with %q: %v; want the hint %q", tc.said, err, tc.hint)
+		}
+	}
+}
