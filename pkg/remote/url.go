@@ -140,7 +140,7 @@ func SplitWords(s string) ([]string, error) {
 
 // secretWords are the parts of option and variable names whose values
 // Redact hides.
-var secretWords = []string{"token", "password", "passwd", "secret", "credential"}
+var secretWords = []string{"token", "password", "passwd", "secret", "credential", "key", "auth"}
 
 func secretName(name string) bool {
 	name = strings.ToLower(name)
@@ -154,8 +154,8 @@ func secretName(name string) bool {
 
 // Redact is a target as messages show it: the password of an ssh URL,
 // and in an exec: prefix the values of options (--token=V, --token V) and
-// variables (API_TOKEN=V) whose names look secret, become xxxxx. An agent's
-// transcript or a log then does not keep them.
+// variables (API_TOKEN=V, OPENAI_API_KEY=V) whose names look secret, become
+// xxxxx. An agent's transcript or a log then does not keep them.
 func Redact(raw string) string {
 	rest, ok := strings.CutPrefix(raw, "exec:")
 	if !ok {

@@ -77,6 +77,8 @@ func TestRedact(t *testing.T) {
 		{"exec:kubectl --token eyJhbGci exec -i pod --", "exec:kubectl --token xxxxx exec -i pod --"},
 		{"exec:env API_TOKEN=abc DB_PASSWORD=p ws", "exec:env API_TOKEN=xxxxx DB_PASSWORD=xxxxx ws"},
 		{"exec:env PATH=/nonexistent", "exec:env PATH=/nonexistent"},
+		{"exec:docker exec -e OPENAI_API_KEY=sk-1 -e GH_AUTH=g -i sb", "exec:docker exec -e OPENAI_API_KEY=xxxxx -e GH_AUTH=xxxxx -i sb"},
+		{"exec:kubectl --auth-token t --client-key=k exec", "exec:kubectl --auth-token xxxxx --client-key=xxxxx exec"},
 	} {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
