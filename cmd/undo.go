@@ -25,7 +25,7 @@ redo. ws history PATH lists what is kept.`,
 		b.bool(&req.Force, "force", "", false, "undo even if the file changed since")
 	}, func(cmd *cobra.Command, args []string, req *workspace.UndoRequest) error {
 		if len(args) == 1 {
-			req.Path = args[0]
+			req.Path = &args[0]
 		}
 		return nil
 	})

@@ -27,6 +27,12 @@ func EmptyPathToRemove() *Error {
 	return newf(InvalidArgument, "path is empty: give the file or directory to delete (the workspace root cannot be deleted)")
 }
 
+// EmptyPathToUndo refuses an empty path given to undo, which would
+// otherwise be taken for none: the last change in the whole workspace.
+func EmptyPathToUndo() *Error {
+	return newf(InvalidArgument, "path is empty: give the file or directory whose last change to take back, or no path for the last change in the workspace")
+}
+
 // NULInPath refuses a path holding a NUL byte.
 func NULInPath(input string) *Error {
 	return newf(InvalidArgument, "path %s holds a NUL byte, which no file name can", strconv.Quote(input))

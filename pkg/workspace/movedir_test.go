@@ -103,7 +103,7 @@ func TestUndoMoveBigFile(t *testing.T) {
 	if _, err := w.Move(ctx, MoveRequest{Source: "big.bin", Destination: "sub/dir/moved.bin"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.Undo(ctx, UndoRequest{Path: "sub/dir/moved.bin"})
+	res, err := w.Undo(ctx, UndoRequest{Path: new("sub/dir/moved.bin")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestUndoMoveBigFile(t *testing.T) {
 	if _, err := w.Move(ctx, MoveRequest{Source: "d", Destination: "e"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Undo(ctx, UndoRequest{Path: "e"}); err != nil {
+	if _, err := w.Undo(ctx, UndoRequest{Path: new("e")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := inodeOf(t, filepath.Join(root, "d/big.bin")); got != ino {

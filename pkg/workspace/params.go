@@ -247,6 +247,8 @@ type NotebookEditRequest struct {
 
 // UndoRequest is the input of undo.
 type UndoRequest struct {
-	Path  string `json:"path,omitempty" desc:"File (or directory) whose last change by ws to take back. Without it, the last change ws made in the workspace. A change is taken back whole: all the files of a patch together, even when path names one of them."`
-	Force *bool  `json:"force,omitempty" default:"false" desc:"Take the change back even if the file was changed since (default false: refused, with the reason)."`
+	// Path is nil for the workspace's last change; an empty one is
+	// refused, not taken for none (ws undo "$FILE" with FILE unset).
+	Path  *string `json:"path,omitempty" desc:"File (or directory) whose last change by ws to take back. Without it, the last change ws made in the workspace. A change is taken back whole: all the files of a patch together, even when path names one of them."`
+	Force *bool   `json:"force,omitempty" default:"false" desc:"Take the change back even if the file was changed since (default false: refused, with the reason)."`
 }

@@ -62,6 +62,12 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	if err != nil {
 		return nil, err
 	}
+	path := ""
+	if req.Path != nil {
+		if path = *req.Path; path == "" {
+			return nil, errs.EmptyPathToUndo()
+		}
+	}
 	force := req.Force != nil && *req.Force
 	words := undoWordsFor(ctx)
 	var group []*history.Entry
@@ -70,8 +76,8 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 	release := func() {}
 	damaged := h.Damaged()
 	for tries := 0; ; tries++ {
-		if group, err = w.undoGroup(h, req.Path); err != nil {
-			return nil, w.movedHereHint(h, req.Path, words, err)
+		if group, err = w.undoGroup(h, path); err != nil {
+			return nil, w.movedHereHint(h, path, words, err)
 		}
 		// A retry may find the other kind of change: neither is kept.
 		files, renamed = nil, nil
@@ -79,12 +85,12 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 			renamed, err = w.holdRename(h, group, force, words)
 			release = renamed.release
 		} else {
-			files, release, err = w.holdGroup(h, group, force, words, w.named(req.Path, group))
+			files, release, err = w.holdGroup(h, group, force, words, w.named(path, group))
 		}
 		// Another undo (or a write) may have committed a newer change
 		// while this one waited for the locks: the newest is the one to
 		// take back, not the one picked before.
-		if tries < 8 && w.superseded(h, req.Path, group) {
+		if tries < 8 && w.superseded(h, path, group) {
 			release()
 			continue
 		}
