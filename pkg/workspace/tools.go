@@ -363,32 +363,37 @@ func (w *Workspace) Lookup(name string) (*ToolSpec, error) {
 	return nil, w.notOffered(name)
 }
 
-// notOffered says why no offered tool has this name: the config renamed
-// or switched it off, the filesystem is read-only, it is one of ws's own
-// tools and wsTools is off, or the workspace lacks what it needs. A name
-// ws has no tool for is only not available.
+// notOffered says why no offered tool has this name: the config switched
+// it off, the filesystem is read-only, it is one of ws's own tools and
+// wsTools is off, the workspace lacks what it needs, or (only when it is
+// offered under it) the config renamed it. A tool exposed under this name
+// is explained before one whose id it is. A name ws has no tool for is
+// only not available.
 func (w *Workspace) notOffered(name string) error {
-	for _, s := range Tools() {
-		exposed := w.exposedName(s.ID)
-		if exposed != name && s.ID != name {
-			continue
+	for _, byID := range []bool{false, true} {
+		for _, s := range Tools() {
+			exposed := w.exposedName(s.ID)
+			if !byID && exposed != name || byID && s.ID != name {
+				continue
+			}
+			var why string
+			switch {
+			case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
+				why = w.switchedOff(s.ID)
+			case s.Writes && w.readOnly:
+				why = "the filesystem is read-only"
+			case s.WSOnly && !w.cfg.Tools.WSTools:
+				why = "one of ws's own tools: the config's tools.wsTools: true offers it"
+			case w.lacks(s.Needs) != nil:
+				why = w.lacks(s.Needs).Error()
+			case exposed != name:
+				// Offered, under another name: the one to call.
+				why = "the config names it " + exposed
+			default:
+				continue
+			}
+			return errs.ToolNotOffered(name, why)
 		}
-		var why string
-		switch {
-		case exposed != name:
-			why = "the config names it " + exposed
-		case !s.AgentTool && !w.cfg.ToolEnabled(s.ID):
-			why = w.switchedOff(s.ID)
-		case s.Writes && w.readOnly:
-			why = "the filesystem is read-only"
-		case s.WSOnly && !w.cfg.Tools.WSTools:
-			why = "one of ws's own tools: the config's tools.wsTools: true offers it"
-		case w.lacks(s.Needs) != nil:
-			why = w.lacks(s.Needs).Error()
-		default:
-			continue
-		}
-		return errs.ToolNotOffered(name, why)
 	}
 	return errs.ToolNotAvailable(name)
 }
