@@ -76,9 +76,19 @@ func (s *Store) Last(key string) (*Entry, error) {
 
 // LastGroup returns the entries of the newest change to any file, in the
 // order they were given to Begin, or nil if there is none.
-func (s *Store) LastGroup() ([]*Entry, error) {
+func (s *Store) LastGroup() ([]*Entry, error) { return s.LastGroupWhere(nil) }
+
+// LastGroupWhere is LastGroup among the changes whose every file key
+// satisfies ours (nil: every change): a state directory shared by two
+// workspaces holds both their changes, and each takes back its own.
+func (s *Store) LastGroupWhere(ours func(key string) bool) ([]*Entry, error) {
 	var out []*Entry
 	err := s.eachRecord(func(r *record) bool {
+		for _, f := range r.Files {
+			if ours != nil && !ours(string(f.Key)) {
+				return true
+			}
+		}
 		out = r.entries()
 		return false
 	})

@@ -265,7 +265,12 @@ func (w *Workspace) settledHistory() (*history.Store, error) {
 // the workspace, with all the files changed with it.
 func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, error) {
 	if path == "" {
-		group, err := h.LastGroup()
+		// The last change of this workspace: another sharing the state
+		// directory keeps its changes there too, of files outside this
+		// one's roots. The keys are compared as recorded (real paths), so
+		// a change of this workspace whose path now leads outside through
+		// a symlink is still its last, and refused as such.
+		group, err := h.LastGroupWhere(w.ownsKey)
 		if err != nil {
 			return nil, w.stateError(err)
 		}
@@ -296,6 +301,22 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		return nil, w.stateError(err)
 	}
 	return group, nil
+}
+
+// ownsKey reports whether a history key (a file's real path when it was
+// changed) lies in this workspace: under its real base or an allowed
+// root; any path when it is not contained, as it may then change any.
+func (w *Workspace) ownsKey(key string) bool {
+	if !w.fs.Contained() {
+		return true
+	}
+	_, reals := w.fs.AllowedRoots()
+	for _, r := range append([]string{w.fs.RealBase()}, reals...) {
+		if _, in := fsroot.Within(r, key); in {
+			return true
+		}
+	}
+	return false
 }
 
 // named is the entry of group that path names, when path is not empty
