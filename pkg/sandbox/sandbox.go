@@ -318,9 +318,12 @@ func (s *Sandbox) bwrapArgs(bwrap, cwd string) []string {
 	if s.readOnly {
 		bind = "--ro-bind"
 	}
+	args = append(args, bind, s.files.RealBase(), s.files.RealBase())
+	// An allowed path that does not exist (yet) is passed over, as the
+	// file tools pass it over; bwrap would refuse to start.
 	_, reals := s.files.AllowedRoots()
-	for _, r := range append([]string{s.files.RealBase()}, reals...) {
-		args = append(args, bind, r, r)
+	for _, r := range reals {
+		args = append(args, bind+"-try", r, r)
 	}
 	for _, p := range ns.ReadWritePaths {
 		p = s.files.Absolute(p)

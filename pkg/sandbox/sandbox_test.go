@@ -232,7 +232,9 @@ func TestBwrapArgv(t *testing.T) {
 		{name: "read-only", cwd: root, readOnly: true, ns: append(slices.Clone(ns), "--unshare-net"),
 			binds: []string{"--ro-bind", root, root, "--chdir", root}},
 		{name: "allowedPaths by their real path", cwd: root, allowed: []string{"../extra-link"}, ns: append(slices.Clone(ns), "--unshare-net"),
-			binds: []string{"--bind", root, root, "--bind", extra, extra, "--chdir", root}},
+			binds: []string{"--bind", root, root, "--bind-try", extra, extra, "--chdir", root}},
+		{name: "allowedPaths read-only", cwd: root, readOnly: true, allowed: []string{"../extra-link"}, ns: append(slices.Clone(ns), "--unshare-net"),
+			binds: []string{"--ro-bind", root, root, "--ro-bind-try", extra, extra, "--chdir", root}},
 		{name: "readWritePaths and readOnlyPaths, relative and ~", cwd: root, ns: append(slices.Clone(ns), "--unshare-net"),
 			edit: func(c *config.Sandbox) {
 				c.NativeSandbox.ReadWritePaths = []string{"cache", "~/.npm"}
