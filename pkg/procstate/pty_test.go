@@ -19,6 +19,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("WS_TEST_SUPERVISOR") == "1" && len(os.Args) == 3 && os.Args[1] == "__supervise" {
 		os.Exit(Supervise(os.Args[2], os.NewFile(3, "ready")))
 	}
+	if os.Getenv("WS_TEST_FOREGROUND") == "1" && len(os.Args) == 3 && os.Args[1] == "__foreground" {
+		os.Exit(runOnTerminal(os.Args[2]))
+	}
+	if os.Getenv("WS_TEST_FOREGROUND") == "1" && len(os.Args) == 3 && os.Args[1] == "__shell" {
+		os.Exit(jobShell(os.Args[2]))
+	}
 	os.Exit(m.Run())
 }
 

@@ -157,9 +157,19 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 
 	waitCh := make(chan syscall.WaitStatus, 1)
 	go func() {
+		// On ws's terminal the command may be stopped (^Z, or a read
+		// from the background): ws follows it, as a shell's job does.
+		opts := 0
+		if in.tty {
+			opts = syscall.WUNTRACED
+		}
 		var st syscall.WaitStatus
 		for {
-			_, err := syscall.Wait4(pid, &st, 0, nil)
+			_, err := syscall.Wait4(pid, &st, opts, nil)
+			if err == nil && st.Stopped() {
+				in.suspend(pgid)
+				continue
+			}
 			if err != syscall.EINTR {
 				break
 			}
@@ -359,6 +369,40 @@ func (s *stdinSource) close() {
 	if s.w != nil {
 		s.w.Close()
 	}
+}
+
+// suspend follows a command on ws's terminal that has been stopped (^Z
+// sends its group SIGTSTP; reading the terminal from the background,
+// SIGTTIN), as a job of a shell stops: ws takes the terminal back and
+// stops itself, so that the shell that runs ws gets its prompt back. When
+// continued (fg) with the terminal, ws hands it to the command's group
+// again; continued or not (bg), the group gets SIGCONT. Without it the
+// shell waited on ws, ws on the stopped command, and the terminal stayed
+// with the command, where ^C reaches a stopped process: nothing came back.
+func (s *stdinSource) suspend(pgid int) {
+	fd := int(s.f.Fd())
+	if pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil && pgrp == pgid {
+		s.takeTerminalBack() // not when ws runs in the background (bg): the shell has it
+	}
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	// TSTP, not STOP: in an orphaned process group, with no shell to
+	// continue it, the kernel does not stop ws for it.
+	_ = syscall.Kill(os.Getpid(), syscall.SIGTSTP)
+	// The stop may take hold just after Kill returns: wait for the
+	// SIGCONT that ends it (none comes when the TSTP was discarded), so
+	// that the terminal is not handed on before ws has stopped.
+	select {
+	case <-cont:
+	case <-time.After(time.Second):
+	}
+	signal.Stop(cont)
+	if pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil && pgrp == unix.Getpgrp() {
+		signal.Ignore(syscall.SIGTTOU)
+		_ = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, pgid)
+		signal.Reset(syscall.SIGTTOU)
+	}
+	SignalGroup(pgid, syscall.SIGCONT)
 }
 
 // takeTerminalBack makes ws's own process group the terminal's foreground
