@@ -22,8 +22,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv("WS_TEST_FOREGROUND") == "1" && len(os.Args) == 3 && os.Args[1] == "__foreground" {
 		os.Exit(runOnTerminal(os.Args[2]))
 	}
-	if os.Getenv("WS_TEST_FOREGROUND") == "1" && len(os.Args) == 3 && os.Args[1] == "__shell" {
-		os.Exit(jobShell(os.Args[2]))
+	if os.Getenv("WS_TEST_FOREGROUND") == "1" && len(os.Args) == 4 && os.Args[1] == "__shell" {
+		os.Exit(jobShell(os.Args[2], os.Args[3]))
 	}
 	os.Exit(m.Run())
 }

@@ -112,10 +112,11 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if c.NoTerminal {
 		// A new session is a new process group too, with the same id.
-		attr, in.tty = &syscall.SysProcAttr{Setsid: true}, false
+		attr, in.tty, in.ctty = &syscall.SysProcAttr{Setsid: true}, false, false
 	}
 	if in.tty {
 		attr.Foreground, attr.Ctty = true, 0
+		in.handed = true
 	}
 	// ws killed with KILL (an agent harness's timeout, the OOM killer)
 	// cannot stop the command's group, which is not its own: the shell, or
@@ -142,9 +143,11 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 		return nil, &os.PathError{Op: "fork/exec", Path: argv[0], Err: err}
 	}
 	defer in.close()
-	if in.tty {
-		defer in.takeTerminalBack()
-	}
+	defer func() {
+		if in.handed {
+			in.takeTerminalBack()
+		}
+	}()
 	timeout := c.Timeout
 	pgid := pid
 	var out, errc capture
@@ -160,7 +163,7 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 		// On ws's terminal the command may be stopped (^Z, or a read
 		// from the background): ws follows it, as a shell's job does.
 		opts := 0
-		if in.tty {
+		if in.ctty {
 			opts = syscall.WUNTRACED
 		}
 		var st syscall.WaitStatus
@@ -327,7 +330,9 @@ func exitCodeOf(st syscall.WaitStatus) (code, sig int) {
 type stdinSource struct {
 	f      *os.File
 	own    bool // f was opened here and is closed after the start
-	tty    bool
+	ctty   bool // f is ws's controlling terminal, and the command's
+	tty    bool // ctty, and ws was its foreground job: the command gets it
+	handed bool // the command has the terminal now: ws takes it back at the end
 	copied chan struct{}
 	w      *os.File
 }
@@ -341,8 +346,11 @@ func openStdin(r io.Reader) (*stdinSource, error) {
 		// A terminal is handed over only when it is ws's controlling
 		// terminal and ws is its foreground (a job the shell runs in
 		// the foreground); otherwise it is passed on like any file.
+		// One that ws runs in the background (&) gets it when the
+		// command, reading it, stops, and ws is brought to the foreground
+		// (suspend).
 		pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
-		return &stdinSource{f: f, tty: err == nil && pgrp == unix.Getpgrp()}, nil
+		return &stdinSource{f: f, ctty: err == nil, tty: err == nil && pgrp == unix.Getpgrp()}, nil
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -373,8 +381,9 @@ func (s *stdinSource) close() {
 
 // suspend follows a command on ws's terminal that has been stopped (^Z
 // sends its group SIGTSTP; reading the terminal from the background,
-// SIGTTIN), as a job of a shell stops: ws takes the terminal back and
-// stops itself, so that the shell that runs ws gets its prompt back. When
+// SIGTTIN, as when ws itself runs in the background), as a job of a shell
+// stops: ws takes the terminal back (if the command had it) and stops
+// itself, so that the shell that runs ws gets its prompt back. When
 // continued (fg) with the terminal, ws hands it to the command's group
 // again; continued or not (bg), the group gets SIGCONT. Without it the
 // shell waited on ws, ws on the stopped command, and the terminal stayed
@@ -383,6 +392,7 @@ func (s *stdinSource) suspend(pgid int) {
 	fd := int(s.f.Fd())
 	if pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil && pgrp == pgid {
 		s.takeTerminalBack() // not when ws runs in the background (bg): the shell has it
+		s.handed = false
 	}
 	cont := make(chan os.Signal, 1)
 	signal.Notify(cont, syscall.SIGCONT)
@@ -399,7 +409,7 @@ func (s *stdinSource) suspend(pgid int) {
 	signal.Stop(cont)
 	if pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil && pgrp == unix.Getpgrp() {
 		signal.Ignore(syscall.SIGTTOU)
-		_ = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, pgid)
+		s.handed = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, pgid) == nil
 		signal.Reset(syscall.SIGTTOU)
 	}
 	SignalGroup(pgid, syscall.SIGCONT)

@@ -30,17 +30,18 @@ func runOnTerminal(script string) int {
 	return 0
 }
 
-// jobShell is the body of the test binary run as `__shell SCRIPT`: a
-// shell with job control, on its terminal, that runs `__foreground
-// SCRIPT` as its foreground job. When the job stops it says "stopped" on
-// fd 3 (the job's result pipe too) and, as fg does, gives the job the
-// terminal again and continues it; then it waits for its end.
-func jobShell(script string) int {
+// jobShell is the body of the test binary run as `__shell fg|bg SCRIPT`:
+// a shell with job control, on its terminal, that runs `__foreground
+// SCRIPT` as its foreground job, or in the background (&). When the job
+// stops it says "stopped" on fd 3 (the job's result pipe too) and, as fg
+// does, gives the job the terminal and continues it; then it waits for
+// its end.
+func jobShell(mode, script string) int {
 	signal.Ignore(syscall.SIGTTOU) // tcsetpgrp from the background
 	job := exec.Command(os.Args[0], "__foreground", script)
 	job.Stdin, job.Stdout, job.Stderr = os.Stdin, os.Stdout, os.Stderr
 	job.ExtraFiles = []*os.File{os.NewFile(3, "result")}
-	job.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
+	job.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: mode == "fg", Ctty: 0}
 	if err := job.Start(); err != nil {
 		return 1
 	}
@@ -68,7 +69,16 @@ func jobShell(script string) int {
 // command again and continues it. Before, ws went on waiting for the
 // stopped command, which kept the terminal: the shell never came back,
 // and ^C reached only the stopped command, so the terminal stayed stuck.
+// Likewise when ws runs in the background (ws exec --stdin -- cat &): the
+// command that reads the terminal stops, so ws stops, and fg gives the
+// command the terminal (before: fg left it stopped, and ws waiting).
 func TestForegroundSuspend(t *testing.T) {
+	for _, mode := range []string{"fg", "bg"} {
+		t.Run(mode, func(t *testing.T) { testSuspend(t, mode) })
+	}
+}
+
+func testSuspend(t *testing.T, mode string) {
 	master, slave, err := openPTY(TTYCols, TTYRows)
 	if err != nil {
 		t.Skip(err)
@@ -79,7 +89,7 @@ func TestForegroundSuspend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resR.Close()
-	sh := exec.Command(os.Args[0], "__shell", `read x; echo "got $x"`)
+	sh := exec.Command(os.Args[0], "__shell", mode, `read x; echo "got $x"`)
 	sh.Env = append(os.Environ(), "WS_TEST_FOREGROUND=1")
 	sh.Stdin, sh.Stdout, sh.Stderr = slave, slave, slave
 	sh.ExtraFiles = []*os.File{resW}
@@ -148,26 +158,28 @@ func TestForegroundSuspend(t *testing.T) {
 		}
 		return pgrp
 	}
-	// The shell's job is ws, whose command then gets the terminal.
+	// The shell's job is ws, whose command then gets the terminal (or,
+	// in the background, stops as it reads it).
 	var ws int
-	waitFor("the command gets the terminal", func() bool {
-		ws = 0
+	waitFor("ws starts", func() bool {
 		eachProcess(func(pid int, st statFields) {
 			if st.ppid == sh.Process.Pid {
 				ws = pid
 			}
 		})
-		p := fg()
-		return ws != 0 && p != ws && p != sh.Process.Pid && p != 0
+		return ws != 0
 	})
-	master.Write([]byte{0x1a}) // ^Z
+	if mode == "fg" {
+		waitFor("the command gets the terminal", func() bool { p := fg(); return p != ws && p != sh.Process.Pid && p != 0 })
+		master.Write([]byte{0x1a}) // ^Z
+	}
 	waitFor("the shell sees its job stop", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return strings.HasPrefix(results.String(), "stopped\n")
 	})
-	if p := fg(); p != ws {
-		t.Errorf("the terminal's foreground job is %d once ws stopped, want ws (%d)", p, ws)
+	if p, want := fg(), map[string]int{"fg": ws, "bg": sh.Process.Pid}[mode]; p != want {
+		t.Errorf("the terminal's foreground job is %d once ws stopped, want %d", p, want)
 	}
 	waitFor("the command has the terminal again", func() bool { return fg() != ws && stateOf(ws) != 'T' })
 	master.Write([]byte("typed\n"))
