@@ -1,6 +1,7 @@
 package procstate
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,12 +69,14 @@ func (s *Store) NewDir() (string, error) {
 	return os.MkdirTemp(s.dir, ".new-")
 }
 
-// Commit moves a NewDir directory to the record's id and writes the record.
+// Commit moves a NewDir directory to the record's id and writes the record,
+// and the room its exit will take (see WriteExit).
 func (s *Store) Commit(tmpDir string, rec *Record) error {
 	rec.ID = fmt.Sprintf("%d-%d", rec.PID, rec.StartTime)
 	if err := statefile.WriteJSON(filepath.Join(tmpDir, "record.json"), rec); err != nil {
 		return err
 	}
+	_ = os.WriteFile(filepath.Join(tmpDir, exitRoomName), bytes.Repeat([]byte{' '}, exitRoomSize), 0o600)
 	return os.Rename(tmpDir, s.Dir(rec.ID))
 }
 
@@ -273,13 +276,63 @@ func DamagedEnded(id string) (pid int, ended, ok bool) {
 	return n, !Same(n, t, ""), true
 }
 
+// The room for exit.json that Commit keeps: a file of exitRoomSize
+// bytes, which WriteExit fills in place and renames.
+const (
+	exitRoomName = "exit.room"
+	exitRoomSize = 1024
+)
+
 // WriteExit records how the process ended. The first exit written wins.
+// The process's output may have filled the file system meanwhile, so the
+// exit is written into the room the record kept for it, which takes no
+// new space (the end was lost otherwise, and a reader took the process
+// for one whose supervisor was killed); a record without one, or an exit
+// that does not fit, is written as any state file is.
 func (s *Store) WriteExit(id string, x *Exit) error {
 	path := filepath.Join(s.Dir(id), "exit.json")
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
-	return statefile.WriteJSON(path, x)
+	data, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if fillRoom(filepath.Join(s.Dir(id), exitRoomName), path, data) == nil {
+		return nil
+	}
+	return statefile.Write(path, data)
+}
+
+// fillRoom writes data over the start of the file room, cuts it to
+// data's length and renames it to path (atomically: a reader sees
+// nothing at path until it is whole).
+func fillRoom(room, path string, data []byte) error {
+	f, err := os.OpenFile(room, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size() < int64(len(data)) {
+		err = errors.New("the exit does not fit in the room kept for it")
+	}
+	if err == nil {
+		_, err = f.WriteAt(data, 0)
+	}
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(room, path)
+	}
+	return err
 }
 
 // Remove deletes a record and its logs.

@@ -1,0 +1,67 @@
+package procstate
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wstools/ws/pkg/statefile"
+	"golang.org/x/sys/unix"
+)
+
+// A background command whose output fills the state directory's file
+// system still has its exit recorded: the supervisor writes it into room
+// it kept when it made the record. Before, the exit could not be written,
+// and ws said the process was gone without an exit code because its
+// supervisor was killed. (It needs a small file system of its own: a
+// tmpfs, which only root may mount.)
+func TestExitOnFullStateDir(t *testing.T) {
+	state := t.TempDir()
+	if err := unix.Mount("tmpfs", state, "tmpfs", 0, "size=256k"); err != nil {
+		t.Skipf("no tmpfs to fill: %v", err)
+	}
+	t.Cleanup(func() { unix.Unmount(state, unix.MNT_DETACH) })
+	root := t.TempDir()
+	store := Open(state)
+	dir, err := store.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "seq 1 200000; echo done >&2; exit 7"
+	spec := Spec{
+		Argv: statefile.Strings([]string{"/bin/sh", "-c", script}),
+		Env:  statefile.Strings([]string{"PATH=" + os.Getenv("PATH")}),
+		Dir:  statefile.String(root), Command: statefile.String(script), Root: statefile.String(root),
+		LogCap: DefaultLogCap, GraceMs: 500,
+	}
+	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
+		t.Fatal(err)
+	}
+	superv := []string{os.Args[0], os.Args[0], "__supervise"}
+	pid, err := Start(superv, append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := store.Find(root, pid)
+	if err != nil || e == nil {
+		t.Fatalf("no record of %d: %v", pid, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); e.Record.SupervisorRunning(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL)
+			t.Fatal("the supervisor is still there after 20 s")
+		}
+	}
+	var st unix.Statfs_t
+	if unix.Statfs(state, &st) == nil && st.Bavail > 0 {
+		t.Logf("the state directory kept %d free blocks: the output did not fill it", st.Bavail)
+	}
+	if e, err = store.Load(e.Record.ID); err != nil {
+		t.Fatal(err)
+	}
+	if e.Exit == nil || e.Exit.ExitCode != 7 {
+		t.Fatalf("exit %+v, want exit code 7", e.Exit)
+	}
+}
