@@ -211,6 +211,15 @@ func NoBwrap() *Error {
 	return newf(NotAvailable, `sandbox isolation "bwrap" needs bubblewrap, but bwrap was not found; install the bubblewrap package or set sandbox.isolation to "none"`)
 }
 
+// SandboxLink: a place a confined command was to be given is reached
+// through a symlink a confined command may have made (see
+// sandbox.PlantedLinkError); the command is not run.
+func SandboxLink(err error) *Error {
+	e := newf(EACCES, "%v", err)
+	e.Err = err
+	return e
+}
+
 // NoStdinPipe: send to a process started without a stdin pipe; how says
 // how to start one.
 func NoStdinPipe(pid, how string) *Error {

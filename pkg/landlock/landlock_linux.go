@@ -96,11 +96,21 @@ func Restrict(p Policy) error {
 }
 
 // addRule grants access below path (on path alone when it is not a
-// directory); a path that does not exist is skipped.
+// directory); a path that does not exist is skipped. path is a real path
+// (ws resolved it): a symlink on its way now was made since, by a
+// confined command that would be granted what it points to, and is
+// refused, not followed.
 func addRule(ruleset int, path string, access uint64) error {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS})
+	if errors.Is(err, unix.ENOSYS) {
+		// No openat2 (Linux 5.6; or a seccomp filter refuses it).
+		fd, err = unix.Open(path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	}
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 		return nil
+	}
+	if errors.Is(err, unix.ELOOP) {
+		return fmt.Errorf("landlock rule for %s: a symlink was made on its way since ws checked it; not followed", path)
 	}
 	if err != nil {
 		return fmt.Errorf("landlock rule for %s: %v", path, err)

@@ -40,8 +40,9 @@ func (s *Sandbox) landlockWritable() []writable {
 	var out []writable
 	if !s.readOnly {
 		out = append(out, writable{s.files.RealBase(), "the workspace"})
-		_, reals := s.files.AllowedRoots()
-		for _, r := range reals {
+		// As configured: resolveGranted sees a symlink on the way.
+		paths, _ := s.files.AllowedRoots()
+		for _, r := range paths {
 			out = append(out, writable{r, "filesystem.allowedPaths"})
 		}
 	}
@@ -157,6 +158,38 @@ func resolutionEntries(p string) []string {
 		rest = append(strings.Split(link, "/"), rest...)
 	}
 	return append(out, cur)
+}
+
+// A PlantedLinkError is a place a confined command is to be given (a
+// readWritePaths entry, an allowed path, the temp directory) that is
+// reached through a symlink lying where confined commands may write: an
+// earlier command may have made it, so that this one is granted what it
+// points to, outside the sandbox. The command is not run.
+type PlantedLinkError struct {
+	Key   string // the place's config key (or what it is)
+	Path  string // the place, absolute
+	Link  string // the symlink met on the way to it
+	Where string // the writable place that holds the link, and what it is
+}
+
+func (e *PlantedLinkError) Error() string {
+	return fmt.Sprintf("%s: %s is reached through the symlink %s, which lies in %s, where commands may write: a command may have made it to be granted what it points to; remove that symlink (rm), or give the path it leads to",
+		e.Key, e.Path, e.Link, e.Where)
+}
+
+// resolveGranted is the real path of the place w that a confined command
+// is to be given, resolved once: the rule is set on what was checked. A
+// symlink met on the way that lies strictly below a place commands may
+// write is a *PlantedLinkError.
+func (s *Sandbox) resolveGranted(c confinement, w writable) (string, error) {
+	entries := resolutionEntries(s.files.Absolute(w.path))
+	for _, e := range entries[:len(entries)-1] { // the symlinks followed
+		if in, ok := c.under(e, false); ok {
+			return "", &PlantedLinkError{Key: w.what, Path: s.files.Absolute(w.path), Link: e,
+				Where: in.path + " (" + in.what + ")"}
+		}
+	}
+	return entries[len(entries)-1], nil
 }
 
 // A Helper is a command ws runs itself, unconfined: a hook, a background

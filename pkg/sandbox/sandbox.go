@@ -189,6 +189,9 @@ func (s *Sandbox) Argv(command, cwd string) ([]string, error) {
 		if err != nil {
 			return nil, &UnavailableError{Isolation: "bwrap", Err: err}
 		}
+		if err := s.checkBinds(); err != nil {
+			return nil, err
+		}
 		return append(s.bwrapArgs(bwrap, cwd), sh...), nil
 	case "landlock":
 		return s.landlockArgv(sh)
@@ -231,8 +234,16 @@ func (s *Sandbox) landlockArgv(sh []string) ([]string, error) {
 	if p.DenyNetwork && abi < landlock.NetworkABI {
 		s.warn(fmt.Sprintf("this kernel's Landlock (ABI %d) cannot deny network access (ABI %d, Linux 6.7, can): the command has the network; use sandbox.isolation \"bwrap\" to cut it", abi, landlock.NetworkABI))
 	}
+	// Each place is resolved here, and refused when a command could have
+	// made a symlink on its way; the launcher opens the real path given
+	// without following any symlink, so one made since is not followed.
+	c := s.confinementOf()
 	for _, d := range s.landlockWritable() {
-		p.ReadWrite = append(p.ReadWrite, d.path)
+		real, err := s.resolveGranted(c, d)
+		if err != nil {
+			return nil, err
+		}
+		p.ReadWrite = append(p.ReadWrite, real)
 	}
 	argv := append([]string{}, s.launcher...)
 	argv = append(argv, p.Args()...)
@@ -292,6 +303,28 @@ func (s *Sandbox) bwrapWritable(dir string) bool {
 		}
 	}
 	return false
+}
+
+// checkBinds refuses an allowed path or a readWritePaths entry that bwrap
+// would bind through a symlink a confined command may have made (see
+// resolveGranted): bwrap follows it, and then fails to start, or binds
+// what it points to.
+func (s *Sandbox) checkBinds() error {
+	c := s.confinementOf()
+	paths, _ := s.files.AllowedRoots()
+	var places []writable
+	for _, p := range paths {
+		places = append(places, writable{p, "filesystem.allowedPaths"})
+	}
+	for _, p := range s.cfg.NativeSandbox.ReadWritePaths {
+		places = append(places, writable{p, "sandbox.nativeSandbox.readWritePaths"})
+	}
+	for _, w := range places {
+		if _, err := s.resolveGranted(c, w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories

@@ -416,3 +416,50 @@ func TestBwrapRuns(t *testing.T) {
 		t.Errorf("a write beside the workspace succeeded")
 	}
 }
+
+// TestPlantedLink: a readWritePaths entry or an allowed path reached
+// through a symlink that lies where confined commands may write (one may
+// have made it) is refused under either isolation, before the command
+// runs; one reached through a symlink commands cannot write is followed.
+func TestPlantedLink(t *testing.T) {
+	tmp := tree(t, "root/", "outside/", "root/cache -> /outside", "out-link -> /outside", "ro/", "ro/sub -> /outside")
+	root := filepath.Join(tmp, "root")
+	savedBwrap, savedABI := findBwrap, landlockABI
+	findBwrap = func() (string, error) { return "/usr/bin/bwrap", nil }
+	landlockABI = func() (int, error) { return 6, nil }
+	defer func() { findBwrap, landlockABI = savedBwrap, savedABI }()
+	for _, tc := range []struct {
+		name     string
+		rw       []string
+		allowed  []string
+		readOnly bool
+		wantLink string // "" : no error
+	}{
+		{name: "a link in the workspace", rw: []string{"cache"}, wantLink: filepath.Join(root, "cache")},
+		{name: "below a link in the workspace", rw: []string{"cache/npm"}, wantLink: filepath.Join(root, "cache")},
+		{name: "an allowed path through a link in the workspace", allowed: []string{"cache"}, wantLink: filepath.Join(root, "cache")},
+		{name: "a link inside another readWritePaths entry", rw: []string{"../ro", "../ro/sub"}, wantLink: filepath.Join(tmp, "ro", "sub")},
+		{name: "a link commands cannot write", rw: []string{"../out-link"}},
+		{name: "a read-only workspace: its links are not commands' own", rw: []string{"cache"}, readOnly: true},
+	} {
+		for _, iso := range []string{"bwrap", "landlock"} {
+			t.Run(iso+" "+tc.name, func(t *testing.T) {
+				cfg := config.Default().Sandbox
+				cfg.Isolation = iso
+				cfg.NativeSandbox.ReadWritePaths = tc.rw
+				s := New(Options{Config: cfg, Files: testFiles(t, root, tmp, tc.allowed...), ReadOnly: tc.readOnly,
+					HostEnv: []string{"TMPDIR=" + filepath.Join(tmp, "tmp")}, Launcher: []string{"/ws", "__landlock"}})
+				_, err := s.Argv("true", root)
+				var pe *PlantedLinkError
+				switch {
+				case tc.wantLink == "" && err != nil:
+					t.Errorf("refused: %v", err)
+				case tc.wantLink != "" && !errors.As(err, &pe):
+					t.Errorf("error %v, want a PlantedLinkError", err)
+				case tc.wantLink != "" && pe.Link != tc.wantLink:
+					t.Errorf("link %s, want %s (%v)", pe.Link, tc.wantLink, err)
+				}
+			})
+		}
+	}
+}

@@ -30,11 +30,15 @@ func (w *Workspace) sandbox() *sandbox.Sandbox {
 
 // sandboxError gives a failure of the sandbox its code: an isolation this
 // machine lacks is NOT_AVAILABLE, an unusable working directory the code
-// of its cause. Other errors (the path chokepoint's) are coded already.
+// of its cause, a place reached through a symlink a command may have made
+// EACCES. Other errors (the path chokepoint's) are coded already.
 func sandboxError(err error) error {
 	var u *sandbox.UnavailableError
 	var d *sandbox.DirError
+	var l *sandbox.PlantedLinkError
 	switch {
+	case errors.As(err, &l):
+		return errs.SandboxLink(l)
 	case errors.As(err, &u) && u.Isolation == "bwrap":
 		return errs.NoBwrap()
 	case errors.As(err, &u):
