@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -82,8 +83,20 @@ func (w *Workspace) writeDest(t *fsroot.Target) (fsroot.Loc, string) {
 	return l, w.fs.RealPath(l)
 }
 
-// guardAt is guardWrite for a write to l, whose real path is real.
+// stateFile reports whether the real path real lies in ws's state
+// directory, one that does not hold the workspace (--state-dir .. would
+// make every file of it one).
+func (w *Workspace) stateFile(real string) bool {
+	return w.inState(real) && !w.fs.HoldsRoot(fsroot.RealpathPartial(w.stateDir))
+}
+
+// guardAt is guardWrite for a write to l, whose real path is real. A
+// file in ws's state directory (in the workspace when the user put it
+// there) is refused, as delete and move refuse it: its records are ws's.
 func (w *Workspace) guardAt(t *fsroot.Target, l fsroot.Loc, real, toolID string) (*writeGuard, error) {
+	if w.stateFile(real) {
+		return nil, errs.Protected(strings.TrimPrefix(toolID, "mastra_workspace_"), t.Input, "it is in ws's state directory")
+	}
 	lock, err := w.lockPath(real, t.Input)
 	if err != nil {
 		return nil, err

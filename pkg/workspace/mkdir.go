@@ -21,6 +21,9 @@ func (w *Workspace) Mkdir(ctx context.Context, req MkdirRequest) (*MkdirResult, 
 		return nil, err
 	}
 	l := t.Loc()
+	if w.stateFile(w.fs.RealPath(l)) {
+		return nil, errs.Protected("mkdir", req.Path, "it is in ws's state directory")
+	}
 	// Nothing is created after the call's deadline (commit).
 	if req.Recursive == nil || *req.Recursive {
 		err = commit(ctx, func() error { return w.fs.MkdirAll(l) })
