@@ -249,10 +249,8 @@ func executeDefault(r *Runner) error {
 			r.dumpState()
 		}
 
-		if !r.ignoreTimeout {
-			if err := r.CheckTimeout(); err != nil {
-				return err
-			}
+		if !r.ignoreTimeout && r.deadline.reached() {
+			return r.CheckTimeout()
 		}
 
 		switch r.operator {
