@@ -146,6 +146,8 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 		})
 	}
 
+	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit(), modes: modes, wants: wants, inputs: len(c.Header.Inputs)}
+	defer r.credit.close()
 	var sig struct {
 		sync.Mutex
 		got syscall.Signal
@@ -177,19 +179,23 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 				if repeat {
 					continue
 				}
-				if first {
+				switch {
+				case first && !r.begun.Load():
+					// No server there yet (a transport that hangs before
+					// it runs ws): nothing ran, so the transport ends and
+					// the call with it, as the signal asks.
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				case first:
 					// Not waiting on it: a link that holds the frame must
 					// not keep the next signal from ending the transport.
 					go fw.frame(kindSignal, []byte{byte(n)})
-				} else {
+				default:
 					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				}
 			}
 		}
 	}()
 
-	r := &reply{stderr: heldWriter{c.Stderr, alive}, pinged: pinged, credit: newCredit(), modes: modes, wants: wants, inputs: len(c.Header.Inputs)}
-	defer r.credit.close()
 	r.read(bufio.NewReaderSize(hearing{stderr, alive}, maxFrame+5), fw, c.Stdin)
 	stdin.Close()
 	<-copied
@@ -487,7 +493,9 @@ type reply struct {
 	wants   chan<- int
 	inputs  int
 	started bool
-	exit    int
+	// begun is started, for the goroutine that passes signals on.
+	begun atomic.Bool
+	exit  int
 }
 
 // lastWords are the words after the frames, for the message of a lost
@@ -509,6 +517,7 @@ func (r *reply) read(br *bufio.Reader, fw *frameWriter, stdin io.Reader) {
 		return
 	}
 	r.started = true
+	r.begun.Store(true)
 	first := true
 	var once sync.Once
 	for {

@@ -486,3 +486,44 @@ func TestServeVersion(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want %q", status, stderr.String(), want)
 	}
 }
+
+// TestRunSignalBeforeServer: a signal that comes before the server said a
+// word (a transport that hangs before it runs ws) ends the call as the
+// signal asks and ends the transport: nothing ran there yet. Before, it
+// was sent on to a server that was not there, and a single SIGTERM
+// (timeout(1)'s) left ws waiting for ever.
+func TestRunSignalBeforeServer(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hang.sh")
+	os.WriteFile(script, []byte(`echo $$ > "$0.pid"; exec cat >/dev/null`+"\n"), 0o755)
+	sigc := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	var code int
+	var err error
+	go func() {
+		defer close(done)
+		code, err = Run(context.Background(), Call{
+			Target: Target{URL: "exec:sh hang.sh", Prefix: []string{"sh", script}},
+			Open:   func(string) (io.ReadCloser, error) { return nil, os.ErrNotExist },
+			Stdout: io.Discard, Stderr: io.Discard, Signals: sigc,
+		})
+	}()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(script + ".pid"); err == nil {
+			break
+		}
+	}
+	sigc <- syscall.SIGTERM
+	select {
+	case <-done:
+		if code != 143 || err != nil {
+			t.Fatalf("Run = %d, %v; want 143 as if the signal had ended it", code, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run still waits on a transport that never ran ws, after SIGTERM")
+	}
+	pid, _ := os.ReadFile(script + ".pid")
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
+		t.Errorf("the transport (pid %q) still runs", pid)
+	}
+}
