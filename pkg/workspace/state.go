@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,7 +73,10 @@ func (w *Workspace) recordRead(real string, st fsroot.FileStat) error {
 // records come from reads, so a thread that has a record of the file gets
 // it updated to the new size and mtime (it knows the content it wrote),
 // and a blind write (no record) leaves none behind. A later write of a
-// file never read is then blind too and never fails as stale.
+// file never read is then blind too and never fails as stale. The file is
+// written already: a record that cannot be updated (a full or unwritable
+// state directory) is dropped with a warning (untrack), not made the
+// call's failure. It returns nil.
 func (w *Workspace) recordWrite(real string, st fsroot.FileStat) error {
 	if w.stateDir == "" {
 		return nil
@@ -80,7 +84,26 @@ func (w *Workspace) recordWrite(real string, st fsroot.FileStat) error {
 	if _, err := os.Stat(w.recordFile(real)); err != nil {
 		return nil
 	}
-	return w.recordRead(real, st)
+	if err := w.recordRead(real, st); err != nil {
+		w.untrack(real, "write", err)
+	}
+	return nil
+}
+
+// untrack drops this thread's record of the file at real after the read
+// tracker failed (err) to record a write (what) of it, and warns.
+// The tool did its work; a record left as it was would refuse this
+// thread's next write of the file as modified by someone else.
+func (w *Workspace) untrack(real, what string, err error) {
+	name := filepath.Base(real)
+	if rel, ok := fsroot.Within(w.fs.RealBase(), real); ok {
+		name = rel
+	}
+	if rerr := os.Remove(w.recordFile(real)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		w.warn(fmt.Sprintf("the read tracker could not record this %s of %s (%v), nor drop its earlier record: a next write of the file may be refused as modified since", what, name, err))
+		return
+	}
+	w.warn(fmt.Sprintf("the read tracker could not record this %s of %s (%v); it keeps no record of the file now", what, name, err))
 }
 
 // lookupRead returns this thread's record of the file at real, or nil.
