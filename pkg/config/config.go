@@ -246,7 +246,7 @@ func Parse(data []byte, tools []ToolKey) (*Config, error) {
 	if err := dec.Decode(&raw); err == io.EOF {
 		return nil, &Error{Msg: "empty (a config is a JSON object, at least {})"}
 	} else if err != nil {
-		return nil, &Error{Msg: "invalid JSON" + where(data, err) + ": " + err.Error()}
+		return nil, &Error{Msg: "invalid JSON" + where(data, err) + ": " + err.Error() + commentHint(data, err)}
 	}
 	if dec.More() {
 		return nil, &Error{Msg: "invalid JSON: trailing data after the top-level object"}
@@ -310,6 +310,20 @@ func where(data []byte, err error) string {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
 	return fmt.Sprintf(" at line %d, column %d", line, col)
+}
+
+// commentHint is a note for a syntax error at the start of a comment (a
+// JSONC file, or options pasted from TypeScript, has them), or "".
+func commentHint(data []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset <= 0 || se.Offset >= int64(len(data)) {
+		return ""
+	}
+	// Offset counts the bytes read: the bad character is the last.
+	if c := data[se.Offset-1 : se.Offset+1]; string(c) != "//" && string(c) != "/*" {
+		return ""
+	}
+	return " (JSON has no comments: remove the // and /* */ ones)"
 }
 
 // checkNames refuses two tools exposed under one name, as Mastra does.
