@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -87,6 +88,12 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	m, err := grep.CompileWith(req.Pattern, grep.CompileOptions{CaseSensitive: req.CaseSensitive == nil || *req.CaseSensitive,
 		Fixed: req.Fixed, Word: req.Word, Multiline: req.Multiline != nil && *req.Multiline})
 	if err != nil {
+		// From the command line, the way to search for text such as
+		// "Plural(" as written (a tool call has no such parameter).
+		var e *errs.Error
+		if dialectOf(ctx) == CLIFlags && errors.As(err, &e) && e.Code == errs.InvalidPattern {
+			e.Message += " (-F searches for the text as written)"
+		}
 		return nil, err
 	}
 	ctxLines := 0
