@@ -175,10 +175,7 @@ func runScript(ctx context.Context, t Target, ssh []string, stdin io.Reader, arg
 	quote := t.SSH || filepath.Base(t.Prefix[0]) == "ssh" // ssh joins words into a shell line
 	argv := t.Command(ssh, installScript, args...)
 	if !t.SSH && quote {
-		argv = append(append([]string{}, t.Prefix...), "sh", "-c", shellQuote(installScript), "sh")
-		for _, a := range args {
-			argv = append(argv, shellQuote(a))
-		}
+		argv = append(append([]string{}, t.Prefix...), shLine(installScript, args...))
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out, stderr bytes.Buffer

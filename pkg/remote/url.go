@@ -189,8 +189,8 @@ func Redact(raw string) string {
 // sshPassword finds the password of a URL that does not parse.
 var sshPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(//[^/@:]*:)[^/@]*@`) })
 
-// sshServe is the remote shell command that starts the server: ws from the
-// PATH, or from ~/.local/bin where `ws remote install` puts it.
+// sshServe is the script that starts the server: ws from the PATH, or
+// from ~/.local/bin where `ws remote install` puts it.
 const sshServe = `PATH="$PATH:$HOME/.local/bin" exec ws __remote`
 
 // connectTimeout is ssh's ConnectTimeout, in seconds.
@@ -217,15 +217,30 @@ func (t Target) Command(ssh []string, script string, args ...string) []string {
 	if t.Port != "" {
 		argv = append(argv, "-p", t.Port)
 	}
-	line := sshServe
-	if script != "" {
-		line = shellQuote(script)
-		line = "sh -c " + line + " sh"
-		for _, a := range args {
-			line += " " + shellQuote(a)
-		}
+	if script == "" {
+		script = sshServe
 	}
-	return append(argv, "--", t.Dest, line)
+	return append(argv, "--", t.Dest, shLine(script, args...))
+}
+
+// shLine is the command line that runs script under sh with args, as ssh
+// hands it to the remote user's login shell, which may be csh or fish:
+// every word is in single quotes, and a script of several lines (csh
+// cannot quote a newline) or with a backslash (fish takes \\ in quotes
+// as one) crosses spelt in printf %b escapes, which sh turns back into the
+// script.
+func shLine(script string, args ...string) string {
+	line := "sh -c "
+	if strings.ContainsAny(script, "\n\\") {
+		spelt := strings.NewReplacer(`\`, `\0134`, "\n", `\n`).Replace(script)
+		line += shellQuote(`s=$1; shift; eval "$(printf %b "$s")"`) + " sh " + shellQuote(spelt)
+	} else {
+		line += shellQuote(script) + " sh"
+	}
+	for _, a := range args {
+		line += " " + shellQuote(a)
+	}
+	return line
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -1,6 +1,9 @@
 package remote
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -52,7 +55,7 @@ func TestCommand(t *testing.T) {
 		args   []string
 		want   []string
 	}{
-		{t: ssh, want: []string{"ssh", "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "--", "dev@box", sshServe}},
+		{t: ssh, want: []string{"ssh", "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "--", "dev@box", `sh -c 'PATH="$PATH:$HOME/.local/bin" exec ws __remote' sh`}},
 		{t: ssh, sshCmd: []string{"ssh", "-F", "cfg"}, script: "echo \"$1\"", args: []string{"it's"},
 			want: []string{"ssh", "-F", "cfg", "-T", "-e", "none", "-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-p", "2222", "--", "dev@box", `sh -c 'echo "$1"' sh 'it'\''s'`}},
 		{t: ex, want: []string{"docker", "exec", "-i", "sb", "ws", "__remote"}},
@@ -117,5 +120,50 @@ func TestSplitWords(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("SplitWords(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestRemoteLine: the line ssh hands to the remote user's login shell runs
+// the same under every shell there (csh and tcsh, common on clusters, and
+// fish, are not sh: csh cannot quote a newline and reads $PATH:$ as a
+// modifier). Before, both the server's line and the install script's
+// failed under tcsh. The shells that are not installed are skipped.
+func TestRemoteLine(t *testing.T) {
+	dir := t.TempDir()
+	check := "set -e\nx='a b'\nfor i in 1 2; do echo \"$i $x $1\"; done\n" +
+		"case $2 in *) echo \"${2%% *} 100%\";; esac\ntrap 'echo bye' EXIT\necho 'back\\slash'\n"
+	want := "1 a b it's $HOME `x`\n2 a b it's $HOME `x`\nv1 100%\nback\\slash\nbye\n"
+	tg := Target{SSH: true, Dest: "box"}
+	ran := 0
+	for _, shell := range []string{"sh", "bash", "dash", "zsh", "tcsh", "csh", "fish"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			continue
+		}
+		ran++
+		argv := tg.Command(nil, check, "it's $HOME `x`", "v1 sha")
+		out, err := exec.Command(path, "-c", argv[len(argv)-1]).CombinedOutput()
+		if err != nil || string(out) != want {
+			t.Errorf("%s runs the script's line: %q, %v; want %q", shell, out, err, want)
+		}
+		// The server's line: ws from the PATH or ~/.local/bin (here a
+		// script that says what it got).
+		bin := filepath.Join(dir, ".local", "bin")
+		os.MkdirAll(bin, 0o755)
+		os.WriteFile(filepath.Join(bin, "ws"), []byte("#!/bin/sh\necho \"ws $*\"\n"), 0o755)
+		argv = tg.Command(nil, "")
+		cmd := exec.Command(path, "-c", argv[len(argv)-1])
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin"}
+		if out, err := cmd.CombinedOutput(); err != nil || string(out) != "ws __remote\n" {
+			t.Errorf("%s runs the server's line: %q, %v", shell, out, err)
+		}
+		// The install script crosses whole (printed, not run).
+		argv = tg.Command(nil, "cat <<'END'\n"+installScript+"END\n")
+		if out, err := exec.Command(path, "-c", argv[len(argv)-1]).CombinedOutput(); err != nil || string(out) != installScript {
+			t.Errorf("%s passes the install script on as %q, %v", shell, out, err)
+		}
+	}
+	if ran == 0 {
+		t.Skip("no shell found")
 	}
 }
