@@ -223,27 +223,23 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 	if !r.started && len(oneLine(said)) > maxSaid {
 		r.stderr.Write(r.before.Bytes()) // too long for the message: as they came
 	}
-	status := -1
-	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
-		status = ee.ExitCode()
-	}
+	status, how := ended(werr)
 	if silent.Load() {
 		return 0, afterOutput(out, errs.ConnectionLost(c.Target.URL, "nothing came from there for "+seconds(silentBeats*every)+": the link is down")), false
 	}
 	if r.started {
-		return 0, afterOutput(out, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), status))), false
+		return 0, afterOutput(out, errs.ConnectionLost(c.Target.URL, describe(r.lastWords(), how))), false
 	}
 	if !r.started && turnedAway(said, status) {
-		return 0, errs.CannotReach(c.Target.URL, describe(said, status), werr), true
+		return 0, errs.CannotReach(c.Target.URL, describe(said, how), werr), true
 	}
 	if strings.Contains(said, `unknown command "__remote"`) {
-		return 0, errs.OldWSThere(c.Target.URL, describe(said, status)), false
+		return 0, errs.OldWSThere(c.Target.URL, describe(said, how)), false
 	}
 	if status == 126 || status == 127 || notFound(said) {
-		return 0, errs.NoWSThere(c.Target.URL, describe(said, status)), false
+		return 0, errs.NoWSThere(c.Target.URL, describe(said, how)), false
 	}
-	return 0, errs.CannotReach(c.Target.URL, describe(said, status)+sshHint(said), werr), false
+	return 0, errs.CannotReach(c.Target.URL, describe(said, how)+sshHint(said), werr), false
 }
 
 // maxSaid bounds what a message quotes of the transport's words, and
@@ -257,7 +253,7 @@ const (
 // one keep their end, where ssh and the container runtimes say what went
 // wrong ("Host key verification failed."), from a line's start if one
 // fits; the caller passes them on in full.
-func describe(said string, status int) string {
+func describe(said, how string) string {
 	one := oneLine(said)
 	switch {
 	case one == "":
@@ -266,10 +262,24 @@ func describe(said string, status int) string {
 		one = tail(said)
 	}
 	said = one
-	if status >= 0 {
-		said += " (exit status " + strconv.Itoa(status) + ")"
+	if how != "" {
+		said += " (" + how + ")"
 	}
 	return said
+}
+
+// ended is how the transport ended, from its Wait: its exit status (-1
+// when it has none) and, for a message, "exit status N" or "killed by
+// signal N" (a transport killed from outside says nothing on stderr).
+func ended(werr error) (status int, how string) {
+	var ee *exec.ExitError
+	if !errors.As(werr, &ee) {
+		return -1, ""
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, "killed by signal " + strconv.Itoa(int(ws.Signal()))
+	}
+	return ee.ExitCode(), "exit status " + strconv.Itoa(ee.ExitCode())
 }
 
 // oneLine is s with its runs of space and its line breaks as one space.

@@ -362,19 +362,19 @@ Host key verification failed.
 `
 	long := strings.Repeat("é", 300) + " the end"
 	for _, tc := range []struct {
-		said   string
-		status int
-		want   string
+		said, how string
+		want      string
 	}{
-		{"", 255, "nothing on stderr (exit status 255)"},
-		{"ssh: connect to host box port 22: Connection refused\n", 255, "ssh: connect to host box port 22: Connection refused (exit status 255)"},
-		{"a\n  b\tc", -1, "a b c"},
-		{hostKey, 255, `… SHA256:9pHdzwSPtpHL0tsp/+VmNjpHfmY1ytOl7sxw0dhMlDY. Please contact your system administrator. Add correct host key in known_hosts to get rid of this message. Offending ED25519 key in known_hosts:1 remove with: ssh-keygen -f "known_hosts" -R "[box]:2222" Host key for [box]:2222 has changed and you have requested strict checking. Host key verification failed. (exit status 255)`},
-		{long, -1, "…" + strings.Repeat("é", 194) + " the end"},
+		{"", "exit status 255", "nothing on stderr (exit status 255)"},
+		{"", "killed by signal 9", "nothing on stderr (killed by signal 9)"},
+		{"ssh: connect to host box port 22: Connection refused\n", "exit status 255", "ssh: connect to host box port 22: Connection refused (exit status 255)"},
+		{"a\n  b\tc", "", "a b c"},
+		{hostKey, "exit status 255", `… SHA256:9pHdzwSPtpHL0tsp/+VmNjpHfmY1ytOl7sxw0dhMlDY. Please contact your system administrator. Add correct host key in known_hosts to get rid of this message. Offending ED25519 key in known_hosts:1 remove with: ssh-keygen -f "known_hosts" -R "[box]:2222" Host key for [box]:2222 has changed and you have requested strict checking. Host key verification failed. (exit status 255)`},
+		{long, "", "…" + strings.Repeat("é", 194) + " the end"},
 	} {
-		got := describe(tc.said, tc.status)
+		got := describe(tc.said, tc.how)
 		if got != tc.want {
-			t.Errorf("describe(%.30q, %d) = %q, want %q", tc.said, tc.status, got, tc.want)
+			t.Errorf("describe(%.30q, %q) = %q, want %q", tc.said, tc.how, got, tc.want)
 		}
 		if !utf8.ValidString(got) || len(got) > maxSaid+len(" (exit status 255)") {
 			t.Errorf("describe(%.30q): %d bytes, valid UTF-8 %v", tc.said, len(got), utf8.ValidString(got))
@@ -525,5 +525,21 @@ func TestRunSignalBeforeServer(t *testing.T) {
 	pid, _ := os.ReadFile(script + ".pid")
 	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
 		t.Errorf("the transport (pid %q) still runs", pid)
+	}
+}
+
+// TestRunTransportKilled: a transport killed from outside (the OOM killer,
+// a kill -9) says nothing; the message says how it ended instead of
+// "nothing on stderr" alone.
+func TestRunTransportKilled(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "killed.sh")
+	os.WriteFile(script, []byte(`printf '\000ws-remote/1\000P\000\000\000\000' >&2; kill -9 $$`+"\n"), 0o755)
+	_, err := Run(context.Background(), Call{
+		Target: Target{URL: "exec:sh killed.sh", Prefix: []string{"sh", script}},
+		Open:   func(string) (io.ReadCloser, error) { return nil, os.ErrNotExist },
+		Stdout: io.Discard, Stderr: io.Discard,
+	})
+	if errs.CodeOf(err) != errs.RemoteLost || !strings.HasSuffix(err.Error(), ": nothing on stderr (killed by signal 9)") {
+		t.Fatalf("got %v; want a lost connection, killed by signal 9", err)
 	}
 }
