@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/search"
 	"github.com/wstools/ws/pkg/upload"
 )
@@ -436,7 +437,7 @@ func (p *parser) object(prefix string, m map[string]any, fields map[string]func(
 				known = append(known, f)
 			}
 			sort.Strings(known)
-			if s := closestKey(k, known); s != "" {
+			if s := wording.Closest(k, known); s != "" {
 				p.fail(join(prefix, k), "unknown key (did you mean %q? known keys here: %s)", s, strings.Join(known, ", "))
 				return
 			}
@@ -448,50 +449,6 @@ func (p *parser) object(prefix string, m map[string]any, fields map[string]func(
 			return
 		}
 	}
-}
-
-// closestKey is the known key that key is most likely a misspelling
-// of: the same but for case, or one or two letters off (for a key long
-// enough that this is telling); "" when none stands out.
-func closestKey(key string, known []string) string {
-	best, bestD, ties := "", 3, 0
-	for _, k := range known {
-		if strings.EqualFold(k, key) {
-			return k
-		}
-		d := editDistance(strings.ToLower(key), strings.ToLower(k))
-		switch {
-		case d < bestD:
-			best, bestD, ties = k, d, 0
-		case d == bestD:
-			ties++
-		}
-	}
-	if best == "" || ties > 0 || bestD*3 > len(key) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func kind(v any) string {

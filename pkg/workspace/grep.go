@@ -286,6 +286,11 @@ func countHits(files []*grep.File) int {
 // walk left out.
 func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root string, o grep.Options, p string, d Dialect) []string {
 	var hints []string
+	if found.TargetNotFound {
+		if n := w.nearestPath(root); n != "" {
+			hints = append(hints, "hint: "+wording.ShellWord(root)+" does not exist; did you mean "+wording.ShellWord(n)+"?")
+		}
+	}
 	o.OnFile = nil // the probes only look: nothing they find is a result (--jsonl streams results)
 	if o.Glob != "" && !strings.Contains(o.Glob, "**") {
 		i := strings.LastIndex(o.Glob, "/")

@@ -85,6 +85,11 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	res, err := w.runLimited(ctx, spec, name, req)
+	if spec.ID != Delete {
+		// Not for delete: a name offered there is one step from removing
+		// a file nobody asked to remove.
+		err = w.withNearest(err)
+	}
 	if hook := w.cfg.Tools.AfterToolCall; len(hook) > 0 && !spec.AgentTool {
 		if res != nil {
 			hookIn["output"] = res.Text()

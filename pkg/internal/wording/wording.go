@@ -122,3 +122,53 @@ func OneLine(s string) string {
 	}
 	return b.String()
 }
+
+// Closest is the word of known that word is most likely a misspelling of:
+// the same but for case, or one or two letters off (for a word long
+// enough that this is telling: no more than a third of its letters);
+// "" when none stands out, or two stand out alike.
+func Closest(word string, known []string) string {
+	best, bestD, ties := "", 3, 0
+	lower := strings.ToLower(word)
+	for _, k := range known {
+		if strings.EqualFold(k, word) {
+			return k
+		}
+		d := editDistance(lower, strings.ToLower(k), bestD)
+		switch {
+		case d < bestD:
+			best, bestD, ties = k, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if best == "" || ties > 0 || bestD*3 > len(word) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes, or
+// bound+1 when it is more than bound (their lengths alone can tell).
+func editDistance(a, b string, bound int) int {
+	if d := len(a) - len(b); d > bound || -d > bound {
+		return bound + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], bound+1)
+}

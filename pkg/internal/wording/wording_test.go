@@ -123,3 +123,21 @@ func TestOneLine(t *testing.T) {
 		{"", ""},
 	})
 }
+
+func TestClosest(t *testing.T) {
+	known := []string{"wording.go", "wording_test.go", "README.md", "main.go", "mian.go", "a", "tools"}
+	for _, tc := range []struct{ word, want string }{
+		{"wordng.go", "wording.go"}, // a letter left out
+		{"wrodings.go", ""},         // three off: too far
+		{"readme.md", "README.md"},  // case alone
+		{"wording_tset.go", "wording_test.go"},
+		{"man.go", ""},    // one off from main.go and from mian.go: no telling
+		{"b", ""},         // one off, but a third of a one-letter word is none
+		{"tool", "tools"}, // one off in four letters
+		{"", ""},
+	} {
+		if got := Closest(tc.word, known); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}
