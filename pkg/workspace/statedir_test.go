@@ -60,9 +60,9 @@ func TestCheckDefaultStateDir(t *testing.T) {
 	}
 }
 
-// A home with no room for state (missing and not creatable, or not a
-// directory) sends the default state under the temporary directory, so
-// reads do not fail on recording themselves; a usable one keeps it.
+// A home with no room for state (missing, or not a directory) sends the
+// default state under the temporary directory, so reads do not fail on
+// recording themselves, and no home is made; a usable one keeps it.
 func TestDefaultStateDirUncreatableHome(t *testing.T) {
 	tmp, work := t.TempDir(), t.TempDir()
 	file := filepath.Join(work, "file")
@@ -74,7 +74,8 @@ func TestDefaultStateDirUncreatableHome(t *testing.T) {
 		home, xdg string
 		underTmp  bool
 	}{
-		{home, "", false},                       // missing but creatable
+		{home, "", true},                        // missing: not made, even where it could be
+		{work, "", false},                       // there: its .local/state is made
 		{filepath.Join(file, "home"), "", true}, // below a file: never creatable
 		{home, filepath.Join(file, "state"), true},
 		{home, filepath.Join(work, "kept"), false}, // there already: kept, writable or not

@@ -136,12 +136,16 @@ func DefaultStateDir(root, xdgStateHome, home, tmp string) string {
 	real := fsroot.RealpathPartial(root)
 	sum := sha256.Sum256([]byte(real))
 	id := hex.EncodeToString(sum[:])[:16]
-	base := xdgStateHome
+	base, usable := xdgStateHome, home != ""
 	if base == "" || !filepath.IsAbs(base) {
 		base = filepath.Join(home, ".local", "state")
+		// A home that is not there is not made (HOME=/nonexistent, as
+		// service accounts have, must stay so, even for root).
+		fi, err := os.Stat(home)
+		usable = usable && err == nil && fi.IsDir()
 	}
 	dir := filepath.Join(base, "ws", id)
-	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || home == "" || !creatable(dir) {
+	if _, inside := fsroot.Within(real, fsroot.RealpathPartial(dir)); inside || !usable || !creatable(dir) {
 		dir = filepath.Join(tempStateParent(tmp), id)
 	}
 	return dir
