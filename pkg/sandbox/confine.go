@@ -231,7 +231,8 @@ func (e *ExposedError) Error() string {
 
 // Check refuses, when commands run isolated, a config file, helper
 // program or state directory of t a command could rewrite: the first one
-// found, in that order, is an *ExposedError. Without isolation (or with
+// found, in that order, is an *ExposedError; an allowed path reached
+// through a symlink a command could have made is a *PlantedLinkError. Without isolation (or with
 // the sandbox disabled) everything is accepted.
 func (s *Sandbox) Check(t Trusted) error {
 	iso := s.cfg.Isolation
@@ -252,6 +253,16 @@ func (s *Sandbox) Check(t Trusted) error {
 				return fail("", "the config file", e, in,
 					"a command could rewrite it (switch the isolation off, add a hook) and the next ws call would follow it unconfined", "keep the config file outside the workspace, readWritePaths and the temp directory")
 			}
+		}
+	}
+	// The file tools follow an allowed path as they found it when the
+	// workspace opened: one reached through a symlink a command could
+	// have made would have ws itself, unconfined, read and write what it
+	// points to.
+	paths, _ := s.files.AllowedRoots()
+	for _, p := range paths {
+		if _, err := s.resolveGranted(c, writable{p, "filesystem.allowedPaths"}); err != nil {
+			return err
 		}
 	}
 	if t.StateDir != "" {

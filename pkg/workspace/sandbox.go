@@ -75,7 +75,7 @@ func (w *Workspace) checkConfinement(configFile string) error {
 	if errors.As(err, &e) {
 		return errs.Config(&config.Error{File: configFile, Key: e.Key, Msg: e.Msg})
 	}
-	return err
+	return sandboxError(err)
 }
 
 // commandTimeout is a foreground call's timeout: the call's own
