@@ -216,6 +216,22 @@ func (s *Sandbox) Bwrapped() bool { return s.cfg.Isolation == "bwrap" }
 // a kernel without Landlock.
 var landlockABI = landlock.ABI
 
+// NetworkCut reports whether a command run now has no network when the
+// config denies it: bwrap cuts it; Landlock only from ABI 4 (Linux 6.7),
+// and only when the kernel has Landlock at all.
+func (s *Sandbox) NetworkCut() bool {
+	switch {
+	case s.cfg.NativeSandbox.AllowNetwork:
+		return false
+	case s.cfg.Isolation == "bwrap":
+		return true
+	case s.cfg.Isolation == "landlock":
+		abi, err := landlockABI()
+		return err == nil && abi >= landlock.NetworkABI
+	}
+	return false
+}
+
 // landlockArgv runs sh through the launcher (ws __landlock), which
 // confines itself with Landlock and then executes sh: the command may read
 // the system and write only the workspace (unless the filesystem is

@@ -463,3 +463,38 @@ func TestPlantedLink(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkCut: whether a command has no network when the config denies
+// it: bwrap cuts it, Landlock from ABI 4 on a kernel that has it, no
+// isolation never.
+func TestNetworkCut(t *testing.T) {
+	saved := landlockABI
+	defer func() { landlockABI = saved }()
+	for _, tc := range []struct {
+		iso   string
+		allow bool
+		abi   int // 0: no Landlock
+		want  bool
+	}{
+		{iso: "none", want: false},
+		{iso: "bwrap", want: true},
+		{iso: "bwrap", allow: true, want: false},
+		{iso: "landlock", abi: 6, want: true},
+		{iso: "landlock", abi: 4, want: true},
+		{iso: "landlock", abi: 3, want: false},
+		{iso: "landlock", abi: 0, want: false},
+		{iso: "landlock", abi: 6, allow: true, want: false},
+	} {
+		landlockABI = func() (int, error) {
+			if tc.abi == 0 {
+				return 0, landlock.ErrUnavailable
+			}
+			return tc.abi, nil
+		}
+		cfg := config.Default().Sandbox
+		cfg.Isolation, cfg.NativeSandbox.AllowNetwork = tc.iso, tc.allow
+		if got := New(Options{Config: cfg}).NetworkCut(); got != tc.want {
+			t.Errorf("%s allowNetwork=%v ABI %d: NetworkCut %v, want %v", tc.iso, tc.allow, tc.abi, got, tc.want)
+		}
+	}
+}

@@ -128,10 +128,24 @@ type InfoFilesystem struct {
 
 // InfoSandbox is the sandbox's description.
 type InfoSandbox struct {
-	Provider         string `json:"provider"` // "local"
-	Status           string `json:"status"`   // "ready"
-	Isolation        string `json:"isolation"`
-	WorkingDirectory Bytes  `json:"working_directory"`
+	Provider  string `json:"provider"` // "local"
+	Status    string `json:"status"`   // "ready"
+	Isolation string `json:"isolation"`
+	// IsolationConfig is getInfo's isolationConfig: set when commands run
+	// isolated.
+	IsolationConfig  *InfoIsolation `json:"isolation_config,omitempty"`
+	WorkingDirectory Bytes          `json:"working_directory"`
+}
+
+// InfoIsolation is what an isolated command may reach besides the
+// workspace: the network, and paths (absolute) it may write or only read.
+type InfoIsolation struct {
+	AllowNetwork   bool    `json:"allow_network"`
+	ReadOnlyPaths  []Bytes `json:"read_only_paths,omitempty"`
+	ReadWritePaths []Bytes `json:"read_write_paths,omitempty"`
+	// networkKept: the config denies the network, but this kernel's
+	// Landlock cannot (or it has none).
+	networkKept bool
 }
 
 // InfoProcesses counts the workspace's background process records by
@@ -169,6 +183,17 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 	}
 	if !w.cfg.Sandbox.Disabled {
 		res.Sandbox = &InfoSandbox{Provider: "local", Status: "ready", Isolation: w.cfg.Sandbox.Isolation, WorkingDirectory: Bytes(w.fs.RealBase())}
+		if iso := w.cfg.Sandbox.Isolation; iso == "bwrap" || iso == "landlock" {
+			ns := w.cfg.Sandbox.NativeSandbox
+			ic := &InfoIsolation{AllowNetwork: ns.AllowNetwork, networkKept: !ns.AllowNetwork && !w.sandbox().NetworkCut()}
+			for _, p := range ns.ReadOnlyPaths {
+				ic.ReadOnlyPaths = append(ic.ReadOnlyPaths, Bytes(w.fs.Absolute(p)))
+			}
+			for _, p := range ns.ReadWritePaths {
+				ic.ReadWritePaths = append(ic.ReadWritePaths, Bytes(w.fs.Absolute(p)))
+			}
+			res.Sandbox.IsolationConfig = ic
+		}
 	}
 	if req.FileCount {
 		n := engine.CountFiles(ctx, w.fs)
@@ -217,6 +242,33 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 	return res, nil
 }
 
+// isolationText is what ws info says of an isolation's reach, in
+// parentheses after its name ("" without isolation).
+func isolationText(ic *InfoIsolation) string {
+	if ic == nil {
+		return ""
+	}
+	parts := []string{"no network"}
+	switch {
+	case ic.AllowNetwork:
+		parts[0] = "network allowed"
+	case ic.networkKept:
+		parts[0] = "network denied, but this kernel's Landlock cannot cut it"
+	}
+	list := func(what string, paths []Bytes) {
+		if len(paths) > 0 {
+			s := make([]string, len(paths))
+			for i, p := range paths {
+				s[i] = string(p)
+			}
+			parts = append(parts, what+": "+strings.Join(s, ", "))
+		}
+	}
+	list("also writable", ic.ReadWritePaths)
+	list("read-only", ic.ReadOnlyPaths)
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
 // Text is one "key: value" line per fact.
 func (r *InfoResult) Text() string {
 	var sb strings.Builder
@@ -256,7 +308,7 @@ func (r *InfoResult) Text() string {
 	}
 	line("filesystem", fsDesc)
 	if r.Sandbox != nil {
-		line("sandbox", "local, isolation "+r.Sandbox.Isolation+", working directory "+string(r.Sandbox.WorkingDirectory))
+		line("sandbox", "local, isolation "+r.Sandbox.Isolation+isolationText(r.Sandbox.IsolationConfig)+", working directory "+string(r.Sandbox.WorkingDirectory))
 	} else {
 		line("sandbox", "none")
 	}
