@@ -33,14 +33,15 @@ func runOnTerminal(script string) int {
 // jobShell is the body of the test binary run as `__shell fg|bg SCRIPT`:
 // a shell with job control, on its terminal, that runs `__foreground
 // SCRIPT` as its foreground job, or in the background (&). When the job
-// stops it says "stopped" on fd 3 (the job's result pipe too) and, as fg
-// does, gives the job the terminal and continues it; then it waits for
-// its end.
+// stops it says "stopped" on fd 3 (the job's result pipe too) and, once
+// told to on fd 4, does what fg does: gives the job the terminal and
+// continues it; then it waits for its end.
 func jobShell(mode, script string) int {
 	signal.Ignore(syscall.SIGTTOU) // tcsetpgrp from the background
 	job := exec.Command(os.Args[0], "__foreground", script)
 	job.Stdin, job.Stdout, job.Stderr = os.Stdin, os.Stdout, os.Stderr
 	job.ExtraFiles = []*os.File{os.NewFile(3, "result")}
+	fg := os.NewFile(4, "fg")
 	job.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: mode == "fg", Ctty: 0}
 	if err := job.Start(); err != nil {
 		return 1
@@ -55,8 +56,9 @@ func jobShell(mode, script string) int {
 			return 0
 		default:
 			fmt.Fprintln(job.ExtraFiles[0], "stopped")
-			// fg, once the test has seen who has the terminal
-			time.Sleep(300 * time.Millisecond)
+			if _, err := fg.Read(make([]byte, 1)); err != nil {
+				return 1
+			}
 			_ = unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pid)
 			_ = syscall.Kill(-pid, syscall.SIGCONT)
 		}
@@ -92,7 +94,12 @@ func testSuspend(t *testing.T, mode string) {
 	sh := exec.Command(os.Args[0], "__shell", mode, `read x; echo "got $x"`)
 	sh.Env = append(os.Environ(), "WS_TEST_FOREGROUND=1")
 	sh.Stdin, sh.Stdout, sh.Stderr = slave, slave, slave
-	sh.ExtraFiles = []*os.File{resW}
+	fgR, fgW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fgW.Close()
+	sh.ExtraFiles = []*os.File{resW, fgR}
 	// The shell leads a session whose controlling terminal is the pty.
 	sh.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := sh.Start(); err != nil {
@@ -100,6 +107,7 @@ func testSuspend(t *testing.T, mode string) {
 	}
 	slave.Close()
 	resW.Close()
+	fgR.Close()
 	defer func() {
 		// The session's jobs: the shell, ws, the command.
 		eachProcess(func(pid int, st statFields) {
@@ -163,7 +171,10 @@ func testSuspend(t *testing.T, mode string) {
 	var ws int
 	waitFor("ws starts", func() bool {
 		eachProcess(func(pid int, st statFields) {
-			if st.ppid == sh.Process.Pid {
+			// (not the short-lived child that Go's first start of a
+			// process may fork, to probe for pidfd support)
+			cl, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			if st.ppid == sh.Process.Pid && bytes.Contains(cl, []byte("__foreground")) {
 				ws = pid
 			}
 		})
@@ -181,6 +192,7 @@ func testSuspend(t *testing.T, mode string) {
 	if p, want := fg(), map[string]int{"fg": ws, "bg": sh.Process.Pid}[mode]; p != want {
 		t.Errorf("the terminal's foreground job is %d once ws stopped, want %d", p, want)
 	}
+	fgW.Write([]byte{'\n'}) // fg
 	waitFor("the command has the terminal again", func() bool { return fg() != ws && stateOf(ws) != 'T' })
 	master.Write([]byte("typed\n"))
 	<-resultsDone
