@@ -98,7 +98,11 @@ func runeStart(s string, i int) int {
 // OneLine is s on one line, as a table row shows it: each run of
 // whitespace that holds a line break, a tab or another control character
 // becomes one space. Runs of plain spaces are kept: in a command such as
-// echo 'a  b' they are part of what runs.
+// echo 'a  b' they are part of what runs. Any other control character
+// (ESC, BEL, NUL, DEL, and U+0080 to U+009F) shows as ?, as ps(1) shows
+// it, so that what the row shows cannot drive the terminal (an escape
+// sequence that sets a colour or the title, moves the cursor or clears the
+// screen); other bytes stay as they are.
 func OneLine(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -115,6 +119,12 @@ func OneLine(s string) string {
 		case j > i:
 			b.WriteString(s[i:j])
 			i = j
+		case s[i] < 0x20 || s[i] == 0x7f:
+			b.WriteByte('?')
+			i++
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f: // C1, in UTF-8
+			b.WriteByte('?')
+			i += 2
 		default:
 			b.WriteByte(s[i])
 			i++

@@ -121,6 +121,14 @@ func TestOneLine(t *testing.T) {
 		{"a\tb \r\n c", "a b c"},
 		{"  lead", "  lead"},
 		{"", ""},
+		// Other control characters show as ?, as ps(1) shows them: a
+		// command's escape sequence must not drive the terminal that
+		// shows the table (a title, a colour, the cursor).
+		{"echo \x1b[31mred\x1b[0m", "echo ?[31mred?[0m"},
+		{"printf '\x1b]0;title\x07'", "printf '?]0;title?'"},
+		{"a\x00b\x7fc", "a?b?c"},
+		{"csi \u009b2J, nel \u0085", "csi ?2J, nel ?"},
+		{"caf\u00e9 \xff\xfe", "caf\u00e9 \xff\xfe"}, // text and bytes that are no character stay
 	})
 }
 
