@@ -21,10 +21,11 @@ import (
 // machine the binary is for (uname -sm). It picks the directory: the first
 // writable one on the PATH under $HOME, else the first writable one on the
 // PATH, else ~/.local/bin (which the ssh transport adds to the PATH). It
-// prints "same DIR/ws" or "need DIR/ws" (probe) or "DIR/ws" (copy), and
-// "path" or "nopath" after it, then another ws that comes first on the
-// PATH, if there is one. A copy is written beside its place, checked
-// by running it (and with sha256sum when there is one), then renamed.
+// prints answerLine, then one a line: "same" or "need" (probe), DIR/ws,
+// "path" or "nopath", then another ws that comes first on the PATH, if
+// there is one (copy: the same without the first). A copy is written
+// beside its place, checked by running it (and with sha256sum when there
+// is one), then renamed.
 const installScript = `set -e
 mode=$1 want=$2 sys=$3
 got=$(uname -sm)
@@ -44,8 +45,11 @@ first() {
   f=$(PATH="$PATH:$HOME/.local/bin" command -v ws 2>/dev/null) || f=
   [ "$f" = "$dir/ws" ] || echo "$f"
 }
+# answer: the answer line, then its words one a line (a path may hold a
+# space); what a login shell's startup file printed comes before it.
+answer() { printf '%s\n' "` + answerLine + `" "$@"; }
 if [ "$mode" = probe ]; then
-  if [ -x "$dir/ws" ] && [ "$("$dir/ws" __selfcheck 2>/dev/null)" = "$want" ]; then echo "same $dir/ws $on $(first)"; else echo "need $dir/ws $on"; fi
+  if [ -x "$dir/ws" ] && [ "$("$dir/ws" __selfcheck 2>/dev/null)" = "$want" ]; then answer same "$dir/ws" $on "$(first)"; else answer need "$dir/ws" $on; fi
   exit 0
 fi
 mkdir -p "$dir"
@@ -61,8 +65,21 @@ check=$("$tmp" __selfcheck) || { echo "the copy does not run there" >&2; exit 4;
 [ "$check" = "$want" ] || { echo "the copy says $check, not $want" >&2; exit 4; }
 mv -f "$tmp" "$dir/ws"
 trap - EXIT
-echo "$dir/ws $on $(first)"
+answer "$dir/ws" $on "$(first)"
 `
+
+// answerLine starts the install script's answer.
+const answerLine = "ws remote install:"
+
+// answerOf is the install script's answer in out: its lines after the
+// last answerLine.
+func answerOf(out string) (string, bool) {
+	i := strings.LastIndex("\n"+out, "\n"+answerLine+"\n")
+	if i < 0 {
+		return "", false
+	}
+	return out[i+len(answerLine)+1:], true
+}
 
 // Selfcheck is what `ws __selfcheck` prints for the binary at path: its
 // version and sha256.
@@ -135,7 +152,11 @@ func Install(ctx context.Context, t Target, ssh []string, self, version string) 
 	if err != nil {
 		return Installed{}, err
 	}
-	state, rest, _ := strings.Cut(out, " ")
+	answer, ok := answerOf(out)
+	if !ok {
+		return Installed{}, errs.CannotReach(t.URL, "unexpected answer: "+out, nil)
+	}
+	state, rest, _ := strings.Cut(answer, "\n")
 	res := Installed{URL: t.URL, Version: version, SHA256: sum, Already: state == "same"}
 	if state != "same" {
 		bin, err := os.Open(self)
@@ -143,16 +164,19 @@ func Install(ctx context.Context, t Target, ssh []string, self, version string) 
 			return Installed{}, err
 		}
 		defer bin.Close()
-		if rest, err = runScript(ctx, t, ssh, bin, "copy", want, sys); err != nil {
+		if out, err = runScript(ctx, t, ssh, bin, "copy", want, sys); err != nil {
 			return Installed{}, err
 		}
+		if rest, ok = answerOf(out); !ok {
+			return Installed{}, errs.CannotReach(t.URL, "unexpected answer: "+out, nil)
+		}
 	}
-	words := strings.SplitN(rest, " ", 3)
+	words := strings.SplitN(rest, "\n", 3)
 	if len(words) < 2 || !strings.HasPrefix(words[0], "/") {
 		return Installed{}, errs.CannotReach(t.URL, "unexpected answer: "+out, nil)
 	}
 	path, on := words[0], words[1]
-	if len(words) == 3 {
+	if len(words) == 3 && words[2] != "" {
 		res.ShadowedBy = words[2]
 	}
 	res.Path, res.OnPath = path, on == "path" || t.SSH && strings.HasSuffix(filepath.Dir(path), "/.local/bin")
@@ -170,7 +194,7 @@ func unameOf(goos, goarch string) (string, error) {
 }
 
 // runScript runs installScript on the target with stdin and returns its
-// one line of output.
+// output.
 func runScript(ctx context.Context, t Target, ssh []string, stdin io.Reader, args ...string) (string, error) {
 	quote := t.SSH || filepath.Base(t.Prefix[0]) == "ssh" // ssh joins words into a shell line
 	argv := t.Command(ssh, installScript, args...)
@@ -188,5 +212,5 @@ func runScript(ctx context.Context, t Target, ssh []string, stdin io.Reader, arg
 		}
 		return "", errs.CannotReach(t.URL, "install: "+strings.Join(strings.Fields(said), " ")+sshHint(said), err)
 	}
-	return strings.TrimSpace(out.String()), nil
+	return strings.TrimSuffix(out.String(), "\n"), nil
 }

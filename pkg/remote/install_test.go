@@ -88,3 +88,47 @@ func TestInstallSSHRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallSpacedPath: a directory whose path has a space (a home, a
+// PATH entry such as /mnt/c/Program Files/…) is reported whole (before,
+// the answer was cut at the space: "installed ws at /home/my", with notes
+// about a ws named "path" shadowing it); what a login shell's startup file
+// prints before the answer is not taken for it (before: "unexpected
+// answer").
+func TestInstallSpacedPath(t *testing.T) {
+	sys, err := exec.Command("uname", "-sm").Output()
+	if err != nil {
+		t.Skip(err)
+	}
+	if want, err := unameOf(runtime.GOOS, runtime.GOARCH); err != nil || want != strings.TrimSpace(string(sys)) {
+		t.Skipf("uname -sm says %q (%v)", sys, err)
+	}
+	home := filepath.Join(t.TempDir(), "my home")
+	bin := filepath.Join(home, ".local", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self := filepath.Join(t.TempDir(), "ws")
+	script := "#!/bin/sh\n[ \"$1\" = __selfcheck ] || exit 1\ns=$(sha256sum \"$0\")\necho \"v1 ${s%% *}\"\n"
+	if err := os.WriteFile(self, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := "env 'HOME=" + home + "' 'PATH=" + bin + ":" + os.Getenv("PATH") + "'"
+	// The second prints first, as a login shell's startup file may.
+	for _, prefix := range []string{"exec:" + env, `exec:sh -c 'echo welcome; echo same /x path; exec "$@"' sh ` + env} {
+		tg, err := Parse(prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, round := range []string{"copy", "same"} {
+			res, err := Install(context.Background(), tg, nil, self, "v1")
+			if err != nil {
+				t.Fatalf("%s, %s: %v", prefix, round, err)
+			}
+			if res.Path != filepath.Join(bin, "ws") || !res.OnPath || res.ShadowedBy != "" || res.Already != (round == "same") {
+				t.Errorf("%s, %s: %+v; want %s, on the PATH, not shadowed", prefix, round, res, filepath.Join(bin, "ws"))
+			}
+		}
+		os.Remove(filepath.Join(bin, "ws"))
+	}
+}
