@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,6 +68,9 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
+	if dryRun(req) {
+		hookIn["dryRun"] = true // the call changes nothing
+	}
 	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 && !spec.AgentTool {
 		out, err := w.runHook(ctx, "beforeToolCall", hook, hookIn)
 		if err != nil {
@@ -110,6 +114,21 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	return res, err
+}
+
+// dryRun reports whether req, a tool's request, asks for a dry run (ws
+// write --dry-run and the like: the change is shown, none made). The
+// requests that take one have a DryRun field, filled by the flag only.
+func dryRun(req any) bool {
+	v := reflect.ValueOf(req)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	f := v.FieldByName("DryRun")
+	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
 }
 
 // hookAnswer reads what a before hook printed: nothing (the call
