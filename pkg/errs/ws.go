@@ -220,6 +220,12 @@ func SandboxLink(err error) *Error {
 	return e
 }
 
+// CwdNotInBwrap: a command's cwd that bwrap does not mount (a not
+// contained workspace lets one outside be given).
+func CwdNotInBwrap(dir string) *Error {
+	return newf(InvalidArgument, "cwd %s is not in the bwrap sandbox: commands there see the workspace, filesystem.allowedPaths, sandbox.nativeSandbox.readWritePaths and readOnlyPaths, and the system directories (/usr, /bin, /etc/ssl …); give a cwd in one of them", dir).at(dir, nil)
+}
+
 // NoStdinPipe: send to a process started without a stdin pipe; how says
 // how to start one.
 func NoStdinPipe(pid, how string) *Error {

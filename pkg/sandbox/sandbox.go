@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,6 +193,9 @@ func (s *Sandbox) Argv(command, cwd string) ([]string, error) {
 		if err := s.checkBinds(); err != nil {
 			return nil, err
 		}
+		if !s.bwrapMounts(fsroot.RealpathPartial(cwd)) {
+			return nil, &DirError{Dir: cwd, Err: ErrNotMounted}
+		}
 		return append(s.bwrapArgs(bwrap, cwd), sh...), nil
 	case "landlock":
 		return s.landlockArgv(sh)
@@ -343,6 +347,38 @@ func (s *Sandbox) checkBinds() error {
 	return nil
 }
 
+// bwrapSystemDirs are the system paths bwrapArgs mounts read-only.
+var bwrapSystemDirs = []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives", "/etc/ssl",
+	"/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+	"/etc/ld.so.cache", "/etc/localtime", "/opt", "/snap"}
+
+// ErrNotMounted is a working directory that bwrap does not mount: the
+// command could not start there.
+var ErrNotMounted = errors.New("not in the bwrap sandbox")
+
+// bwrapMounts reports whether bwrapArgs mounts the directory dir (a real
+// path): it lies in a root, a readWritePaths or readOnlyPaths entry, or a
+// system path. A cwd elsewhere exists only outside the sandbox (a not
+// contained workspace lets one be given).
+func (s *Sandbox) bwrapMounts(dir string) bool {
+	_, reals := s.files.AllowedRoots()
+	places := append([]string{s.files.RealBase()}, reals...)
+	for _, p := range append(slices.Clone(s.cfg.NativeSandbox.ReadWritePaths), s.cfg.NativeSandbox.ReadOnlyPaths...) {
+		places = append(places, fsroot.RealpathPartial(s.files.Absolute(p)))
+	}
+	places = append(places, bwrapSystemDirs...)
+	places = append(places, "/dev", "/proc")
+	if dir == "/tmp" { // the sandbox's own, empty
+		return true
+	}
+	for _, p := range places {
+		if _, in := fsroot.Within(p, dir); in {
+			return true
+		}
+	}
+	return false
+}
+
 // bwrapArgs mounts what Mastra's bwrap isolation mounts: system directories
 // read-only, the workspace (and readWritePaths) writable unless the
 // filesystem is read-only, a private /tmp, /proc and /dev, new pid, ipc and
@@ -358,9 +394,7 @@ func (s *Sandbox) bwrapArgs(bwrap, cwd string) []string {
 	// command with CAP_SYS_ADMIN remounts the read-only binds writable
 	// (mount -o remount,bind,rw /usr) and writes the host through them.
 	args = append(args, "--cap-drop", "ALL", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	for _, p := range []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives", "/etc/ssl",
-		"/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
-		"/etc/ld.so.cache", "/etc/localtime", "/opt", "/snap"} {
+	for _, p := range bwrapSystemDirs {
 		args = append(args, "--ro-bind-try", p, p)
 	}
 	bind := "--bind"

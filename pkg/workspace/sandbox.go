@@ -45,6 +45,8 @@ func sandboxError(err error) error {
 		return errs.NoLandlock(u.Err)
 	case errors.As(err, &d) && errors.Is(d.Err, sandbox.ErrNotDir):
 		return errs.NotDir(d.Dir, nil)
+	case errors.As(err, &d) && errors.Is(d.Err, sandbox.ErrNotMounted):
+		return errs.CwdNotInBwrap(d.Dir)
 	case errors.As(err, &d):
 		return errs.FromOS("cwd", d.Dir, d.Err, true)
 	}
