@@ -64,4 +64,7 @@ func TestExitOnFullStateDir(t *testing.T) {
 	if e.Exit == nil || e.Exit.ExitCode != 7 {
 		t.Fatalf("exit %+v, want exit code 7", e.Exit)
 	}
+	if e.Exit.LostBytes <= 0 {
+		t.Errorf("exit %+v: no count of the output that could not be written", e.Exit)
+	}
 }

@@ -40,6 +40,9 @@ type Log struct {
 	// seq counts the rotations begun and finished, in <name>.seq: odd
 	// while one is under way (see openLog).
 	seq int64
+	// lost counts the bytes that could not be written (the file system
+	// is full): they are in no part of the log.
+	lost int64
 }
 
 // indexEvery is how much output may be written before the line index is
@@ -82,6 +85,7 @@ func (l *Log) Write(p []byte) (int, error) {
 		room := half - l.size
 		if room <= 0 {
 			if err := l.rotate(); err != nil {
+				l.lost += int64(len(p))
 				return n - len(p), err
 			}
 			continue
@@ -96,6 +100,7 @@ func (l *Log) Write(p []byte) (int, error) {
 		l.unmarked += int64(w)
 		p = p[w:]
 		if err != nil {
+			l.lost += int64(len(p))
 			return n - len(p), err
 		}
 	}
@@ -103,6 +108,14 @@ func (l *Log) Write(p []byte) (int, error) {
 		l.writeIndex()
 	}
 	return n, nil
+}
+
+// Lost is how many bytes of output could not be written so far (the file
+// system is full, say).
+func (l *Log) Lost() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lost
 }
 
 // writeIndex writes the line index (atomically; a failure only makes

@@ -49,6 +49,9 @@ type Exit struct {
 	Killed   bool      `json:"killed,omitempty"` // ended by ws kill
 	EndedAt  time.Time `json:"ended_at"`
 	Error    string    `json:"error,omitempty"` // the supervisor could not run it
+	// LostBytes counts the output the supervisor could not write to the
+	// logs before the end (the state directory's file system was full).
+	LostBytes int64 `json:"lost_bytes,omitempty"`
 }
 
 // Store is the procs/ directory of one state directory.

@@ -313,6 +313,7 @@ wait:
 	default:
 		x.ExitCode = status.ExitStatus()
 	}
+	x.LostBytes = outLog.Lost() + errLog.Lost()
 	// Here the command's end is known: the one place to tell anyone who
 	// watches it (as logStream's seen is for its output).
 	_ = store.WriteExit(rec.ID, x)

@@ -82,6 +82,9 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		switch {
 		case now.Exit != nil:
 			res.text = "Exit code: " + strconv.Itoa(now.Exit.ExitCode)
+			if u := unkept(now.Exit); u != nil {
+				res.text = u[1] + "\n" + res.text
+			}
 			return res, nil
 		case gone:
 			res.text = lostText

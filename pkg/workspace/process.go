@@ -213,6 +213,7 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 		parts = []string{noOutputText(e.Exit != nil || lost, out.since, filter != nil)}
 	}
 	if e.Exit != nil {
+		parts = append(parts, unkept(e.Exit)...)
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	} else if lost {
 		parts = append(parts, "", lostText)
@@ -221,6 +222,16 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	}
 	res.text = tokens.StripANSI(strings.Join(parts, "\n"))
 	return res, nil
+}
+
+// unkept is the parts that tell of output the supervisor could not
+// write to the logs (the state directory's file system was full): a
+// blank line and the notice, or none.
+func unkept(x *procstate.Exit) []string {
+	if x == nil || x.LostBytes <= 0 {
+		return nil
+	}
+	return []string{"", fmt.Sprintf("[%d bytes of output could not be kept: the state directory's file system was full]", x.LostBytes)}
 }
 
 // lostText ends the output of a process that ended while nothing
@@ -470,6 +481,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		parts = append(parts, "", "--- stderr (last output) ---", text)
 	}
 	if e.Exit != nil {
+		parts = append(parts, unkept(e.Exit)...)
 		parts = append(parts, "", "Exit code: "+strconv.Itoa(e.Exit.ExitCode))
 	}
 	return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{tokens.StripANSI(strings.Join(parts, "\n"))}}, nil
