@@ -102,8 +102,10 @@ func Restrict(p Policy) error {
 // refused, not followed.
 func addRule(ruleset int, path string, access uint64) error {
 	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS})
-	if errors.Is(err, unix.ENOSYS) {
-		// No openat2 (Linux 5.6; or a seccomp filter refuses it).
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		// No openat2: a seccomp filter that does not know it refuses it
+		// with ENOSYS, or with EPERM (older container runtimes). The final
+		// name at least is not followed.
 		fd, err = unix.Open(path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	}
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
