@@ -293,7 +293,7 @@ func TestCLIOnlyFields(t *testing.T) {
 // (or that run any tool: call, mcp), whether the line gets the whole tree
 // or only its own command; read, stat and write keep the default signals.
 func TestInterruptible(t *testing.T) {
-	want := []string{"call", "exec", "grep", "index", "kill", "mcp", "patch", "ps-output", "search", "send",
+	want := []string{"call", "exec", "grep", "index", "kill", "mcp", "patch", "ps-output", "remote install", "search", "send",
 		"skill", "skill read", "skill search", "undo", "upload"}
 	root := newRootCmd(newApp(nil))
 	var got []string

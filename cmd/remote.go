@@ -277,6 +277,9 @@ func newRemoteCmd(app *App) *cobra.Command {
 	c.AddCommand(&cobra.Command{
 		Use:   "install URL",
 		Short: "Copy this ws to a remote workspace (same version, checked by sha256)",
+		// A signal ends the copy: the transport reads the binary itself,
+		// and would go on installing it after ws had gone.
+		Annotations: map[string]string{interruptibleKey: "true"},
 		Long: `Copy this ws binary to the target of URL (as --remote takes it:
 ssh://[user@]host[:port]/path or exec:PREFIX) into a directory the remote
 user can write: the first writable one on the remote PATH under its home,

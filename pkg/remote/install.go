@@ -206,6 +206,10 @@ func runScript(ctx context.Context, t Target, ssh []string, stdin io.Reader, arg
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &stderr
 	err := cmd.Run()
 	said := strings.TrimSpace(stderr.String())
+	if ctx.Err() != nil {
+		// A signal (the cause names it), not the transport's failure.
+		return "", errs.InterruptedBy(context.Cause(ctx), "installing ws on "+t.URL)
+	}
 	if err != nil {
 		if said == "" {
 			said = err.Error()
