@@ -2,7 +2,6 @@ package procstate
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -25,29 +24,13 @@ func TestExitOnFullStateDir(t *testing.T) {
 	t.Cleanup(func() { unix.Unmount(state, unix.MNT_DETACH) })
 	root := t.TempDir()
 	store := Open(state)
-	dir, err := store.NewDir()
-	if err != nil {
-		t.Fatal(err)
-	}
 	script := "seq 1 200000; echo done >&2; exit 7"
-	spec := Spec{
+	e := startSpec(t, store, Spec{
 		Argv: statefile.Strings([]string{"/bin/sh", "-c", script}),
 		Env:  statefile.Strings([]string{"PATH=" + os.Getenv("PATH")}),
 		Dir:  statefile.String(root), Command: statefile.String(script), Root: statefile.String(root),
 		LogCap: DefaultLogCap, GraceMs: 500,
-	}
-	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
-		t.Fatal(err)
-	}
-	superv := []string{os.Args[0], os.Args[0], "__supervise"}
-	pid, err := Start(superv, append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := store.Find(root, pid)
-	if err != nil || e == nil {
-		t.Fatalf("no record of %d: %v", pid, err)
-	}
+	})
 	for deadline := time.Now().Add(20 * time.Second); e.Record.SupervisorRunning(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			syscall.Kill(e.Record.SupervisorPID, syscall.SIGKILL)
@@ -58,7 +41,8 @@ func TestExitOnFullStateDir(t *testing.T) {
 	if unix.Statfs(state, &st) == nil && st.Bavail > 0 {
 		t.Logf("the state directory kept %d free blocks: the output did not fill it", st.Bavail)
 	}
-	if e, err = store.Load(e.Record.ID); err != nil {
+	e, err := store.Load(e.Record.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if e.Exit == nil || e.Exit.ExitCode != 7 {

@@ -45,30 +45,14 @@ func superviseCmd(t *testing.T, script string, tty bool) *supervised {
 	t.Helper()
 	state, root := t.TempDir(), t.TempDir()
 	store := Open(state)
-	dir, err := store.NewDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := Spec{
+	e := startSpec(t, store, Spec{
 		Argv:    statefile.Strings([]string{"/bin/sh", "-c", script}),
 		Env:     statefile.Strings([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "TERM=dumb", "PYTHONSTARTUP=", "PYTHON_BASIC_REPL=1"}),
 		Dir:     statefile.String(root),
 		Command: statefile.String(script), Root: statefile.String(root),
 		LogCap: DefaultLogCap, GraceMs: 500, Stdin: !tty, TTY: tty,
-	}
-	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
-		t.Fatal(err)
-	}
-	superv := []string{os.Args[0], os.Args[0], "__supervise"}
-	pid, err := Start(superv, append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := store.Find(root, pid)
-	if err != nil || e == nil {
-		t.Fatalf("no record of %d: %v", pid, err)
-	}
-	s := &supervised{t: t, store: store, root: root, pid: pid, rec: e.Record}
+	})
+	s := &supervised{t: t, store: store, root: root, pid: e.Record.PID, rec: e.Record}
 	t.Cleanup(func() {
 		if s.rec.SupervisorRunning() {
 			_ = syscall.Kill(s.rec.SupervisorPID, SignalKillNow)
@@ -78,6 +62,29 @@ func superviseCmd(t *testing.T, script string, tty bool) *supervised {
 		}
 	})
 	return s
+}
+
+// startSpec starts spec under a real supervisor (this test binary
+// re-executed), recorded in store, and returns its record.
+func startSpec(t *testing.T, store *Store, spec Spec) *Entry {
+	t.Helper()
+	dir, err := store.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := statefile.WriteJSON(filepath.Join(dir, "spec.json"), spec); err != nil {
+		t.Fatal(err)
+	}
+	superv := []string{os.Args[0], os.Args[0], "__supervise"}
+	pid, err := Start(superv, append(os.Environ(), "WS_TEST_SUPERVISOR=1", "GORACE=atexit_sleep_ms=0"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := store.Find(string(spec.Root), pid)
+	if err != nil || e == nil {
+		t.Fatalf("no record of %d: %v", pid, err)
+	}
+	return e
 }
 
 func (s *supervised) dir() string { return s.store.Dir(s.rec.ID) }

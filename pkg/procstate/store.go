@@ -326,13 +326,7 @@ func fillRoom(room, path string, data []byte) error {
 	if err == nil {
 		err = f.Truncate(int64(len(data)))
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
+	if err = statefile.SyncClose(f, err); err == nil {
 		err = os.Rename(room, path)
 	}
 	return err

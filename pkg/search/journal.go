@@ -190,13 +190,7 @@ func (s Store) AppendJournal(base []byte, j *Journal, d Doc, count int) error {
 		return err
 	}
 	_, err = f.Write(encodeRecord(d, count))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return statefile.SyncClose(f, err)
 }
 
 // RemoveJournal removes the journal, once the index file has taken it

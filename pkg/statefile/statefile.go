@@ -28,6 +28,19 @@ func List(dir string) ([]fs.DirEntry, error) {
 	return des, err
 }
 
+// SyncClose ends a write to f whose outcome so far is err: unless that
+// failed, f's data is synced to disk; f is closed either way. It returns
+// the first failure.
+func SyncClose(f *os.File, err error) error {
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Write replaces the file at path with data, creating its directory
 // (owner-only) if needed.
 func Write(path string, data []byte) error {
@@ -41,13 +54,7 @@ func Write(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
+	if err = SyncClose(f, err); err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
