@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -119,33 +120,10 @@ func testSuspend(t *testing.T, mode string) {
 	}()
 	var mu sync.Mutex
 	var screen bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			screen.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go collect(master, &mu, &screen, nil)
 	var results bytes.Buffer
 	resultsDone := make(chan struct{})
-	go func() {
-		defer close(resultsDone)
-		buf := make([]byte, 256)
-		for {
-			n, err := resR.Read(buf)
-			mu.Lock()
-			results.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go collect(resR, &mu, &results, resultsDone)
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -212,4 +190,22 @@ func stateOf(pid int) byte {
 		return 0
 	}
 	return data[i+2]
+}
+
+// collect copies what r gives into b, under mu, until r fails; then it
+// closes done, when there is one.
+func collect(r io.Reader, mu *sync.Mutex, b *bytes.Buffer, done chan<- struct{}) {
+	if done != nil {
+		defer close(done)
+	}
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		mu.Lock()
+		b.Write(buf[:n])
+		mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
 }
