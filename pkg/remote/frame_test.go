@@ -268,10 +268,7 @@ func TestRunSilentServer(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Run still waits on a silent server")
 	}
-	pid, _ := os.ReadFile(script + ".pid")
-	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
-		t.Errorf("the transport (pid %q) still runs", pid)
-	}
+	wantTransportGone(t, script)
 }
 
 // TestStdinCredit: the server gives credit for what the command read, in
@@ -522,10 +519,7 @@ func TestRunSignalBeforeServer(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run still waits on a transport that never ran ws, after SIGTERM")
 	}
-	pid, _ := os.ReadFile(script + ".pid")
-	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
-		t.Errorf("the transport (pid %q) still runs", pid)
-	}
+	wantTransportGone(t, script)
 }
 
 // TestRunTransportKilled: a transport killed from outside (the OOM killer,
@@ -541,5 +535,15 @@ func TestRunTransportKilled(t *testing.T) {
 	})
 	if errs.CodeOf(err) != errs.RemoteLost || !strings.HasSuffix(err.Error(), ": nothing on stderr (killed by signal 9)") {
 		t.Fatalf("got %v; want a lost connection, killed by signal 9", err)
+	}
+}
+
+// wantTransportGone fails the test unless the transport script, which
+// wrote its pid next to itself, has ended.
+func wantTransportGone(t *testing.T, script string) {
+	t.Helper()
+	pid, _ := os.ReadFile(script + ".pid")
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || syscall.Kill(n, 0) == nil {
+		t.Errorf("the transport (pid %q) still runs", pid)
 	}
 }

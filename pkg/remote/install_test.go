@@ -15,13 +15,7 @@ import (
 // installed, and --remote went on running the other one). The binary is a
 // script that answers __selfcheck as ws does.
 func TestInstallShadowed(t *testing.T) {
-	sys, err := exec.Command("uname", "-sm").Output()
-	if err != nil {
-		t.Skip(err)
-	}
-	if want, err := unameOf(runtime.GOOS, runtime.GOARCH); err != nil || want != strings.TrimSpace(string(sys)) {
-		t.Skipf("uname -sm says %q (%v)", sys, err)
-	}
+	needSameMachine(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	bin := filepath.Join(home, ".local", "bin")
@@ -96,13 +90,7 @@ func TestInstallSSHRefusal(t *testing.T) {
 // prints before the answer is not taken for it (before: "unexpected
 // answer").
 func TestInstallSpacedPath(t *testing.T) {
-	sys, err := exec.Command("uname", "-sm").Output()
-	if err != nil {
-		t.Skip(err)
-	}
-	if want, err := unameOf(runtime.GOOS, runtime.GOARCH); err != nil || want != strings.TrimSpace(string(sys)) {
-		t.Skipf("uname -sm says %q (%v)", sys, err)
-	}
+	needSameMachine(t)
 	home := filepath.Join(t.TempDir(), "my home")
 	bin := filepath.Join(home, ".local", "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
@@ -130,5 +118,18 @@ func TestInstallSpacedPath(t *testing.T) {
 			}
 		}
 		os.Remove(filepath.Join(bin, "ws"))
+	}
+}
+
+// needSameMachine skips a test that installs this binary where it runs,
+// unless uname there names this build's system and machine.
+func needSameMachine(t *testing.T) {
+	t.Helper()
+	sys, err := exec.Command("uname", "-sm").Output()
+	if err != nil {
+		t.Skip(err)
+	}
+	if want, err := unameOf(runtime.GOOS, runtime.GOARCH); err != nil || want != strings.TrimSpace(string(sys)) {
+		t.Skipf("uname -sm says %q (%v)", sys, err)
 	}
 }
