@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wstools/ws/pkg/internal/testfs"
 	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
 )
@@ -18,10 +19,7 @@ import (
 // tmpfs, which only root may mount.)
 func TestExitOnFullStateDir(t *testing.T) {
 	state := t.TempDir()
-	if err := unix.Mount("tmpfs", state, "tmpfs", 0, "size=256k"); err != nil {
-		t.Skipf("no tmpfs to fill: %v", err)
-	}
-	t.Cleanup(func() { unix.Unmount(state, unix.MNT_DETACH) })
+	testfs.SmallFS(t, state, "256k")
 	root := t.TempDir()
 	store := Open(state)
 	script := "seq 1 200000; echo done >&2; exit 7"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/wstools/ws/pkg/internal/testfs"
 )
 
 // Output that the supervisor could not write because the state
@@ -20,10 +20,7 @@ import (
 func TestOutputOnFullStateDir(t *testing.T) {
 	w := newSupervisedWorkspace(t, nil)
 	must(t, os.MkdirAll(w.stateDir, 0o700))
-	if err := unix.Mount("tmpfs", w.stateDir, "tmpfs", 0, "size=256k"); err != nil {
-		t.Skipf("no tmpfs to fill: %v", err)
-	}
-	t.Cleanup(func() { unix.Unmount(w.stateDir, unix.MNT_DETACH) })
+	testfs.SmallFS(t, w.stateDir, "256k")
 	res := startBackground(t, w, ExecRequest{Command: "seq 1 200000; echo end >&2; exit 3"})
 	pid := strconv.Itoa(res.PID)
 	out, err := w.ProcessOutput(context.Background(), ProcessOutputRequest{PID: pid, Wait: boolp(true), WaitTimeout: f64(30), Tail: intp(1)})

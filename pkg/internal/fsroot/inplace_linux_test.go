@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wstools/ws/pkg/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,10 +19,7 @@ import (
 // It mounts a small tmpfs, so it needs root (CI runs as root).
 func TestWriteInPlaceDiskFull(t *testing.T) {
 	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=512k"); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v)", err)
-	}
-	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	testfs.SmallFS(t, dir, "512k")
 	old := bytes.Repeat([]byte("old content\n"), 10<<10/12) // about 10 KiB
 	must := func(err error) {
 		t.Helper()
