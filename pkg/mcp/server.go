@@ -19,7 +19,9 @@ import (
 // in order. Serve returns when in ends, once every answer is written, or
 // when ctx is cancelled (a signal: the session ends as it would on EOF,
 // and nil is returned), once the calls it stops have answered. Its error
-// is that of a write, when the client stopped reading.
+// is that of a write, when the client stopped reading, or errReaderGone
+// when out (a pipe or a socket) lost its reader: then too the calls in
+// flight are stopped.
 func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.Reader, out io.Writer, opts Options) error {
 	h := NewHandler(ws, version)
 	h.progressEvery = opts.progressEvery()
@@ -28,6 +30,9 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 	// An answer that cannot be written (the client stopped reading)
 	// stops the calls still running at once: nobody will read theirs.
 	w := &lineWriter{w: out, failed: cancel}
+	// Nor can a client that has gone read them, even if nothing is
+	// written until a long call ends.
+	defer watchReader(out, func() { w.fail(errReaderGone) })()
 	h.setSender(func(_ context.Context, msg []byte) error { return w.send(msg) })
 	// Reading has a goroutine of its own: a read of stdin cannot be
 	// interrupted, and a cancelled ctx must not wait for the next line.
@@ -106,6 +111,18 @@ func (l *lineWriter) write(msg []byte) {
 	}
 	if _, l.werr = l.w.Write(append(msg, '\n')); l.werr != nil && l.failed != nil {
 		l.failed()
+	}
+}
+
+// fail makes the writer fail with err, as a write that failed would.
+func (l *lineWriter) fail(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.werr == nil {
+		l.werr = err
+		if l.failed != nil {
+			l.failed()
+		}
 	}
 }
 

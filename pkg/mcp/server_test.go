@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -9,10 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestServeEndToEnd drives a session over stdio: initialize, tools/list,
@@ -270,4 +274,78 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	}
 	f.ok--
 	return len(p), nil
+}
+
+// TestServeReaderGone: a client that quits or crashes closes ws's stdout
+// (a pipe, or a socket as node's child_process makes them) while a call
+// runs whose command would not end for long. Nothing is written until it
+// answers, so no write can fail: Serve must see that the reader is gone,
+// stop the call (its command ends) and return, not wait for the command.
+func TestServeReaderGone(t *testing.T) {
+	pipe := func(t *testing.T) (r, w *os.File) {
+		r, w, err := os.Pipe()
+		must(t, err)
+		return r, w
+	}
+	socket := func(t *testing.T) (r, w *os.File) {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		must(t, err)
+		return os.NewFile(uintptr(fds[0]), "client"), os.NewFile(uintptr(fds[1]), "stdout")
+	}
+	for name, open := range map[string]func(*testing.T) (r, w *os.File){"pipe": pipe, "socket": socket} {
+		t.Run(name, func(t *testing.T) {
+			ws, root := newTestWorkspace(t)
+			inR, inW := io.Pipe()
+			defer inW.Close() // the input stays open: only the reader goes
+			outR, outW := open(t)
+			defer outW.Close()
+			done := make(chan error, 1)
+			go func() { done <- Serve(context.Background(), ws, "test", inR, outW, Options{}) }()
+			io.WriteString(inW, initialize+"\n"+
+				`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"echo $$ > pid; exec sleep 60","timeout":0}}}`+"\n")
+			line, err := bufio.NewReader(outR).ReadString('\n')
+			if err != nil || !strings.Contains(line, `"id":0,"result"`) {
+				t.Fatalf("initialize: %q %v", line, err)
+			}
+			var pid int
+			for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the command did not start")
+				}
+				b, _ := os.ReadFile(filepath.Join(root, "pid"))
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			outR.Close() // the client is gone
+			if err := await(t, done, 15*time.Second, "Serve still waits for a call whose client has gone"); err != errReaderGone {
+				t.Errorf("Serve: %v, want %v", err, errReaderGone)
+			}
+			// Serve returned once the call had answered: its command has
+			// been ended and reaped.
+			if err := unix.Kill(pid, 0); err != unix.ESRCH {
+				unix.Kill(pid, unix.SIGKILL)
+				t.Errorf("the call's command still runs (kill 0: %v)", err)
+			}
+		})
+	}
+}
+
+// TestServeInputEndsReaderStays: a client that only ends ws's input (a
+// request file, or a client waiting for its answers) is answered in
+// full: the watch of the reader does not take the end of input for a
+// client that has gone.
+func TestServeInputEndsReaderStays(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	outR, outW, err := os.Pipe()
+	must(t, err)
+	defer outR.Close()
+	in := strings.NewReader(initialize + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.3; echo late"}}}` + "\n")
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), ws, "test", in, outW, Options{}); outW.Close() }()
+	out, err := io.ReadAll(outR)
+	must(t, err)
+	must(t, await(t, done, 15*time.Second, "Serve did not return"))
+	if !strings.Contains(string(out), `"id":1,"result":{"content":[{"type":"text","text":"late\n"}]`) {
+		t.Errorf("answers: %s", out)
+	}
 }
