@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,7 +57,11 @@ func (w *Workspace) NeedsApproval(id string) bool {
 // tools only, so not the skill tools.
 func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, args []byte, req any) (Result, error) {
 	w.touch()
-	if w.NeedsApproval(spec.ID) {
+	dry := isDryRun(req)
+	// A dry run changes nothing, so there is nothing to approve: it shows
+	// what the call would do, which is what the person asked would want
+	// to see before approving the real one.
+	if !dry && w.NeedsApproval(spec.ID) {
 		ok, err := w.approve(ctx, name, string(args))
 		if err != nil {
 			return nil, err
@@ -68,7 +71,7 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 		}
 	}
 	hookIn := map[string]any{"toolName": name, "workspaceToolName": spec.ID, "input": json.RawMessage(args)}
-	if dryRun(req) {
+	if dry {
 		hookIn["dryRun"] = true // the call changes nothing
 	}
 	if hook := w.cfg.Tools.BeforeToolCall; len(hook) > 0 && !spec.AgentTool {
@@ -116,19 +119,15 @@ func (w *Workspace) invoke(ctx context.Context, spec *ToolSpec, name string, arg
 	return res, err
 }
 
-// dryRun reports whether req, a tool's request, asks for a dry run (ws
-// write --dry-run and the like: the change is shown, none made). The
-// requests that take one have a DryRun field, filled by the flag only.
-func dryRun(req any) bool {
-	v := reflect.ValueOf(req)
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return false
-	}
-	f := v.FieldByName("DryRun")
-	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
+// dryRunner is a request that can ask for a dry run (ws write --dry-run
+// and the like: the change is shown, none made); the flag fills it, JSON
+// never does.
+type dryRunner interface{ dryRun() bool }
+
+// isDryRun reports whether req, a tool's request, asks for a dry run.
+func isDryRun(req any) bool {
+	d, ok := req.(dryRunner)
+	return ok && d.dryRun()
 }
 
 // hookAnswer reads what a before hook printed: nothing (the call

@@ -252,3 +252,13 @@ type UndoRequest struct {
 	Path  *string `json:"path,omitempty" desc:"File (or directory) whose last change by ws to take back. Without it, the last change ws made in the workspace. A change is taken back whole: all the files of a patch together, even when path names one of them."`
 	Force *bool   `json:"force,omitempty" default:"false" desc:"Take the change back even if the file was changed since (default false: refused, with the reason)."`
 }
+
+// The requests that take --dry-run say so to invoke (dryRunner).
+
+func (r WriteRequest) dryRun() bool        { return r.DryRun }
+func (r EditRequest) dryRun() bool         { return r.DryRun }
+func (r DeleteRequest) dryRun() bool       { return r.DryRun }
+func (r MultiEditRequest) dryRun() bool    { return r.DryRun }
+func (r PatchRequest) dryRun() bool        { return r.DryRun }
+func (r MoveRequest) dryRun() bool         { return r.DryRun }
+func (r NotebookEditRequest) dryRun() bool { return r.DryRun }
