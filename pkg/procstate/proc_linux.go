@@ -23,6 +23,14 @@ func BootID() string {
 // Running reports whether the record's process is still the live one.
 func (r *Record) Running() bool { return Same(r.PID, r.StartTime, r.BootID) }
 
+// Stopped reports whether the record's process is alive and stopped by a
+// signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) or a tracer: it runs again
+// only when continued.
+func (r *Record) Stopped() bool {
+	st, err := readStat(strconv.Itoa(r.PID))
+	return err == nil && (st.state == 'T' || st.state == 't') && r.Running()
+}
+
 // SupervisorRunning reports whether the record's supervisor is still alive.
 func (r *Record) SupervisorRunning() bool {
 	return Same(r.SupervisorPID, r.SupervisorStart, r.BootID)

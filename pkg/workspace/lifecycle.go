@@ -223,7 +223,7 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 		}
 		for _, e := range entries {
 			switch processOf(e).State {
-			case "running":
+			case "running", "stopped":
 				res.Processes.Running++
 			case "exited":
 				res.Processes.Exited++

@@ -32,7 +32,7 @@ type ProcessOutputResult struct {
 // Process is the state of one background process, for data output.
 type Process struct {
 	PID       int        `json:"pid"`
-	State     string     `json:"state"` // running, exited, killed, timed_out, lost
+	State     string     `json:"state"` // running, stopped, exited, killed, timed_out, lost
 	ExitCode  *int       `json:"exit_code"`
 	Command   Bytes      `json:"command"` // {"bytes": base64} when not UTF-8
 	Cwd       Bytes      `json:"cwd"`
@@ -51,6 +51,9 @@ type Process struct {
 	Callbacks *procstate.CallbacksStatus `json:"callbacks,omitempty"`
 }
 
+// alive reports a process that has not ended: running, or stopped.
+func (p *Process) alive() bool { return p.State == "running" || p.State == "stopped" }
+
 func processOf(e *procstate.Entry) Process {
 	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: Bytes(e.Record.Thread),
 		StartedAt: e.Record.StartedAt, State: "running", TTY: e.Record.TTY}
@@ -67,6 +70,8 @@ func processOf(e *procstate.Entry) Process {
 			p.State = "exited"
 		}
 		p.Leftovers = hasLeftovers(e)
+	case e.Record.Stopped():
+		p.State = "stopped" // by a signal: alive, running nothing until continued
 	case !e.Record.Running() && !e.Record.SupervisorRunning():
 		p.State = "lost" // gone without its supervisor recording how
 	}
@@ -565,13 +570,16 @@ type PSResult struct {
 func (r *PSResult) Text() string {
 	var sb strings.Builder
 	sb.WriteString("PID\tSTATE\tEXIT\tAGE\tCOMMAND")
-	leftovers := false
+	leftovers, stopped := false, 0
 	for _, p := range r.Processes {
 		exit := "-"
 		if p.ExitCode != nil {
 			exit = strconv.Itoa(*p.ExitCode)
 		}
 		state := p.State
+		if state == "stopped" && stopped == 0 {
+			stopped = p.PID
+		}
 		if p.Leftovers {
 			state += "*"
 			leftovers = true
@@ -581,6 +589,9 @@ func (r *PSResult) Text() string {
 	}
 	if leftovers {
 		sb.WriteString("\n(*: processes it started are still running; ws kill PID stops them)")
+	}
+	if stopped != 0 {
+		fmt.Fprintf(&sb, "\n(stopped: a signal stopped it, and it waits to be continued; ws kill %d --signal CONT does that)", stopped)
 	}
 	for _, p := range r.Processes {
 		if c := p.Callbacks; c != nil && c.Failed() {
@@ -657,7 +668,7 @@ func (w *Workspace) PS(ctx context.Context, req PSRequest) (*PSResult, error) {
 		p.Callbacks = w.procStore().LoadCallbacks(e.Record.ID)
 		// A record stays while what the command left running runs: only
 		// through it can kill or destroy reach those.
-		if prune && p.State != "running" && !p.Leftovers {
+		if prune && !p.alive() && !p.Leftovers {
 			if err := w.procStore().Remove(e.Record.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, w.stateError(err)
 			}
