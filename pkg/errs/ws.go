@@ -451,6 +451,12 @@ func DestroyHoldsRoot(dir string) *Error {
 	return newf(InvalidArgument, "the state directory %s holds the workspace root; destroy removes state only, never the files", dir)
 }
 
+// DestroyBusy: the state directory kept filling while destroy removed
+// it: another ws is using the workspace.
+func DestroyBusy(dir string) *Error {
+	return newf(ENOTEMPTY, "the state directory %s kept filling while destroy removed it: another ws is using this workspace; stop it, then run ws destroy again", dir)
+}
+
 // DestroyForeign: destroy refuses a state directory holding something ws
 // does not make there.
 func DestroyForeign(dir, name string) *Error {

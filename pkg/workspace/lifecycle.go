@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
@@ -409,15 +410,8 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 			res.Stopped = append(res.Stopped, e.Record.PID)
 		}
 	}
-	// Only what ws made goes, entry by entry: stateEntries refused a
-	// directory holding anything else.
-	for _, n := range names {
-		if err := os.RemoveAll(filepath.Join(w.stateDir, n)); err != nil {
-			return nil, w.stateError(err)
-		}
-	}
-	if err := os.Remove(w.stateDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, w.stateError(err)
+	if err := w.removeState(names); err != nil {
+		return nil, err
 	}
 	res.Removed = true
 	var sb strings.Builder
@@ -431,6 +425,50 @@ func (w *Workspace) Destroy(ctx context.Context, _ DestroyRequest) (*DestroyResu
 	sb.WriteString("Removed the state directory " + w.stateDir + "; the workspace's files are untouched.")
 	res.text = sb.String()
 	return res, nil
+}
+
+// removeTries bounds how often destroy lists and removes the state
+// directory again when a ws running beside it added to it meanwhile.
+const removeTries = 5
+
+// removeState removes names, ws's entries of the state directory, then
+// the directory. Only what ws made goes, entry by entry: stateEntries
+// refused a directory holding anything else. A ws running beside destroy
+// (a write keeping its undo copy, a read being tracked) may add to the
+// directory while it goes: the removal then starts again from a new
+// listing, a few times, before destroy says the directory is in use.
+func (w *Workspace) removeState(names []string) error {
+	for try := 0; ; try++ {
+		err := removeEach(w.stateDir, names)
+		if err == nil {
+			err = os.Remove(w.stateDir)
+		}
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil // gone: by this call, or by another destroy
+		}
+		if !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
+			return w.stateError(err)
+		}
+		if try+1 == removeTries {
+			return errs.DestroyBusy(w.stateDir)
+		}
+		if names, err = w.stateEntries(); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// removeEach removes dir's entries names, each with all it holds.
+func removeEach(dir string, names []string) error {
+	for _, n := range names {
+		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stateNames are the entries ws makes at the top of a state directory.

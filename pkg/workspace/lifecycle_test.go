@@ -2,10 +2,16 @@ package workspace
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // A background command started while ws destroy runs is either stopped by
@@ -39,5 +45,30 @@ func TestDestroyRacingStart(t *testing.T) {
 	}
 	if _, err := reopen(t, w).processOf(strconv.Itoa(res.PID)); err != nil {
 		t.Fatalf("process %d started during destroy runs without a record: %v", res.PID, err)
+	}
+}
+
+// An entry that a ws running beside destroy adds after destroy listed the
+// state directory (here: history, which a write made meanwhile) is removed
+// with the rest. Before, the directory's removal failed with a raw
+// "directory not empty", and only a second destroy removed it.
+func TestDestroyRemovesWhatCameMeanwhile(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	for _, d := range []string{"reads/x", "history/ab/cd"} {
+		must(t, os.MkdirAll(filepath.Join(w.stateDir, d), 0o700))
+	}
+	must(t, w.removeState([]string{"reads"})) // history came after the listing
+	if _, err := os.Stat(w.stateDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("state directory left: %v", err)
+	}
+	// One that destroy would not remove is still refused, and left.
+	must(t, os.MkdirAll(filepath.Join(w.stateDir, "reads"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.stateDir, "notes.txt"), nil, 0o600))
+	err := w.removeState([]string{"reads"})
+	if errs.CodeOf(err) != errs.InvalidArgument {
+		t.Fatalf("a foreign entry: got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(w.stateDir, "notes.txt")); err != nil {
+		t.Fatal(err)
 	}
 }
