@@ -121,19 +121,23 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 			Inputs:     inputs,
 			InputSizes: inputSizes(inputs),
 		},
-		Open:    a.openFile,
-		Stdin:   a.IO.In,
-		Stdout:  a.IO.Out,
-		Stderr:  a.IO.Err,
-		Signals: sigc,
-		Repeat:  repeatWindow(),
+		Open:   a.openFile,
+		Stdin:  a.IO.In,
+		Stdout: a.IO.Out,
+		// --json: stdout never ends in half an envelope (a connection
+		// that ends in the middle of one).
+		WholeLines: a.opts.json,
+		Stderr:     a.IO.Err,
+		Signals:    sigc,
+		Repeat:     repeatWindow(),
 	})
 	isExec := c.Name() == "exec" && c.Parent() == root
 	var after *remote.AfterOutput
 	switch {
 	case errors.As(err, &after) && a.opts.json:
-		// The remote command's envelope (or part of it) is on stdout:
-		// the error goes to stderr, not in a second envelope.
+		// The remote command's envelope is on stdout (what the
+		// connection cut short of a line was dropped): the error goes to
+		// stderr, not in a second envelope.
 		render.Error(a.IO, err)
 		if isExec {
 			return c, &exitStatusError{exitWSFailed}, true

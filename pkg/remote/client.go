@@ -34,7 +34,11 @@ type Call struct {
 	Open   func(path string) (io.ReadCloser, error)
 	Stdin  io.Reader
 	Stdout io.Writer
-	Stderr io.Writer
+	// WholeLines holds a line of stdout back until it is whole, and drops
+	// one the connection cut short: for --json, whose envelopes and JSON
+	// Lines are one line each, so that stdout never ends in half of one.
+	WholeLines bool
+	Stderr     io.Writer
 	// Signals are the signals to pass on: the first of each run goes to
 	// the remote command, a second one ends the transport (the same signal
 	// again within Repeat is not a second one).
@@ -131,6 +135,9 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 	alive := newLiveness(time.Now)
 	copied := make(chan struct{})
 	out := &outWriter{w: heldWriter{c.Stdout, alive}}
+	if c.WholeLines {
+		out.holdMax = maxHeldLine
+	}
 	go func() {
 		io.CopyBuffer(out, hearing{stdout, alive}, make([]byte, maxFrame))
 		close(copied)
@@ -206,6 +213,9 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 		// (before, it exited as the command did, the output lost).
 		return 0, out.err, false
 	case r.exit >= 0:
+		if out.flush(); out.err != nil {
+			return 0, out.err, false
+		}
 		if !r.passed {
 			r.stderr.Write(r.after.Bytes())
 		}
@@ -325,21 +335,53 @@ func afterOutput(out *outWriter, err error) error {
 
 // outWriter passes the command's stdout on. After a write fails (a full
 // disk), the rest is read and dropped, so the remote command finishes as
-// it would have here, and err says why.
+// it would have here, and err says why. With holdMax set, the end of
+// the output after its last newline waits for the rest of its line, or
+// for flush once the command has ended (up to holdMax bytes; a longer
+// line is passed on as it comes).
 type outWriter struct {
-	w     io.Writer
-	err   error
-	wrote bool // some output came
+	w       io.Writer
+	err     error
+	wrote   bool // some output was passed on
+	holdMax int
+	held    []byte
 }
 
+// maxHeldLine bounds the line an outWriter holds back.
+const maxHeldLine = 64 << 20
+
 func (o *outWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if o.holdMax > 0 {
+		o.held = append(o.held, p...)
+		i := bytes.LastIndexByte(o.held, '\n')
+		if len(o.held)-(i+1) > o.holdMax {
+			i = len(o.held) - 1 // too long to hold: passed on as it comes
+		}
+		if i >= 0 {
+			o.pass(o.held[:i+1])
+			o.held = append(o.held[:0], o.held[i+1:]...)
+		}
+		return n, nil
+	}
+	o.pass(p)
+	return n, nil
+}
+
+// flush passes on the line held back: the command has ended, so it is
+// whole as it is.
+func (o *outWriter) flush() {
+	o.pass(o.held)
+	o.held = nil
+}
+
+func (o *outWriter) pass(p []byte) {
 	o.wrote = o.wrote || len(p) > 0
-	if o.err == nil {
+	if o.err == nil && len(p) > 0 {
 		if _, err := o.w.Write(p); err != nil {
 			o.err = err
 		}
 	}
-	return len(p), nil
 }
 
 // suspend stops this ws (^Z) and tells the server first, so that neither

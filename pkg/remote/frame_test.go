@@ -547,3 +547,41 @@ func wantTransportGone(t *testing.T, script string) {
 		t.Errorf("the transport (pid %q) still runs", pid)
 	}
 }
+
+// With whole lines, stdout is passed on a line at a time, what follows
+// the last newline only once its line is whole, at flush, or past the
+// bound; what the connection cut short is never passed on.
+func TestOutWriterWholeLines(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		writes []string
+		flush  bool
+		want   string
+	}{
+		{"whole lines", []string{"a\nb\n"}, false, "a\nb\n"},
+		{"a line in pieces", []string{`{"ok":`, `true}`, "\n"}, false, "{\"ok\":true}\n"},
+		{"cut short", []string{"a\n", `{"ok":tr`}, false, "a\n"},
+		{"ended: the last line is whole as it is", []string{"a\nb"}, true, "a\nb"},
+		{"a line past the bound is passed on", []string{"0123456789", "ab"}, false, "0123456789ab"},
+		{"then held again after its end", []string{"0123456789ab\ncd"}, false, "0123456789ab\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got bytes.Buffer
+			o := &outWriter{w: &got, holdMax: 10}
+			for _, w := range tc.writes {
+				if n, err := o.Write([]byte(w)); n != len(w) || err != nil {
+					t.Fatalf("Write: %d, %v", n, err)
+				}
+			}
+			if tc.flush {
+				o.flush()
+			}
+			if got.String() != tc.want {
+				t.Fatalf("passed on %q, want %q", got.String(), tc.want)
+			}
+			if o.wrote != (tc.want != "") {
+				t.Fatalf("wrote = %v", o.wrote)
+			}
+		})
+	}
+}
