@@ -144,14 +144,32 @@ func (s *Store) Load(id string) (*Entry, error) {
 	if e.Record.ID != id {
 		return nil, fmt.Errorf("%w: %s names %q", ErrCorrupt, id, e.Record.ID)
 	}
+	x, err := s.loadExit(id)
+	if err != nil {
+		return nil, err
+	}
+	e.Exit = x
+	return &e, nil
+}
+
+// loadExit reads the exit of the record id, nil when none is written
+// yet. A record removed meanwhile (Remove takes its directory away
+// before deleting its files) is fs.ErrNotExist, not a record without an
+// exit: that is one whose process still runs or whose supervisor was
+// killed, which a reader racing ws ps --prune was told before.
+func (s *Store) loadExit(id string) (*Exit, error) {
 	var x Exit
-	switch err := readJSON(filepath.Join(s.Dir(id), "exit.json"), &x); {
+	err := readJSON(filepath.Join(s.Dir(id), "exit.json"), &x)
+	switch {
 	case err == nil:
-		e.Exit = &x
+		return &x, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	return &e, nil
+	if _, err := os.Lstat(filepath.Join(s.Dir(id), "record.json")); err != nil {
+		return nil, err
+	}
+	return nil, nil
 }
 
 // All returns every record in the store, whatever workspace it belongs
@@ -332,8 +350,36 @@ func fillRoom(room, path string, data []byte) error {
 	return err
 }
 
-// Remove deletes a record and its logs.
-func (s *Store) Remove(id string) error { return os.RemoveAll(s.Dir(id)) }
+// goneDirPrefix names a record's directory that Remove has taken away
+// and is deleting (hidden, so no listing sees it).
+const goneDirPrefix = ".gone-"
+
+// removeTree deletes a directory and everything in it (a test seam).
+var removeTree = os.RemoveAll
+
+// Remove deletes a record and its logs. The directory is first renamed
+// to a hidden name, in one step, and only then emptied: deleted in place,
+// file by file, a reader could find the record without its exit.json
+// (gone first) and take an exited process for one whose supervisor was
+// killed. Such directories that a killed Remove left are deleted too.
+func (s *Store) Remove(id string) error {
+	gone := filepath.Join(s.dir, fmt.Sprintf("%s%s-%d-%d", goneDirPrefix, id, os.Getpid(), time.Now().UnixNano()))
+	if err := os.Rename(s.Dir(id), gone); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed already, as os.RemoveAll has it
+		}
+		return err
+	}
+	if names, err := os.ReadDir(s.dir); err == nil {
+		for _, n := range names {
+			// Another Remove may be deleting it still: both may.
+			if p := filepath.Join(s.dir, n.Name()); strings.HasPrefix(n.Name(), goneDirPrefix) && p != gone {
+				_ = removeTree(p)
+			}
+		}
+	}
+	return removeTree(gone)
+}
 
 func readJSON(path string, v any) error {
 	data, err := os.ReadFile(path)

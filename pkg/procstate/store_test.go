@@ -171,3 +171,83 @@ func TestWriteCursorRemovedRecord(t *testing.T) {
 		t.Errorf("the removed directory came back: %v", err)
 	}
 }
+
+// A reader racing Remove (ws ps --prune in another process) finds an
+// exited record whole or not at all, never without its exit: before, the
+// directory was deleted file by file, exit.json could go first, and ws ps
+// and ps-output showed the exited process as lost ("its supervisor was
+// killed"). Remove now renames the directory away first: while its files
+// are deleted, Load of its id says it does not exist.
+func TestRemoveNeverShowsRecordWithoutExit(t *testing.T) {
+	s := Open(t.TempDir())
+	dir, err := s.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(dir, &Record{PID: 21, StartTime: 7, Root: "/a"}); err != nil {
+		t.Fatal(err)
+	}
+	const id = "21-7"
+	if err := s.WriteExit(id, &Exit{ExitCode: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.Load(id); err != nil || e.Exit == nil {
+		t.Fatalf("before Remove: %+v %v, want the record with its exit", e, err)
+	}
+	// A directory a killed Remove left behind is swept up.
+	left := filepath.Join(s.dir, goneDirPrefix+"9-9-1-1")
+	if err := os.MkdirAll(filepath.Join(left, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	removeTree = func(path string) error {
+		if filepath.Base(path) != filepath.Base(left) {
+			seen++
+			// Its exit.json deleted first, as os.RemoveAll may.
+			os.Remove(filepath.Join(path, "exit.json"))
+			e, err := s.Load(id)
+			if !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("Load while the record is being removed: %+v %v, want it gone", e, err)
+			}
+			if all, err := s.All(); err != nil || len(all) != 0 {
+				t.Errorf("All while the record is being removed: %v %v, want none", all, err)
+			}
+		}
+		return os.RemoveAll(path)
+	}
+	defer func() { removeTree = os.RemoveAll }()
+	if err := s.Remove(id); err != nil {
+		t.Fatal(err)
+	}
+	if seen != 1 {
+		t.Fatalf("the record's directory was deleted %d times, want once", seen)
+	}
+	if names, _ := os.ReadDir(s.dir); len(names) != 0 {
+		t.Errorf("left in the store: %v", names)
+	}
+	if err := s.Remove(id); err != nil {
+		t.Errorf("Remove of a removed record: %v, want none", err)
+	}
+}
+
+// A Load that has read record.json when the record is taken away reads
+// no exit.json and must not take that for a process without an exit.
+func TestLoadExitOfRemovedRecord(t *testing.T) {
+	s := Open(t.TempDir())
+	dir, err := s.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(dir, &Record{PID: 22, StartTime: 8, Root: "/a"}); err != nil {
+		t.Fatal(err)
+	}
+	if x, err := s.loadExit("22-8"); x != nil || err != nil {
+		t.Fatalf("no exit yet: %+v %v, want none", x, err)
+	}
+	if err := os.Rename(s.Dir("22-8"), filepath.Join(s.dir, goneDirPrefix+"22-8-1-1")); err != nil {
+		t.Fatal(err)
+	}
+	if x, err := s.loadExit("22-8"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("exit of a record taken away: %+v %v, want ErrNotExist", x, err)
+	}
+}
