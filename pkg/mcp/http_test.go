@@ -16,6 +16,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -599,6 +600,43 @@ func TestGate(t *testing.T) {
 			}
 			if took := time.Since(start); tc.waits != (took >= wait) {
 				t.Errorf("answered after %v (the wait is %v)", took, wait)
+			}
+		})
+	}
+}
+
+// Each HTTP session is a thread of its own, unless ws mcp was given one:
+// a client that has not read a.txt may not overwrite it because another
+// client read it (before, every session shared one read tracker).
+func TestHTTPSessionThreads(t *testing.T) {
+	for _, tc := range []struct {
+		thread string
+		want   string // what the second session's write answers
+	}{
+		{"", `File "a.txt" has not been read. You must read a file before writing to it.`},
+		{"shared", "Wrote 1 bytes to a.txt"},
+	} {
+		t.Run("thread="+tc.thread, func(t *testing.T) {
+			cfg, err := config.Parse([]byte(`{"tools":{"mastra_workspace_write_file":{"requireReadBeforeWrite":true}}}`), workspace.ConfigKeys())
+			must(t, err)
+			root := t.TempDir()
+			must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
+			ws, err := workspace.New(workspace.Options{Root: root, Config: cfg, StateDir: t.TempDir(), Thread: tc.thread})
+			must(t, err)
+			t.Cleanup(func() { ws.Close() })
+			url, _ := startHTTP(t, ws, HTTPOptions{})
+			call := func(s *sdk.ClientSession, name string, args map[string]any) string {
+				res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+				must(t, err)
+				return res.Content[0].(*sdk.TextContent).Text
+			}
+			a, err := connect(t, url)
+			must(t, err)
+			b, err := connect(t, url)
+			must(t, err)
+			call(a, "mastra_workspace_read_file", map[string]any{"path": "a.txt"})
+			if got := call(b, "mastra_workspace_write_file", map[string]any{"path": "a.txt", "content": "x"}); got != tc.want {
+				t.Fatalf("second session's write: %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -34,7 +34,15 @@ type session struct {
 }
 
 func newSession(s *httpServer) *session {
-	ss := &session{id: rand.Text(), h: NewHandler(s.ws, s.version), srv: s}
+	id := rand.Text()
+	ws := s.ws
+	if ws.Thread() == "" {
+		// Each client is an agent of its own: one that has not read a
+		// file may not overwrite it on the strength of another's read.
+		// A --thread given to ws mcp is shared, as asked.
+		ws = ws.ForThread("mcp-session:" + id)
+	}
+	ss := &session{id: id, h: NewHandler(ws, s.version), srv: s}
 	ss.h.progressEvery = s.opts.progressEvery()
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.h.setSender(sendOnStream)

@@ -126,6 +126,18 @@ func (w *Workspace) ReadOnly() bool { return w.readOnly }
 // Close releases the descriptors the workspace holds.
 func (w *Workspace) Close() error { return w.fs.Close() }
 
+// Thread is the workspace's thread id ("" for none).
+func (w *Workspace) Thread() string { return w.thread }
+
+// ForThread is w as another thread works in it: the same root, config and
+// state directory, with the thread's own read records and output cursors.
+// It shares w's file system handle, so only w is closed.
+func (w *Workspace) ForThread(thread string) *Workspace {
+	c := *w
+	c.thread = thread
+	return &c
+}
+
 // DefaultStateDir is where a workspace keeps its state when the user names
 // no directory: $XDG_STATE_HOME/ws/<16 hex of sha256(real root)>, else
 // ~/.local/state/ws/…. When that would lie inside the workspace itself (a
