@@ -32,6 +32,9 @@ exits 1 with "tool not available".`,
 				input = args[1]
 			}
 			if input == "-" {
+				if err := app.stdinTaken(); err != nil {
+					return err
+				}
 				// One byte over the limit is enough to refuse the call.
 				data, err := io.ReadAll(io.LimitReader(app.IO.In, schema.MaxArgsBytes+1))
 				if err != nil {

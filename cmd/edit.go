@@ -101,6 +101,9 @@ func readEdits(app *App, path string) ([]workspace.EditOp, error) {
 		if app.IO.InTTY {
 			return nil, usagef("--edits -: pipe the edits on stdin")
 		}
+		if err := app.stdinTaken(); err != nil {
+			return nil, err
+		}
 		data, err = io.ReadAll(app.IO.In)
 	} else {
 		data, err = app.readFile(path)

@@ -313,12 +313,34 @@ func stdinReader(app *App, hint string) (io.Reader, error) {
 	if app.IO.InTTY {
 		return nil, usagef("%s", hint)
 	}
+	if err := app.stdinTaken(); err != nil {
+		return nil, err
+	}
 	if f, ok := app.IO.In.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			return nil, usagef("stdin is a directory: %s", hint)
 		}
 	}
 	return app.IO.In, nil
+}
+
+// stdinTaken refuses to read stdin when it is the --config file (--config
+// /dev/stdin) and a pipe: the config has used it up, and the command would
+// read nothing (ws write would empty the file). A regular file on stdin is
+// read afresh by each open, so it is not taken.
+func (a *App) stdinTaken() error {
+	f, ok := a.IO.In.(*os.File)
+	if !ok || a.opts.config == "" {
+		return nil
+	}
+	in, err := f.Stat()
+	if err != nil || in.Mode().IsRegular() {
+		return nil
+	}
+	if cfg, err := os.Stat(a.opts.config); err == nil && os.SameFile(in, cfg) {
+		return usagef("stdin is the --config file (%s), which used it up: give the config as a file of its own", a.opts.config)
+	}
+	return nil
 }
 
 // stdinOr reads stdin for a flag that was not given (a terminal on stdin

@@ -42,6 +42,9 @@ a second send waits (as long) for the first to finish, so inputs never mix.`,
 			return usagef("needs TEXT (or - for stdin), or --eof")
 		case len(args) == 1:
 		case args[1] == "-":
+			if err := app.stdinTaken(); err != nil {
+				return err
+			}
 			req.Source = app.IO.In
 		case noNewline:
 			req.Input = args[1]

@@ -120,6 +120,9 @@ func readMessages(app *App, path string) ([]byte, error) {
 	if app.IO.InTTY {
 		return nil, usagef("--messages -: pipe the message list on stdin")
 	}
+	if err := app.stdinTaken(); err != nil {
+		return nil, err
+	}
 	return io.ReadAll(app.IO.In)
 }
 
@@ -143,6 +146,10 @@ func uploadSources(app *App, args []string, desc sourceDesc) ([]upload.Source, e
 		return nil, usagef("reads stdin (-) once")
 	case stdin == 1 && app.IO.InTTY:
 		return nil, usagef("-: pipe the file on stdin")
+	case stdin == 1:
+		if err := app.stdinTaken(); err != nil {
+			return nil, err
+		}
 	case (desc.setName || desc.setType) && stdin == 0 && len(args) > 1:
 		return nil, usagef("--name and --mime-type describe stdin (-) or a single FILE")
 	}
