@@ -3,6 +3,7 @@ package js
 import (
 	"math/rand/v2"
 	"testing"
+	"unicode/utf16"
 )
 
 func TestUTF16(t *testing.T) {
@@ -99,6 +100,30 @@ func TestLessUTF16Shortcut(t *testing.T) {
 		b := name(a[:rng.IntN(len(a)+1)]) // often a shared prefix
 		if got, want := LessUTF16(a, b), full(a, b); got != want {
 			t.Fatalf("LessUTF16(%q, %q) = %v, reading both whole gives %v", a, b, got, want)
+		}
+	}
+}
+
+// TestUTF16OfUTF8 holds UTF16LenUTF8 and SliceUTF16UTF8 to the text they
+// stand for: DecodeUTF8's result, measured and cut as UTF-16 units (a
+// lone half of a pair read as U+FFFD), on random bytes, valid and not.
+func TestUTF16OfUTF8(t *testing.T) {
+	pieces := []string{"a", "é", "→", "👍", "\xff", "\xe2\x86", "\xf0\x9f", "\xed\xa0\x80", "\xc0", "\x80", "z", "\xef\xbf\xbd"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 3000; i++ {
+		var b []byte
+		for n := rng.IntN(12); n > 0; n-- {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+		u := utf16.Encode([]rune(DecodeUTF8(b)))
+		if got := UTF16LenUTF8(b); got != len(u) {
+			t.Fatalf("UTF16LenUTF8(%q) = %d, want %d", b, got, len(u))
+		}
+		start := rng.IntN(len(u) + 1)
+		end := start + rng.IntN(len(u)-start+2)
+		want := string(utf16.Decode(u[start:min(end, len(u))]))
+		if got := SliceUTF16UTF8(b, start, end); got != want {
+			t.Fatalf("SliceUTF16UTF8(%q, %d, %d) = %q, want %q", b, start, end, got, want)
 		}
 	}
 }

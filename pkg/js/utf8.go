@@ -66,3 +66,76 @@ func maximalSubpart(b []byte) int {
 	}
 	return n
 }
+
+// nextUnit decodes the piece of b that starts it as DecodeUTF8 does: a
+// valid character (its size, and its UTF-16 units), or a maximal invalid
+// subsequence, which becomes one U+FFFD (one unit).
+func nextUnit(b []byte) (size, units int, valid bool) {
+	if b[0] < utf8.RuneSelf {
+		return 1, 1, true
+	}
+	r, size := utf8.DecodeRune(b)
+	if r != utf8.RuneError || size > 1 {
+		if r > 0xFFFF {
+			return size, 2, true
+		}
+		return size, 1, true
+	}
+	return maximalSubpart(b), 1, false
+}
+
+// UTF16LenUTF8 is the length in UTF-16 code units of DecodeUTF8(b), as
+// JavaScript measures the decoded text, without making it: a line of
+// hundreds of megabytes is measured in one pass, with no allocation.
+func UTF16LenUTF8(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		if b[0] < utf8.RuneSelf {
+			n++
+			b = b[1:]
+			continue
+		}
+		size, units, _ := nextUnit(b)
+		n += units
+		b = b[size:]
+	}
+	return n
+}
+
+// SliceUTF16UTF8 is the text of UTF-16 units [start, end) of
+// DecodeUTF8(b), as JavaScript's substring(start, end) of the decoded
+// text, with a surrogate pair cut in half read as U+FFFD (how a lone half
+// is printed): only the bytes of the window are decoded, so a window of
+// a long line costs its size, not the line's.
+func SliceUTF16UTF8(b []byte, start, end int) string {
+	if start >= end {
+		return ""
+	}
+	var sb strings.Builder
+	u := 0
+	for len(b) > 0 && u < end {
+		if b[0] < utf8.RuneSelf {
+			if u >= start {
+				sb.WriteByte(b[0])
+			}
+			u++
+			b = b[1:]
+			continue
+		}
+		size, units, valid := nextUnit(b)
+		switch {
+		case u >= start && u+units <= end:
+			if valid {
+				sb.Write(b[:size])
+			} else {
+				sb.WriteRune(utf8.RuneError)
+			}
+		case u+units > start:
+			// Half of a surrogate pair falls in the window.
+			sb.WriteRune(utf8.RuneError)
+		}
+		u += units
+		b = b[size:]
+	}
+	return sb.String()
+}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/glob"
@@ -263,7 +262,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 // matchOf is hit h of f as data: its place and its line, which f keeps.
 func matchOf(f *grep.File, h grep.Hit) GrepMatch {
 	line := f.Lines.Get(f.Buf, h.Line)
-	return GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16Len(jsString(line[:h.Col])) + 1, Text: Bytes(line)}
+	return GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16LenUTF8(line[:h.Col]) + 1, Text: Bytes(line)}
 }
 
 // countRow is -c's line for a file: path:count, the name as its bytes (as
@@ -424,8 +423,8 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.Rel, i+1, cutContext(line)))
 					continue
 				}
-				c := js.UTF16Len(jsString(line[:col])) + 1
-				text := cutAround(jsString(line), c-1, js.UTF16Len(jsString(line[col:min(len(line), col+m.MatchLen(line, col))])))
+				c := js.UTF16LenUTF8(line[:col]) + 1
+				text := cutAround(line, c-1, js.UTF16LenUTF8(line[col:min(len(line), col+m.MatchLen(line, col))]))
 				rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", f.Rel, i+1, c, text))
 			}
 		}
@@ -508,24 +507,31 @@ func cutContext(line []byte) string {
 	if len(line) <= grepMaxLineUnits {
 		return jsString(line) // no more units than bytes
 	}
-	return cutAround(jsString(line[:min(len(line), 4*grepMaxLineUnits)]), 0, 0)
+	return cutAround(line[:min(len(line), 4*grepMaxLineUnits)], 0, 0)
 }
 
 // cutAround shortens a long matching line to 500 UTF-16 units. Mastra keeps
 // the first 500 (so a match further right is cut away); here the window
 // moves to show the match when it lies beyond, with "..." at each cut end.
-func cutAround(s string, col, mlen int) string {
-	u := utf16.Encode([]rune(s))
-	if len(u) <= grepMaxLineUnits {
-		return s
+// col and mlen count UTF-16 units of the decoded line. Only the window is
+// decoded: a matching line of hundreds of megabytes (minified code, a
+// one-line dump) is measured in one pass, not copied into a string, runes
+// and UTF-16 (which took ten times the line's size in memory).
+func cutAround(line []byte, col, mlen int) string {
+	if len(line) <= grepMaxLineUnits {
+		return jsString(line) // no more units than bytes
+	}
+	n := js.UTF16LenUTF8(line)
+	if n <= grepMaxLineUnits {
+		return jsString(line)
 	}
 	if col+max(mlen, 1) <= grepMaxLineUnits {
-		return string(utf16.Decode(u[:grepMaxLineUnits])) + "..."
+		return js.SliceUTF16UTF8(line, 0, grepMaxLineUnits) + "..."
 	}
 	start := max(0, col-100)
-	end := min(len(u), start+grepMaxLineUnits)
-	out := "..." + string(utf16.Decode(u[start:end]))
-	if end < len(u) {
+	end := min(n, start+grepMaxLineUnits)
+	out := "..." + js.SliceUTF16UTF8(line, start, end)
+	if end < n {
 		out += "..."
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -115,6 +116,41 @@ func TestGrepCountsAsRows(t *testing.T) {
 			if files.Text() != strings.Join(names, "\n") {
 				t.Fatalf("%s: -l %q, -c's files %q", what, files.Text(), names)
 			}
+		}
+	}
+}
+
+// TestCutAroundLongLine: a matching line of megabytes is cut to the
+// window around its match without being copied whole (it was decoded into
+// a string, runes and UTF-16 units: ten times its size, 4 GB for a
+// 400 MB one-line file), with the same text as before; the window's
+// characters are UTF-16 units, a surrogate pair cut at an end read as
+// U+FFFD.
+func TestCutAroundLongLine(t *testing.T) {
+	head := strings.Repeat("a", 8<<20)
+	for _, tc := range []struct {
+		name, line string
+		col, mlen  int
+		want       string
+	}{
+		{"match far in", head + "TODO" + strings.Repeat("b", 1000), 8 << 20, 4,
+			"..." + strings.Repeat("a", 100) + "TODO" + strings.Repeat("b", 396) + "..."},
+		{"match at the end", head + "TODO", 8 << 20, 4, "..." + strings.Repeat("a", 100) + "TODO"},
+		{"match near the start", "TODO" + head, 0, 4, "TODO" + strings.Repeat("a", 496) + "..."},
+		{"pair cut at both ends", strings.Repeat("é", 501) + "👍" + strings.Repeat("é", 99) + "TODOx" + strings.Repeat("👍", 600), 602, 4,
+			"...\uFFFD" + strings.Repeat("é", 99) + "TODOx" + strings.Repeat("👍", 197) + "\uFFFD..."},
+		{"invalid bytes", strings.Repeat("\xff", 700) + "TODO", 700, 4, "..." + strings.Repeat("\uFFFD", 100) + "TODO"},
+	} {
+		line := []byte(tc.line)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := cutAround(line, tc.col, tc.mlen)
+		runtime.ReadMemStats(&after)
+		if got != tc.want {
+			t.Errorf("%s: got %d bytes %.60q…, want %d bytes %.60q…", tc.name, len(got), got, len(tc.want), tc.want)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+			t.Errorf("%s: cutting a %d-byte line allocated %d bytes", tc.name, len(line), n)
 		}
 	}
 }
