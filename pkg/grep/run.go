@@ -261,6 +261,10 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 				}
 				return true, nil // symlinked directories are not entered
 			}
+			if e.Special {
+				// FIFOs, sockets and devices are passed over unopened.
+				return false, nil
+			}
 			if g.glob != "" {
 				if ok, _ := doublestar.Match(g.glob, e.Rel()); !ok {
 					return false, nil
@@ -484,6 +488,16 @@ func readAllSized(fd int, size int64, buf []byte) ([]byte, error) {
 	return fdread.ReadAll(fd, size, buf)
 }
 
+// notRegular passes over f, a FIFO, a socket, a device or a directory
+// (a link to one, met in a walk, as the walk passes them over), or names
+// it as skipped when it is the path the search was given: a search of it
+// alone that said only "0 matches" read as if it had been searched.
+func (g *grepRun) notRegular(f *File) {
+	if f.named {
+		f.err = "not a regular file"
+	}
+}
+
 // headFirst is the size above which a file's head is sniffed first.
 const headFirst = 64 << 10
 
@@ -493,6 +507,11 @@ const headFirst = 64 << 10
 // calls: an *os.File would add an fcntl and an epoll_ctl per file.
 func (g *grepRun) scan(f *File, buf []byte) []byte {
 	fd, err := g.fs.Open(f.loc, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err == unix.ENXIO {
+		// A socket (or a device without its driver): not a file to search.
+		g.notRegular(f)
+		return buf
+	}
 	if err != nil {
 		f.err = fsroot.SkipReason(err)
 		if f.link && err == unix.ENOENT {
@@ -507,7 +526,8 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		return buf
 	}
 	if !st.Mode.IsRegular() {
-		return buf // FIFOs, sockets, devices and directories are passed over
+		g.notRegular(f)
+		return buf
 	}
 	// Files bigger than a buffer are judged by their head before the rest
 	// is read: a disk image is skipped after 8 KiB, not after reading

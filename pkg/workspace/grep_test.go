@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/wstools/ws/pkg/errs"
 )
 
 // TestGrepCountsAsRows searches random trees with -c and without it, and
@@ -174,5 +178,42 @@ func TestCutContext(t *testing.T) {
 		if got := cutContext([]byte(tc.line)); got != tc.want {
 			t.Errorf("%s: got %d bytes %.40q…, want %d bytes %.40q…", tc.name, len(got), got, len(tc.want), tc.want)
 		}
+	}
+}
+
+// TestSpecialFiles: FIFOs, sockets and devices are never read. read
+// refuses each as not a regular file (a socket said "read failed on sock:
+// no such device or address", EIO); a search passes over them in a tree
+// without a word, a socket too (it was "sock: read error: no such device
+// or address"); and one given as the path is named as skipped (the search
+// said "0 matches" alone, as if it had been searched).
+func TestSpecialFiles(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("TODO\n"), 0o644))
+	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	l, err := net.Listen("unix", filepath.Join(root, "sock"))
+	must(t, err)
+	defer l.Close()
+	names := []string{"fifo", "sock"}
+	// A device node can only be made by root (CI runs as root).
+	if syscall.Mknod(filepath.Join(root, "null"), syscall.S_IFCHR|0o666, 1<<8|3) == nil {
+		names = append(names, "null")
+	}
+	ctx := context.Background()
+	for _, name := range names {
+		_, err := w.Read(ctx, ReadRequest{Path: name})
+		if want := "Permission denied: read on " + name + " (not a regular file)"; err == nil || err.Error() != want || errs.CodeOf(err) != errs.EACCES {
+			t.Errorf("read %s: %v (%s), want %q (EACCES)", name, err, errs.CodeOf(err), want)
+		}
+		res, err := w.Grep(ctx, GrepRequest{Pattern: "TODO", Path: name})
+		must(t, err)
+		if len(res.Skipped) != 1 || res.Skipped[0].Reason != "not a regular file" || string(res.Skipped[0].Path) != name {
+			t.Errorf("grep TODO %s: skipped %+v, want %s: not a regular file", name, res.Skipped, name)
+		}
+	}
+	res, err := w.Grep(ctx, GrepRequest{Pattern: "TODO"})
+	must(t, err)
+	if len(res.Skipped) != 0 || len(res.Matches) != 1 {
+		t.Errorf("grep TODO over the tree: skipped %+v, matches %+v; want a.txt's match alone", res.Skipped, res.Matches)
 	}
 }

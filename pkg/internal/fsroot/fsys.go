@@ -191,8 +191,18 @@ func (fsys *FS) OpenFile(l Loc, flags int, mode uint32, name string) (*os.File, 
 // OpenRegular opens a file the tools read (read, edit): without blocking,
 // so a FIFO cannot hold ws waiting for a writer, and refusing anything that
 // is not a regular file. A directory is Mastra's "Path is a directory".
+// A FIFO, a socket or a device is refused before it is opened (an open
+// of a socket fails with ENXIO, and a device's open can act: a tape
+// rewinds, a watchdog starts); the type is checked again on what was
+// opened.
 func (fsys *FS) OpenRegular(t *Target, op string) (*os.File, FileStat, error) {
+	if st, err := fsys.Stat(t.Loc()); err == nil && !st.IsDir() && !st.Mode.IsRegular() {
+		return nil, FileStat{}, errs.NotRegular(op, t.Input, nil)
+	}
 	f, err := fsys.OpenFile(t.Loc(), unix.O_RDONLY|unix.O_NONBLOCK, 0, t.Input)
+	if errors.Is(err, unix.ENXIO) {
+		return nil, FileStat{}, errs.NotRegular(op, t.Input, err)
+	}
 	if err != nil {
 		return nil, FileStat{}, errs.FromOS(op, t.Input, err, false)
 	}

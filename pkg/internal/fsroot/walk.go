@@ -14,7 +14,22 @@ type DirEntry struct {
 	Name   string
 	IsDir  bool // for a symlink: whether its target is a directory
 	IsLink bool
-	Target string // a symlink's text
+	// Special: a FIFO, a socket or a device (never a symlink, whatever
+	// its target), which a search passes over without opening it: an
+	// open can block, fail (a socket) or act (a tape rewinds, a watchdog
+	// starts).
+	Special bool
+	Target  string // a symlink's text
+}
+
+// special reports a file type that is not a regular file, a directory or
+// a symlink.
+func special(mode uint32) bool {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFIFO, unix.S_IFSOCK, unix.S_IFCHR, unix.S_IFBLK:
+		return true
+	}
+	return false
 }
 
 // OpenDirAt opens the directory name inside the open directory dirfd,
@@ -65,6 +80,8 @@ func ReadDirFD(fd int, wantLinks bool) ([]DirEntry, error) {
 			switch typ {
 			case unix.DT_DIR:
 				de.IsDir = true
+			case unix.DT_FIFO, unix.DT_SOCK, unix.DT_CHR, unix.DT_BLK:
+				de.Special = true
 			case unix.DT_LNK:
 				de.IsLink = true
 				if wantLinks {
@@ -80,6 +97,7 @@ func ReadDirFD(fd int, wantLinks bool) ([]DirEntry, error) {
 				if unix.Fstatat(fd, de.Name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 					de.IsDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
 					de.IsLink = st.Mode&unix.S_IFMT == unix.S_IFLNK
+					de.Special = special(st.Mode)
 				}
 				if de.IsLink && wantLinks {
 					if unix.Fstatat(fd, de.Name, &st, 0) == nil {
