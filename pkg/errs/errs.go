@@ -24,6 +24,7 @@ const (
 	EREADREQUIRED    Code = "EREAD_REQUIRED"
 	EIO              Code = "EIO"
 	ENOSPC           Code = "ENOSPC" // no space left on the device, or a disk quota reached
+	ELOOP            Code = "ELOOP"  // a loop of symlinks (or a chain too long to follow)
 	OutsideWorkspace Code = "OUTSIDE_WORKSPACE"
 	ReadOnly         Code = "READ_ONLY"
 	NotUnique        Code = "NOT_UNIQUE"
@@ -157,6 +158,8 @@ func FromOS(op, path string, err error, dirContext bool) error {
 		return FileExists(path, err)
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
 		return Permission(op, path, err)
+	case errors.Is(err, ErrLinkLoop):
+		return LinkLoop(path, err)
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.EXDEV):
 		return Escape("access", path, err)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):

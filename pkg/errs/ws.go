@@ -1,6 +1,7 @@
 package errs
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -45,6 +46,17 @@ func NotRegular(op, path string, err error) *Error {
 	e.Op = op
 	return e
 }
+
+// ErrLinkLoop is the cause of an open that failed with ELOOP because the
+// path's symlinks form a loop (or a chain longer than the kernel follows),
+// not because a link was refused (one not followed, a /proc magic link),
+// which ELOOP means too and which is an escape.
+var ErrLinkLoop = errors.New("too many levels of symbolic links")
+
+// LinkLoop refuses a path whose symlinks loop. Mastra throws Node's raw
+// error, with the absolute path: ELOOP: too many symbolic links
+// encountered, realpath '<ROOT>/loop1'.
+var LinkLoop = pathError(ELOOP, "Too many levels of symbolic links: %s (the symlinks loop)")
 
 // IOFailed is an OS error without a Mastra message of its own.
 func IOFailed(op, path string, err error) *Error {

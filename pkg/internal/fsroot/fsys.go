@@ -158,6 +158,9 @@ func (fsys *FS) osRoot(r *allowedRoot) (*os.Root, error) {
 // is re-resolved and opened beneath the root that really holds it.
 func (fsys *FS) Open(l Loc, flags int, mode uint32) (int, error) {
 	fd, err := fsys.openRaw(l, flags, mode)
+	if err == unix.ELOOP && l.root != nil && isLinkLoop(filepath.Join(l.root.real, filepath.FromSlash(l.sub))) {
+		return -1, errs.ErrLinkLoop
+	}
 	if err != unix.EXDEV || l.root == nil {
 		return fd, err
 	}
@@ -168,6 +171,16 @@ func (fsys *FS) Open(l Loc, flags int, mode uint32) (int, error) {
 		}
 	}
 	return -1, unix.EXDEV
+}
+
+// isLinkLoop tells an ELOOP of the path's own symlinks (a loop, or a
+// chain longer than the kernel follows) from one of the refusals that
+// ELOOP also means below a root (a final symlink not followed, a /proc
+// magic link): the kernel's own resolution, without those rules, fails
+// on a loop alone. It only looks at the path; nothing is opened.
+func isLinkLoop(abs string) bool {
+	var st unix.Stat_t
+	return unix.Stat(abs, &st) == unix.ELOOP
 }
 
 func retryEINTR(f func() (int, error)) (int, error) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/gitignore"
 	"golang.org/x/sys/unix"
 )
@@ -312,7 +313,7 @@ func SkipReason(err error) string {
 		return "symlink outside the workspace"
 	case unix.EACCES, unix.EPERM:
 		return "permission denied"
-	case unix.ELOOP:
+	case unix.ELOOP, errs.ErrLinkLoop:
 		return "symlink loop"
 	case unix.ENOENT, unix.ENOTDIR:
 		return "gone while searching"
