@@ -53,7 +53,9 @@ func (l *Listing) write(o Options, depth int, gitDir string) string {
 				parts = append(parts, fmt.Sprintf("and %d more", len(l.Skipped)-5))
 				break
 			}
-			parts = append(parts, s.Path+": "+s.Reason)
+			// A path nested to PATH_MAX is tens of kilobytes: its
+			// start and end say which it is (--json has it whole).
+			parts = append(parts, wording.Middle(s.Path, 160)+": "+s.Reason)
 		}
 		text += "\nskipped: " + strings.Join(parts, "; ")
 	}

@@ -373,7 +373,8 @@ func newlineHint(d Dialect, wsTools bool) string {
 	return why + ", so it cannot match"
 }
 
-// skippedNames names up to five skipped paths with their reasons.
+// skippedNames names up to five skipped paths with their reasons, a long
+// path shortened in its middle.
 func skippedNames(sk []SkippedPath, d Dialect) string {
 	var parts []string
 	for i, s := range sk {
@@ -385,10 +386,15 @@ func skippedNames(sk []SkippedPath, d Dialect) string {
 			parts = append(parts, more)
 			break
 		}
-		parts = append(parts, jsString([]byte(s.Path))+": "+s.Reason)
+		parts = append(parts, wording.Middle(jsString([]byte(s.Path)), skippedNameMax)+": "+s.Reason)
 	}
 	return strings.Join(parts, "; ")
 }
+
+// skippedNameMax is the most bytes of a skipped path a summary shows;
+// --json data has it whole. A path nested to PATH_MAX (tens of
+// kilobytes) took the whole token budget, and the matches went.
+const skippedNameMax = 160
 
 // formatGrep lays out Mastra's textOut: textOut{the summary}, `---`, then the rows.
 func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, before, after int, d Dialect) string {

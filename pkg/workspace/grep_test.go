@@ -217,3 +217,43 @@ func TestSpecialFiles(t *testing.T) {
 		t.Errorf("grep TODO over the tree: skipped %+v, matches %+v; want a.txt's match alone", res.Skipped, res.Matches)
 	}
 }
+
+// TestGrepDeepSkippedPath: a file nested past PATH_MAX cannot be opened
+// (ENAMETOOLONG) and is named as skipped, shortened in its middle: its
+// 120 KB path in the summary took the whole token budget, so the match
+// of top.txt was cut away ("showing 0 of 1 lines"). glob names it alike.
+func TestGrepDeepSkippedPath(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	must(t, os.WriteFile(filepath.Join(root, "top.txt"), []byte("TODO\n"), 0o644))
+	fd, err := syscall.Open(root, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	must(t, err)
+	name := strings.Repeat("d", 200)
+	for range 300 {
+		must(t, syscall.Mkdirat(fd, name, 0o755))
+		next, err := syscall.Openat(fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+		must(t, err)
+		syscall.Close(fd)
+		fd = next
+	}
+	f, err := syscall.Openat(fd, "deep.txt", syscall.O_WRONLY|syscall.O_CREAT, 0o644)
+	must(t, err)
+	syscall.Write(f, []byte("TODO\n"))
+	syscall.Close(f)
+	syscall.Close(fd)
+
+	ctx := WithDialect(context.Background(), CLIFlags)
+	res, err := w.Grep(ctx, GrepRequest{Pattern: "TODO"})
+	must(t, err)
+	if len(res.Skipped) != 1 || len(res.Skipped[0].Path) < 60000 {
+		t.Fatalf("skipped %d paths, want the deep one whole in the data", len(res.Skipped))
+	}
+	text := res.Text()
+	if !strings.Contains(text, "\ntop.txt:1:1: TODO") || len(text) > 1000 || !strings.Contains(text, "…") || !strings.Contains(text, "/deep.txt: read error: file name too long)") {
+		t.Errorf("grep's text (%d bytes): %.300q…", len(text), text)
+	}
+	g, err := w.Glob(ctx, GlobRequest{Pattern: "**/*.txt"})
+	must(t, err)
+	if text := g.Text(); len(text) > 1000 || !strings.HasPrefix(text, "top.txt\n(1 path skipped: ") {
+		t.Errorf("glob's text (%d bytes): %.300q…", len(text), text)
+	}
+}

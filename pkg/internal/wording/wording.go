@@ -67,6 +67,19 @@ func Excerpt(s string, max int) string {
 	return s[:cut] + "…"
 }
 
+// Middle is s at most about max bytes long: when longer, its start and its
+// end with "…" between them (no character split), so that a path of
+// kilobytes (a tree nested to PATH_MAX) named in a summary keeps its top
+// directory and its file without filling the output.
+func Middle(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, _, _ := Cut(s, 0, max/2)
+	tail, _, _ := Cut(s, len(s)-max/2, len(s))
+	return head + "…" + tail
+}
+
 // Cut is the part of s from byte from to byte to, both moved back to the
 // start of a UTF-8 character so that none is split, and whether s goes on
 // before it and after it (where a quote marks the cut with "…").

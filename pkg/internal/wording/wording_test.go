@@ -149,3 +149,21 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghijk", 10, "abcde…ghijk"},
+		{"ééééééé", 6, "é…éé"}, // never half a character
+		{strings.Repeat("d/", 5000) + "deep.txt", 20, "d/d/d/d/d/…d/deep.txt"},
+	} {
+		if got := Middle(tc.s, tc.max); got != tc.want {
+			t.Errorf("Middle(%.20q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+	}
+}
