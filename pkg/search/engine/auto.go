@@ -71,6 +71,14 @@ func (e *Engine) autoIndex(ctx context.Context, x *search.Index, res *Refresh) {
 			skip(f.id, e.statReason(f, err))
 			continue
 		}
+		if !st.Mode.IsRegular() {
+			// A FIFO, a socket or a device is not opened: a socket's
+			// open fails ("no such device or address"), a device's
+			// can act.
+			x.RemoveSource(f.id)
+			skip(f.id, "not a regular file")
+			continue
+		}
 		old, had := known[f.id]
 		if had && live[f.id] && old.Size == st.Size && old.MtimeNS == st.MtimeNS {
 			if st.Size > maxIndexedFile {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -132,13 +133,18 @@ func TestRefreshSkips(t *testing.T) {
 	must(t, os.WriteFile(outside, []byte("secret\n"), 0o644))
 	must(t, os.Symlink(outside, at("docs/leak.md")))
 	must(t, unix.Mkfifo(at("docs/pipe"), 0o644))
+	// A socket is not a regular file either (it was "read error: no such
+	// device or address", from its open).
+	l, err := net.Listen("unix", at("docs/sock"))
+	must(t, err)
+	defer l.Close()
 	must(t, os.WriteFile(at("docs/big.bin"), []byte("\x00head"), 0o644))
 	e := testEngine(t, fs, "docs", "missing", "src/*.go", "../out")
 	r, err := e.Refresh(context.Background())
 	must(t, err)
 	want := "[{missing no such file or directory} {src/*.go matches nothing} " +
 		"{../out refused (Permission denied: access on ../out)} " +
-		"{docs/big.bin binary} {docs/leak.md symlink outside the workspace} {docs/pipe not a regular file}]"
+		"{docs/big.bin binary} {docs/leak.md symlink outside the workspace} {docs/pipe not a regular file} {docs/sock not a regular file}]"
 	if got := fmt.Sprint(r.Skipped); got != want {
 		t.Errorf("skipped %s\nwant    %s", got, want)
 	}
