@@ -345,11 +345,13 @@ func (s *Set) Read(sk *Skill, name, p string, start, end *float64) (*ReadOutcome
 	if ok {
 		data, err = s.fs.ReadFile(file)
 	}
-	var big *TooLargeError
-	if errors.As(err, &big) {
+	if err != nil {
+		// There but not readable (too large, permission denied, a FIFO,
+		// a loop of links): say so. It read "not found in skill", with
+		// the file among the "Available files" of the same message.
 		return nil, err
 	}
-	if !ok || err != nil {
+	if !ok {
 		var all []string
 		for _, f := range sk.References {
 			all = append(all, "references/"+f)
