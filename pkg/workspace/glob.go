@@ -70,7 +70,7 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 		return nil, errs.NotDir(p, nil)
 	}
 	hidden := req.IncludeHidden != nil && *req.IncludeHidden
-	opts := fsroot.WalkOptions{Hidden: hidden, SkipGit: true, Links: true}
+	opts := fsroot.WalkOptions{Hidden: hidden, SkipGit: true, Links: true, MaxDepth: globDepth(pattern, anchored, top)}
 	if req.RespectGitignore == nil || *req.RespectGitignore {
 		opts.Ignore = w.fs.IgnoreFor(t)
 	}
@@ -129,6 +129,20 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 	}
 	res.text = globText(res, dialectOf(ctx))
 	return res, nil
+}
+
+// globDepth is how deep below PATH a pattern without ** can match: one
+// level a slash, at most (a slash in braces or escaped counts too, which
+// only lets the walk go deeper than it needs). The walk enters no
+// directory deeper: '*.go' lists the top level without walking the whole
+// tree, or naming the unreadable directories below as skipped, which no
+// match could have been in. 0 (no limit) for a pattern with **, or one
+// matched against workspace-relative paths below a PATH.
+func globDepth(pattern string, anchored bool, top string) int {
+	if strings.Contains(pattern, "**") || anchored && top != "." {
+		return 0
+	}
+	return strings.Count(pattern, "/") + 1
 }
 
 // anchorGlob reads a pattern that names a place: an absolute one whose
