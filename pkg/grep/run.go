@@ -532,7 +532,11 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 	// Files bigger than a buffer are judged by their head before the rest
 	// is read: a disk image is skipped after 8 KiB, not after reading
 	// gigabytes, and the big binary files of a source tree cost one pread.
-	if st.Size > headFirst {
+	// So is a file whose size says 0 (procfs and sysfs give no size):
+	// what it holds is not known until it is read, and /proc/self/pagemap
+	// holds 8 bytes for each page of the address space, hundreds of
+	// gigabytes, which a whole read took into memory until ws died.
+	if unsized := st.Size == 0; st.Size > headFirst || unsized {
 		if cap(buf) < media.SniffLen {
 			buf = make([]byte, 0, 64<<10)
 		}
@@ -547,8 +551,10 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			return buf
 		}
 		// A match may span windows when it may span lines: such a
-		// search reads each file whole, as ripgrep's -U does.
-		if !g.m.multi && (st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded()) {
+		// search reads each file whole, as ripgrep's -U does. A file
+		// without a size is searched in windows, however long it
+		// turns out to be.
+		if !g.m.multi && (st.Size > windowFrom || st.Size > int64(windowSize) && g.bounded() || unsized && n > 0) {
 			return g.scanWindows(f, fd, st.Size, buf)
 		}
 	}
