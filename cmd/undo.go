@@ -16,7 +16,8 @@ without PATH, the last change ws made in the workspace. A change is taken
 back whole: when PATH's last change is a patch, every file of the patch is
 put back with it. It is refused, with the reason, when a file changed since
 (--force takes it back anyway). An undo is itself a change: undo again to
-redo. ws history PATH lists what is kept.`,
+redo. With --thread, only that thread's changes are taken back, so one
+agent never undoes another's. ws history PATH lists what is kept.`,
 		Example: `  ws undo src/app.ts
   ws undo
   ws undo notes.md --force`,

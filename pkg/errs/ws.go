@@ -364,6 +364,25 @@ func NothingToUndo(path string) *Error {
 	return newf(NoChange, "nothing to undo: ws has kept no change of %s", path).at(path, nil)
 }
 
+// NothingToUndoOfThread: a thread (--thread) has no change of path (of
+// the workspace when empty) to take back; other, when not empty, names the
+// newest change another thread (or none) made, which it does not take back.
+func NothingToUndoOfThread(path, other string) *Error {
+	what := "in this workspace"
+	if path != "" {
+		what = "of " + path
+	}
+	msg := "nothing to undo: ws has kept no change " + what + " made by this thread"
+	if other != "" {
+		msg += fmt.Sprintf(" (the last, the %s, was not: an undo with a thread takes back only that thread's changes)", other)
+	}
+	e := newf(NoChange, "%s", msg)
+	if path != "" {
+		e = e.at(path, nil)
+	}
+	return e
+}
+
 // NothingToUndoMoved: no change of path kept since its directory was
 // moved there; hint says where the move came from and how to take it back.
 func NothingToUndoMoved(path, hint string) *Error {

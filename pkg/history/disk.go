@@ -43,13 +43,15 @@ var errNewer = errors.New("written by a newer version of ws")
 
 // record is one committed change: entries/<id>.json.
 type record struct {
-	Version   int          `json:"version"`
-	ID        string       `json:"id"`
-	Time      time.Time    `json:"time"`
-	Op        Op           `json:"op"`
-	Txn       string       `json:"txn"` // the pending change it came from
-	Recovered bool         `json:"recovered,omitempty"`
-	Files     []fileRecord `json:"files"`
+	Version   int       `json:"version"`
+	ID        string    `json:"id"`
+	Time      time.Time `json:"time"`
+	Op        Op        `json:"op"`
+	Txn       string    `json:"txn"` // the pending change it came from
+	Recovered bool      `json:"recovered,omitempty"`
+	// Thread is the thread the change was made for (Options.Thread).
+	Thread statefile.String `json:"thread,omitempty"`
+	Files  []fileRecord     `json:"files"`
 }
 
 // fileRecord is one file of a change.
@@ -67,11 +69,12 @@ type fileRecord struct {
 
 // pendingRecord is a change begun and not committed: pending/<txn>.json.
 type pendingRecord struct {
-	Version int          `json:"version"`
-	Txn     string       `json:"txn"`
-	Begun   time.Time    `json:"begun"`
-	Op      Op           `json:"op"`
-	Files   []fileRecord `json:"files"` // After unset
+	Version int              `json:"version"`
+	Txn     string           `json:"txn"`
+	Begun   time.Time        `json:"begun"`
+	Op      Op               `json:"op"`
+	Thread  statefile.String `json:"thread,omitempty"`
+	Files   []fileRecord     `json:"files"` // After unset
 }
 
 // manifest is a kept directory's nodes, stored as a blob.

@@ -97,6 +97,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now is the clock (time.Now by default).
 	Now func() time.Time
+	// Thread is the thread (ws --thread) the changes begun through the
+	// store are made for, kept with each: "" for none.
+	Thread string
 }
 
 // Store is the history directory of one workspace's state directory. Its
@@ -383,6 +386,8 @@ type Entry struct {
 	// Rename is the part the file plays in a directory rename, which
 	// undo renames back (see Rename); empty for any other change.
 	Rename Rename `json:"rename,omitempty"`
+	// Thread is the thread the change was made for ("" for none).
+	Thread string `json:"thread,omitempty"`
 
 	manifest string // the blob of a kept directory's nodes
 }

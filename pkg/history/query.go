@@ -12,7 +12,7 @@ func (r *record) entries() []*Entry {
 	out := make([]*Entry, len(r.Files))
 	for i, f := range r.Files {
 		out[i] = &Entry{ID: r.ID, Time: r.Time, Op: r.Op, Key: string(f.Key), Path: string(f.Path), Before: f.Before,
-			After: f.After, Undoes: f.Undoes, MadeDirs: f.MadeDirs, Recovered: r.Recovered, Rename: f.Rename, manifest: f.Manifest}
+			After: f.After, Undoes: f.Undoes, MadeDirs: f.MadeDirs, Recovered: r.Recovered, Rename: f.Rename, Thread: string(r.Thread), manifest: f.Manifest}
 	}
 	return out
 }
@@ -60,11 +60,15 @@ func (s *Store) List(key string) ([]*Entry, error) {
 
 // Last returns the newest entry of the file key, or nil if it has none.
 // The entry may be one file of a group: Group(e.ID) gives them all.
-func (s *Store) Last(key string) (*Entry, error) {
+func (s *Store) Last(key string) (*Entry, error) { return s.LastWhere(key, nil) }
+
+// LastWhere is Last among the entries that satisfy ours (nil: every
+// entry), such as those of one thread.
+func (s *Store) LastWhere(key string, ours func(e *Entry) bool) (*Entry, error) {
 	var last *Entry
 	err := s.eachRecord(func(r *record) bool {
 		for _, e := range r.entries() {
-			if e.Key == key {
+			if e.Key == key && (ours == nil || ours(e)) {
 				last = e
 				return false
 			}
@@ -78,18 +82,20 @@ func (s *Store) Last(key string) (*Entry, error) {
 // order they were given to Begin, or nil if there is none.
 func (s *Store) LastGroup() ([]*Entry, error) { return s.LastGroupWhere(nil) }
 
-// LastGroupWhere is LastGroup among the changes whose every file key
+// LastGroupWhere is LastGroup among the changes whose every entry
 // satisfies ours (nil: every change): a state directory shared by two
-// workspaces holds both their changes, and each takes back its own.
-func (s *Store) LastGroupWhere(ours func(key string) bool) ([]*Entry, error) {
+// workspaces holds both their changes, and each takes back its own; two
+// threads of one workspace alike.
+func (s *Store) LastGroupWhere(ours func(e *Entry) bool) ([]*Entry, error) {
 	var out []*Entry
 	err := s.eachRecord(func(r *record) bool {
-		for _, f := range r.Files {
-			if ours != nil && !ours(string(f.Key)) {
+		es := r.entries()
+		for _, e := range es {
+			if ours != nil && !ours(e) {
 				return true
 			}
 		}
-		out = r.entries()
+		out = es
 		return false
 	})
 	return out, err

@@ -82,7 +82,7 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 		return nil, err
 	}
 	p := &Pending{s: s, rec: pendingRecord{
-		Version: versionOf(files), Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Files: files,
+		Version: versionOf(files), Txn: hex.EncodeToString(tok[:]), Begun: s.opts.Now().UTC(), Op: op, Thread: statefile.String(s.opts.Thread), Files: files,
 	}}
 
 	unlock, err := s.lock()
@@ -309,7 +309,7 @@ func (s *Store) commit(p *pendingRecord, files []fileRecord, recovered bool) (*r
 		return nil, err
 	}
 	r := &record{Version: versionOf(files), ID: id, Time: s.opts.Now().UTC(), Op: p.Op, Txn: p.Txn,
-		Recovered: recovered, Files: files}
+		Recovered: recovered, Thread: p.Thread, Files: files}
 	if err := statefile.WriteJSON(s.path(entriesDir, id+".json"), r); err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func (w *Workspace) history() *history.Store {
 	if w.stateDir == "" {
 		return nil
 	}
-	return history.Open(filepath.Join(w.stateDir, "history"), history.Options{Now: w.now})
+	return history.Open(filepath.Join(w.stateDir, "history"), history.Options{Now: w.now, Thread: w.thread})
 }
 
 // stateAt is what is at l now, as the history keeps it: a regular file's

@@ -558,7 +558,7 @@ func (w *Workspace) undoRename(ctx context.Context, r *heldRename, force bool) (
 		res.Files[0], res.Files[1] = here, back
 		lines[0], lines[1] = hereLine, backLine
 	}
-	res.text = undoHead(r.from, force) + "\n" + strings.Join(lines, "\n")
+	res.text = undoHead(r.from, force, w.thread) + "\n" + strings.Join(lines, "\n")
 	return res, nil
 }
 

@@ -197,7 +197,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Apply a patch that adds, updates, moves or deletes files: Codex's apply_patch format or a unified diff. Context lines locate each change (trailing whitespace and typographic punctuation are forgiven; a context that fits two places is refused). All files change or none."},
 			(*Workspace).ApplyPatch),
 		tool(ToolSpec{ID: Undo, Command: "undo", Cancellable: true, Writes: true, Op: "undo", WSOnly: true,
-			Description: "Take back the last change ws made to a file (write, edit, delete, move or patch) or a directory (delete, move: a moved directory is renamed back), or the last change in the workspace. Refused when the file changed since, unless force is set. An undo can itself be undone."},
+			Description: "Take back the last change ws made to a file (write, edit, delete, move or patch) or a directory (delete, move: a moved directory is renamed back), or the last change in the workspace; only this thread's changes, when a thread is set. Refused when the file changed since, unless force is set. An undo can itself be undone."},
 			(*Workspace).Undo),
 		tool(ToolSpec{ID: SendInput, Command: "send", Cancellable: true, Needs: NeedSandbox | NeedProcesses, WSOnly: true,
 			Description: "Write text to the stdin of a background process started with execute_command (background=true, and stdinPipe=true or tty=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards (on a tty: sends ^D, the terminal's end of file). Read the reply with get_process_output (sinceLast=true shows only what is new)."},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -123,7 +124,7 @@ func (w *Workspace) Undo(ctx context.Context, req UndoRequest) (*UndoResult, err
 		return nil, err
 	}
 	w.readBackAfterMove(group[0].Op, files)
-	return undoResult(group, files, force), nil
+	return undoResult(group, files, force, w.thread), nil
 }
 
 // readBackAfterMove keeps this thread's read of a file across the undo
@@ -270,12 +271,12 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		// one's roots. The keys are compared as recorded (real paths), so
 		// a change of this workspace whose path now leads outside through
 		// a symlink is still its last, and refused as such.
-		group, err := h.LastGroupWhere(w.ownsKey)
+		group, err := h.LastGroupWhere(func(e *history.Entry) bool { return w.ownsKey(e.Key) && w.undoesOf(e) })
 		if err != nil {
 			return nil, w.stateError(err)
 		}
 		if len(group) == 0 {
-			return nil, errs.NothingToUndo("")
+			return nil, w.nothingToUndo(h, "", nil)
 		}
 		return group, nil
 	}
@@ -285,7 +286,7 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 	}
 	var e *history.Entry
 	for _, key := range keys { // the newest change of either
-		last, err := h.Last(key)
+		last, err := h.LastWhere(key, w.undoesOf)
 		if err != nil {
 			return nil, w.stateError(err)
 		}
@@ -294,13 +295,44 @@ func (w *Workspace) undoGroup(h *history.Store, path string) ([]*history.Entry, 
 		}
 	}
 	if e == nil {
-		return nil, errs.NothingToUndo(path)
+		return nil, w.nothingToUndo(h, path, keys)
 	}
 	group, err := h.Group(e.ID)
 	if err != nil {
 		return nil, w.stateError(err)
 	}
 	return group, nil
+}
+
+// undoesOf reports whether undo takes back the change of e: with a
+// thread (--thread), only the changes made for that thread, so that one
+// agent never takes back another's; without one, any change.
+func (w *Workspace) undoesOf(e *history.Entry) bool {
+	return w.thread == "" || e.Thread == w.thread
+}
+
+// nothingToUndo is the error of an undo that found no change of path (of
+// the workspace when path is empty; keys are the path's history keys) it
+// may take back: when other threads' changes are kept, it says so.
+func (w *Workspace) nothingToUndo(h *history.Store, path string, keys []string) error {
+	if w.thread == "" {
+		return errs.NothingToUndo(path)
+	}
+	var other *history.Entry
+	if path == "" {
+		if g, err := h.LastGroupWhere(func(e *history.Entry) bool { return w.ownsKey(e.Key) }); err == nil && len(g) > 0 {
+			other = g[0]
+		}
+	}
+	for _, key := range keys {
+		if last, err := h.Last(key); err == nil && last != nil && (other == nil || last.ID > other.ID) {
+			other = last
+		}
+	}
+	if other == nil {
+		return errs.NothingToUndoOfThread(path, "")
+	}
+	return errs.NothingToUndoOfThread(path, fmt.Sprintf("%s of %s", other.Op, other.Time.UTC().Format(time.RFC3339)))
 }
 
 // ownsKey reports whether a history key (a file's real path when it was
@@ -566,7 +598,7 @@ func (w *Workspace) fingerprintAt(key string, identity bool) (history.Fingerprin
 	return st.Fingerprint(), nil
 }
 
-func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResult {
+func undoResult(group []*history.Entry, files []*heldFile, force bool, thread string) *UndoResult {
 	e := group[0]
 	res := &UndoResult{Undid: e.ID, Op: string(e.Op), Forced: force, when: e.Time}
 	var lines []string
@@ -596,13 +628,18 @@ func undoResult(group []*history.Entry, files []*heldFile, force bool) *UndoResu
 	}
 	sort.Slice(res.Files, func(i, j int) bool { return string(res.Files[i].Path) < string(res.Files[j].Path) })
 	sort.Strings(lines)
-	res.text = undoHead(e, force) + "\n" + strings.Join(lines, "\n")
+	res.text = undoHead(e, force, thread) + "\n" + strings.Join(lines, "\n")
 	return res
 }
 
-// undoHead is the first line of an undo's text: which change it took back.
-func undoHead(e *history.Entry, force bool) string {
+// undoHead is the first line of an undo's text: which change it took
+// back, and, when it was made for another thread than thread (the undo
+// has none), which.
+func undoHead(e *history.Entry, force bool, thread string) string {
 	head := fmt.Sprintf("Undid the %s of %s", e.Op, e.Time.UTC().Format(time.RFC3339))
+	if e.Thread != thread {
+		head += " (made by thread " + strconv.Quote(e.Thread) + ")"
+	}
 	if force {
 		head += " (forced)"
 	}
@@ -636,6 +673,7 @@ type HistoryVersion struct {
 	After     history.Fingerprint `json:"after"`  // what the change left
 	Undoes    string              `json:"undoes,omitempty"`
 	Recovered bool                `json:"recovered,omitempty"`
+	Thread    Bytes               `json:"thread,omitempty"` // the thread it was made for
 	// Rename is, for a directory renamed in one step, the part this path
 	// played ("from": the directory left it; "to": it took it), and
 	// MovedTo or MovedFrom the other path.
@@ -646,7 +684,7 @@ type HistoryVersion struct {
 
 func versionOf(e *history.Entry, other string) HistoryVersion {
 	v := HistoryVersion{ID: e.ID, Time: e.Time, Op: string(e.Op), Path: Bytes(e.Path),
-		Before: e.Before, After: e.After, Undoes: e.Undoes, Recovered: e.Recovered, Rename: string(e.Rename)}
+		Before: e.Before, After: e.After, Undoes: e.Undoes, Recovered: e.Recovered, Thread: Bytes(e.Thread), Rename: string(e.Rename)}
 	switch e.Rename {
 	case history.RenameFrom:
 		v.MovedTo = Bytes(other)
@@ -721,19 +759,47 @@ func (w *Workspace) History(ctx context.Context, req HistoryRequest) (*HistoryRe
 		return res, nil
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (ws undo %s takes back the first):", len(list), wording.Plural(len(list), "change", "changes"), req.Path, req.Path)
+	fmt.Fprintf(&sb, "%d kept %s of %s, newest first (%s):", len(list), wording.Plural(len(list), "change", "changes"), req.Path, w.undoesWhich(req.Path, list))
 	for i, e := range list {
 		what := keptText(e.Before)
 		if e.Rename != "" {
 			what = renameText(e, others[i])
 		}
-		fmt.Fprintf(&sb, "\n%s\t%s\t%s", e.Time.UTC().Format(time.RFC3339), e.Op, what)
+		fmt.Fprintf(&sb, "\n%s\t%s\t%s%s", e.Time.UTC().Format(time.RFC3339), e.Op, what, threadNote(e, w.thread))
 	}
 	if movedNote != "" {
 		sb.WriteString("\nAlso, " + movedNote + ".")
 	}
 	res.text = sb.String()
 	return res, nil
+}
+
+// undoesWhich says which of list (a path's changes, newest first) ws undo
+// of path takes back: the first, unless this thread (--thread) did not
+// make it, as undo takes back only the thread's own.
+func (w *Workspace) undoesWhich(path string, list []*history.Entry) string {
+	for i, e := range list {
+		switch {
+		case !w.undoesOf(e):
+		case i == 0:
+			return "ws undo " + path + " takes back the first"
+		default:
+			return "ws undo " + path + " takes back the first made by this thread, of " + e.Time.UTC().Format(time.RFC3339)
+		}
+	}
+	return "none made by this thread, the only ones its ws undo takes back"
+}
+
+// threadNote marks, in history's text, a change made for another thread
+// than thread (or for none).
+func threadNote(e *history.Entry, thread string) string {
+	switch {
+	case e.Thread == thread:
+		return ""
+	case e.Thread == "":
+		return "\t(made without a thread)"
+	}
+	return "\t(made by thread " + strconv.Quote(e.Thread) + ")"
 }
 
 // renameText says what a rename (of a directory, or of a file too big to
