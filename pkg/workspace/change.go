@@ -161,6 +161,10 @@ type recording struct {
 	// history keeps of a file: done warns that undo cannot take the
 	// change back (a tool that says so in its own text clears it).
 	tooBig []string
+	// unkept is the warning that the history could not record the
+	// change, given by done once the change is made: a change that fails
+	// is not one undo would miss.
+	unkept string
 }
 
 // record begins recording a change of the files in changes.
@@ -175,10 +179,10 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 		}
 	}
 	p, err := h.Begin(op, changes...)
-	if err != nil {
-		w.warn("the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err))
-	}
 	rec := &recording{w: w, p: p}
+	if err != nil {
+		rec.unkept = "the change of " + changes[0].Path + " is not kept for undo: " + unrecorded(err)
+	}
 	if p == nil || op == history.OpUndo {
 		return rec
 	}
@@ -260,6 +264,9 @@ func unrecorded(err error) string {
 func (r *recording) done(err error, after ...history.Fingerprint) {
 	switch {
 	case r.p == nil:
+		if err == nil && r.unkept != "" {
+			r.w.warn(r.unkept)
+		}
 	case err != nil:
 		_ = r.p.Abort()
 	default:
