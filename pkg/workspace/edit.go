@@ -262,7 +262,7 @@ func lineEndAfter(b []byte, at, n int) int {
 // writeFrom writes the edited file from the match's pieces (not after ctx
 // ends: see commit).
 func (w *Workspace) writeFrom(ctx context.Context, t *fsroot.Target, g *writeGuard, m *editmatch.Match) (fsroot.FileStat, error) {
-	st, err := w.fs.WriteAtomic(t.Loc(), m, fsroot.WriteOptions{Commit: commitWith(ctx)})
+	st, err := w.fs.WriteAtomic(t.Loc(), m, fsroot.WriteOptions{Commit: commitWith(ctx), Track: trackWith(ctx)})
 	if err != nil {
 		return st, writeError(t, err, false)
 	}

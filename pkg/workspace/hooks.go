@@ -382,6 +382,10 @@ func (w *Workspace) runLimited(ctx context.Context, spec *ToolSpec, name string,
 		case o = <-done:
 		case <-time.After(timeoutGrace):
 			if !changed {
+				// ws may exit now, the tool still running: the
+				// temporary file of a write waiting for its content
+				// must not stay behind.
+				gate.abandon()
 				return timedOut()
 			}
 			o = <-done
@@ -400,6 +404,12 @@ type commitGate struct {
 	mu      sync.Mutex
 	closed  bool
 	changes int
+	// temps are the removers of the temporary files of writes under way
+	// (see fsroot.WriteOptions.Track), by a number of their own; nil once
+	// the call was given up (abandon).
+	temps     map[int]func()
+	next      int
+	abandoned bool
 }
 
 type commitGateKey struct{}
@@ -411,6 +421,39 @@ func (g *commitGate) close() (changed bool) {
 	defer g.mu.Unlock()
 	g.closed = true
 	return g.changes > 0
+}
+
+// track keeps remove, the remover of a write's temporary file, until
+// untrack; it fails once the call was given up.
+func (g *commitGate) track(remove func()) (untrack func(), err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.abandoned {
+		return nil, context.DeadlineExceeded
+	}
+	if g.temps == nil {
+		g.temps = map[int]func(){}
+	}
+	n := g.next
+	g.next++
+	g.temps[n] = remove
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.temps, n)
+	}, nil
+}
+
+// abandon removes the temporary files of the writes under way, for a call
+// given up at its deadline, and lets no write make another.
+func (g *commitGate) abandon() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.abandoned = true
+	for _, remove := range g.temps {
+		remove()
+	}
+	g.temps = nil
 }
 
 // commit runs step, a change to the workspace that must be made whole or
@@ -440,6 +483,16 @@ func commit(ctx context.Context, step func() error) error {
 // commitWith is commit bound to ctx, for fsroot.WriteOptions.Commit.
 func commitWith(ctx context.Context) func(step func() error) error {
 	return func(step func() error) error { return commit(ctx, step) }
+}
+
+// trackWith is the gate of ctx's call keeping a write's temporary file,
+// for fsroot.WriteOptions.Track; nil when the call has no operation
+// timeout.
+func trackWith(ctx context.Context) func(remove func()) (func(), error) {
+	if g, _ := ctx.Value(commitGateKey{}).(*commitGate); g != nil {
+		return g.track
+	}
+	return nil
 }
 
 var errOperationTimeout = errors.New("operation timeout")

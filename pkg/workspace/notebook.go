@@ -373,7 +373,7 @@ func (w *Workspace) NotebookEdit(ctx context.Context, req NotebookEditRequest) (
 		var nst fsroot.FileStat
 		err := w.unchangedSince(g, st, req.Path)
 		if err == nil {
-			nst, err = w.fs.WriteAtomic(t.Loc(), bytes.NewReader(out), fsroot.WriteOptions{Commit: commitWith(ctx)})
+			nst, err = w.fs.WriteAtomic(t.Loc(), bytes.NewReader(out), fsroot.WriteOptions{Commit: commitWith(ctx), Track: trackWith(ctx)})
 			if err != nil {
 				err = writeError(t, err, false)
 			} else {

@@ -325,7 +325,7 @@ func diffName(t *fsroot.Target, exists, old bool) string {
 // commit) and updates the read record
 // of the file if this thread has one (recordWrite).
 func (w *Workspace) writeFile(ctx context.Context, t *fsroot.Target, g *writeGuard, src io.WriterTo, noReplace bool) (fsroot.FileStat, error) {
-	st, err := w.fs.WriteAtomic(t.Loc(), src, fsroot.WriteOptions{NoReplace: noReplace, Commit: commitWith(ctx)})
+	st, err := w.fs.WriteAtomic(t.Loc(), src, fsroot.WriteOptions{NoReplace: noReplace, Commit: commitWith(ctx), Track: trackWith(ctx)})
 	if err != nil {
 		return st, writeError(t, err, noReplace)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -145,5 +146,54 @@ func TestOperationTimeoutWriteChangesNothingLate(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(root, ".ws-tmp-*"))
 	if len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// stalledReader gives its first bytes at once, then blocks until release
+// is closed (a pipe whose writer went quiet), and marks waiting once its
+// second read has begun: the write's temporary file exists by then.
+type stalledReader struct {
+	first   []byte
+	waiting atomic.Bool
+	release chan struct{}
+}
+
+func (r *stalledReader) Read(p []byte) (int, error) {
+	if len(r.first) > 0 {
+		n := copy(p, r.first)
+		r.first = r.first[n:]
+		return n, nil
+	}
+	r.waiting.Store(true)
+	<-r.release
+	return 0, io.EOF
+}
+
+// A write whose content stops coming before tools.operationTimeout leaves
+// no temporary file when the call gives up on it, though the write itself
+// still waits for its stdin: ws exits then, and nothing would remove the
+// file until the next write of the directory. Before, ws write fed
+// "a", a pause and "hi" through a pipe left a .ws-tmp-* file behind.
+func TestOperationTimeoutStalledWriteLeavesNoTemp(t *testing.T) {
+	cfg := config.Default()
+	cfg.Tools.OperationTimeoutMs = 100
+	w, root := newTestWorkspace(t, cfg, "f.txt")
+	src := &stalledReader{first: []byte("a"), release: make(chan struct{})}
+	defer close(src.release)
+	_, err := w.Run(context.Background(), WriteFile, WriteRequest{Path: "f.txt", Source: src})
+	if errs.CodeOf(err) != errs.Timeout {
+		t.Fatalf("write with stalled content: %v, want TIMEOUT", err)
+	}
+	// The call is given up now, as ws gives it up before it exits. The
+	// write made its temporary file (and waits for more) unless, on a
+	// busy machine, it got no further than its first read before then.
+	if !src.waiting.Load() {
+		t.Skip("the write had not begun its temporary file when the call was given up")
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, ".ws-tmp-*")); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "f.txt")); string(got) != "content of f.txt\n" {
+		t.Errorf("f.txt = %q, want its old content", got)
 	}
 }

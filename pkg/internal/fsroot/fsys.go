@@ -468,6 +468,13 @@ type WriteOptions struct {
 	// to run it by returning an error: the write then fails and the old
 	// file is untouched.
 	Commit func(step func() error) error
+	// Track, when set, is told of the temporary file once it is made,
+	// with a function that removes it, for a caller that may give up on
+	// the write while it still runs (an operation timeout: its process
+	// then exits, and the file would stay); untrack is called when the
+	// write is done with the file. An error (the caller gave up already)
+	// fails the write.
+	Track func(remove func()) (untrack func(), err error)
 }
 
 // commit runs step through opts.Commit, when there is one.
@@ -576,6 +583,13 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		f.Close()
 		unix.Unlinkat(pfd, tmp, 0)
 		return FileStat{}, err
+	}
+	if opts.Track != nil {
+		untrack, err := opts.Track(func() { unix.Unlinkat(pfd, tmp, 0) })
+		if err != nil {
+			return fail(err)
+		}
+		defer untrack() // before pfd is closed
 	}
 	if _, err := r.WriteTo(f); err != nil {
 		return fail(err)
