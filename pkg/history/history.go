@@ -153,7 +153,8 @@ type State struct {
 	// made before owners were kept).
 	Owner *Owner
 	// Size is the file's size. It may be left 0 when Data is given; with
-	// Data nil, a Size over MaxEntryBytes records the file as too large.
+	// Data nil, a Size over MaxEntryBytes records the file as too large,
+	// and so, with Tree nil, a directory whose files total it.
 	Size    int64
 	MtimeNS int64  // optional: shown by history, used by Recover without a hash
 	Data    []byte // KindFile: the content

@@ -209,6 +209,9 @@ func (s *Store) Content(e *Entry) (State, error) {
 	k := e.Before
 	st := State{Kind: k.Kind, Mode: k.Mode, Owner: k.Owner, Size: k.Size, MtimeNS: k.MtimeNS}
 	if k.TooLarge {
+		if k.Kind == KindDir { // Size is where counting stopped, over the cap
+			return State{}, fmt.Errorf("%s (a directory, its files over %d bytes) was %w", e.Path, s.opts.MaxEntryBytes, ErrTooLarge)
+		}
 		return State{}, fmt.Errorf("%s (%d bytes) was %w", e.Path, k.Size, ErrTooLarge)
 	}
 	if e.Rename == RenameFrom {

@@ -210,6 +210,13 @@ func (s *Store) prepare(c Change, blobs map[string][]byte, kept *int64) (fileRec
 		f := SymlinkFingerprint(st.Target)
 		k.Size, k.SHA256, k.Target = f.Size, f.SHA256, st.Target
 	case KindDir:
+		if st.Tree == nil && st.Size > s.opts.MaxEntryBytes {
+			// Its files total over the cap: its tree was not read.
+			// Kept as an empty directory, undo would put back nothing
+			// of them and say it restored the directory.
+			k.Size, k.TooLarge = st.Size, true
+			break
+		}
 		nodes := make([]storedNode, 0, len(st.Tree))
 		paths := map[string]bool{}
 		for _, n := range st.Tree {

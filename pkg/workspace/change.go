@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/wstools/ws/pkg/history"
 	"github.com/wstools/ws/pkg/internal/fsroot"
@@ -160,7 +161,8 @@ type recording struct {
 	// tooBig names the files whose previous version is over what the
 	// history keeps of a file: done warns that undo cannot take the
 	// change back (a tool that says so in its own text clears it).
-	tooBig []string
+	tooBig    []string
+	tooBigDir bool // a directory, the one file of a delete
 	// unkept is the warning that the history could not record the
 	// change, given by done once the change is made: a change that fails
 	// is not one undo would miss.
@@ -190,15 +192,23 @@ func (w *Workspace) record(op history.Op, changes ...history.Change) *recording 
 		// A file renamed needs no bytes to be renamed back.
 		if c.Rename != history.RenameFrom && tooBigToKeep(c.Before) && c.Before.Size > h.Options().MaxEntryBytes {
 			rec.tooBig = append(rec.tooBig, c.Path)
+			rec.tooBigDir = rec.tooBigDir || c.Before.Kind == history.KindDir
 		}
 	}
 	return rec
 }
 
 // tooBigToKeep reports whether st is a regular file known by its size
-// only (stateAt reads no bytes over the cap): the history cannot keep it.
+// only (stateAt reads no bytes over the cap), or a directory whose tree
+// was not read for the same reason: the history cannot keep it.
 func tooBigToKeep(st history.State) bool {
-	return st.Kind == history.KindFile && st.Data == nil && st.Size > 0
+	switch st.Kind {
+	case history.KindFile:
+		return st.Data == nil && st.Size > 0
+	case history.KindDir:
+		return st.Tree == nil && st.Size > 0
+	}
+	return false
 }
 
 // tooBigText says why undo cannot take back a change of name: the version
@@ -209,6 +219,13 @@ func tooBigText(name string, limit int64) string {
 		size = fmt.Sprintf("%d MiB", limit>>20)
 	}
 	return name + " was over " + size + " (the most undo keeps of a file)"
+}
+
+// tooBigDirText is tooBigText for a directory, whose files together
+// were over limit bytes.
+func tooBigDirText(name string, limit int64) string {
+	text := strings.Replace(tooBigText(name, limit), " was over ", "'s files were over ", 1)
+	return strings.Replace(text, "(the most undo keeps of a file)", "(the most undo keeps of a file or a directory)", 1)
 }
 
 // missingDirs is how many of the nearest ancestors of key (a real
@@ -275,7 +292,11 @@ func (r *recording) done(err error, after ...history.Fingerprint) {
 			return
 		}
 		for _, name := range r.tooBig {
-			r.w.warn("undo cannot take this change back: " + tooBigText(name, r.w.keepLimit()))
+			text := tooBigText(name, r.w.keepLimit())
+			if r.tooBigDir {
+				text = tooBigDirText(name, r.w.keepLimit())
+			}
+			r.w.warn("undo cannot take this change back: " + text)
 		}
 	}
 }

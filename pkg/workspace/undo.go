@@ -824,6 +824,8 @@ func renameText(e *history.Entry, other string) string {
 // keptText says what a change replaced.
 func keptText(k history.Kept) string {
 	switch {
+	case k.TooLarge && k.Kind == history.KindDir:
+		return "replaced a directory (its files too large to keep: cannot be undone)"
 	case k.TooLarge:
 		return fmt.Sprintf("replaced %d bytes (too large to keep: cannot be undone)", k.Size)
 	case k.Kind == history.KindAbsent:
