@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/procstate"
 	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/runner"
 )
@@ -120,15 +121,18 @@ func (a *App) run(ctx context.Context, args []string) int {
 		// In the process's last run the watch lasts until it exits (a
 		// first signal while ws finishes up is taken, a second ends it):
 		// taking the handler off waits on os/signal's thread, ~0.15 ms.
-		var done <-chan struct{}
+		var done, finished <-chan struct{}
+		finish := func() {}
 		if !a.lastRun {
 			done = sctx.Done()
+			f := make(chan struct{})
+			finished, finish = f, func() { close(f) }
 		}
 		go func() {
 			select {
 			case s := <-sigc:
 				cancel(&runner.SignalError{Signal: s.(syscall.Signal)})
-				passRepeats(sigc, s.(syscall.Signal))
+				passRepeats(sigc, s.(syscall.Signal), finished)
 			case <-done:
 			}
 		}()
@@ -136,6 +140,7 @@ func (a *App) run(ctx context.Context, args []string) int {
 			if !a.lastRun {
 				signal.Stop(sigc)
 			}
+			finish()
 			cancel(nil)
 		}()
 		ctx = sctx
@@ -149,24 +154,26 @@ func (a *App) run(ctx context.Context, args []string) int {
 }
 
 // passRepeats takes the signals that come on sigc within
-// runner.RepeatWindow of first and lets those that repeat it pass; then it
-// gives the signals their default action back, so that the next one ends
-// ws. Another signal in the window ends ws at once, as it would have.
-func passRepeats(sigc chan os.Signal, first syscall.Signal) {
+// runner.RepeatWindow of first and lets those that repeat it pass; the
+// next signal ends ws at once, with that signal's default action, once the
+// foreground commands' process groups are killed: they are not ws's, so
+// without that what a command started would run on unwatched (ws mcp
+// --http lets its calls finish on the first signal; a command may ignore
+// the TERM of its grace period). It returns when finished is closed (nil:
+// never).
+func passRepeats(sigc chan os.Signal, first syscall.Signal, finished <-chan struct{}) {
 	at, within := time.Now(), repeatWindow()
-	window := time.NewTimer(within)
-	defer window.Stop()
 	for {
 		select {
 		case s := <-sigc:
 			if s == first && time.Since(at) < within {
 				continue
 			}
+			procstate.KillForeground()
 			signal.Stop(sigc)
 			syscall.Kill(os.Getpid(), s.(syscall.Signal))
 			return
-		case <-window.C:
-			signal.Stop(sigc)
+		case <-finished:
 			return
 		}
 	}

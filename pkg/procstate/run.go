@@ -49,6 +49,42 @@ func (c *capture) bytes() ([]byte, int64) {
 	return c.buf, c.dropped
 }
 
+// foreground holds the process groups of the foreground commands running
+// now (RunForeground's), for KillForeground.
+var foreground = struct {
+	sync.Mutex
+	groups map[int]int // pgid -> RunForeground calls running it (1)
+}{groups: map[int]int{}}
+
+func holdGroup(pgid int) {
+	foreground.Lock()
+	defer foreground.Unlock()
+	foreground.groups[pgid]++
+}
+
+func releaseGroup(pgid int) {
+	foreground.Lock()
+	defer foreground.Unlock()
+	if foreground.groups[pgid]--; foreground.groups[pgid] <= 0 {
+		delete(foreground.groups, pgid)
+	}
+}
+
+// KillForeground sends KILL to the process group of every foreground
+// command running now. ws calls it when a signal ends it at once (a second
+// one, while the first lets the calls finish or waits out a command's
+// grace period): the groups are not ws's, so they would outlive it, and
+// the parent-death signal reaches the shell alone, not what it started.
+// A group that RunForeground has seen empty is no longer held, so its id,
+// which may be reused then, is never signalled.
+func KillForeground() {
+	foreground.Lock()
+	defer foreground.Unlock()
+	for pgid := range foreground.groups {
+		SignalGroup(pgid, syscall.SIGKILL)
+	}
+}
+
 // RunResult is how a foreground command ended and what it printed.
 type RunResult struct {
 	Stdout, Stderr []byte
@@ -150,6 +186,10 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	}()
 	timeout := c.Timeout
 	pgid := pid
+	// Held until the group is empty or killed (the deferred release runs
+	// after the clean-up below).
+	holdGroup(pgid)
+	defer releaseGroup(pgid)
 	var out, errc capture
 	var readers sync.WaitGroup
 	readers.Add(2)
