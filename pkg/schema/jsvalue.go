@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,11 +124,37 @@ func decodeJS(dec *json.Decoder) (*jsValue, error) {
 				}
 				v.obj[k] = e
 			}
+			v.keys = jsKeyOrder(v.keys)
 			_, err := token(dec)
 			return v, err
 		}
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// jsKeyOrder puts keys, in the order they came, in the order of a
+// JavaScript object's own keys (which JSON.stringify and zod's unknown
+// keys follow): the array indices first ("0", "7", "12": canonical
+// decimals below 2^32-1), by value, then the other keys as they came.
+func jsKeyOrder(keys []string) []string {
+	var index []uint64
+	var other []string
+	for _, k := range keys {
+		if n, err := strconv.ParseUint(k, 10, 32); err == nil && n < math.MaxUint32 && strconv.FormatUint(n, 10) == k {
+			index = append(index, n)
+		} else {
+			other = append(other, k)
+		}
+	}
+	if len(index) == 0 {
+		return keys
+	}
+	slices.Sort(index)
+	out := make([]string, 0, len(keys))
+	for _, n := range index {
+		out = append(out, strconv.FormatUint(n, 10))
+	}
+	return append(out, other...)
 }
 
 // toGo turns the value into plain Go values for encoding/json.

@@ -13,6 +13,11 @@ func TestJSStringify(t *testing.T) {
 		{`"héllo → 日本 👍"`, `"héllo → 日本 👍"`},
 		{`"a\u0000\u001f\b\t\n\f\r\"\\\u007f\u2028"`, "\"a\\u0000\\u001f\\b\\t\\n\\f\\r\\\"\\\\\u007f\u2028\""},
 		{`{"k":1,"k":2}`, "{\n  \"k\": 2\n}"},
+		// A JavaScript object lists its array-index keys first, by value
+		// (JSON.parse then JSON.stringify, as node prints them).
+		{`{"path":"a","1":1,"0":0,"b":2,"a":1}`, "{\n  \"0\": 0,\n  \"1\": 1,\n  \"path\": \"a\",\n  \"b\": 2,\n  \"a\": 1\n}"},
+		{`{"b":1,"10":1,"9":1,"01":1,"-1":1,"4294967295":1,"4294967294":1,"1.5":1,"":1}`, "{\n  \"9\": 1,\n  \"10\": 1,\n  \"4294967294\": 1,\n  \"b\": 1,\n  \"01\": 1,\n  \"-1\": 1,\n  \"4294967295\": 1,\n  \"1.5\": 1,\n  \"\": 1\n}"},
+		{`{"k":{"2":1,"1":2}}`, "{\n  \"k\": {\n    \"1\": 2,\n    \"2\": 1\n  }\n}"},
 	}
 	for _, tt := range tests {
 		v, err := parseJSValue([]byte(tt.in))
