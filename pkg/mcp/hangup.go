@@ -61,6 +61,9 @@ func watchReader(out io.Writer, gone func()) (stop func()) {
 				gone()
 				return
 			}
+			if fds[0].Revents&unix.POLLNVAL != 0 {
+				return // not a descriptor poll can watch: no watch, no busy loop
+			}
 		}
 	}()
 	return func() {
