@@ -87,7 +87,9 @@ func NewHandler(ws *workspace.Workspace, version string) *Handler {
 // offeredTools are the workspace's offered tools as tools/list gives
 // them, by name.
 func offeredTools(ws *workspace.Workspace) []tool {
-	var tools []tool
+	// An array even when empty: MCP's tools/list result requires one
+	// ("tools": null fails a client's check of the result).
+	tools := []tool{}
 	for _, o := range ws.Offered() {
 		tools = append(tools, tool{
 			Annotations: toolAnnotations{ReadOnlyHint: o.Spec.ReadOnly()},
