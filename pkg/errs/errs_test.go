@@ -57,7 +57,7 @@ func TestFromOS(t *testing.T) {
 		{"rmdir", "Directory not empty: p", syscall.EEXIST, false, ENOTEMPTY},
 		{"write", "Permission denied: write on p", &fs.PathError{Op: "open", Path: "/abs/p", Err: syscall.EACCES}, false, EACCES},
 		{"open", "Permission denied: access on p", syscall.ELOOP, false, OutsideWorkspace},
-		{"read", "Too many levels of symbolic links: p (the symlinks loop)", &fs.PathError{Op: "open", Path: "/abs/p", Err: ErrLinkLoop}, false, ELOOP},
+		{"read", "Too many levels of symbolic links: p (a loop of symlinks, or a chain of more than 40)", &fs.PathError{Op: "open", Path: "/abs/p", Err: ErrLinkLoop}, false, ELOOP},
 		{"read", "read failed on p: input/output error", &fs.PathError{Op: "read", Path: "/abs/p", Err: syscall.EIO}, false, EIO},
 		{"write", "write failed on p: no space left on device", &fs.PathError{Op: "write", Path: "/abs/p", Err: syscall.ENOSPC}, false, ENOSPC},
 		{"write", "write failed on p: disk quota exceeded", syscall.EDQUOT, false, ENOSPC},

@@ -56,7 +56,7 @@ var ErrLinkLoop = errors.New("too many levels of symbolic links")
 // LinkLoop refuses a path whose symlinks loop. Mastra throws Node's raw
 // error, with the absolute path: ELOOP: too many symbolic links
 // encountered, realpath '<ROOT>/loop1'.
-var LinkLoop = pathError(ELOOP, "Too many levels of symbolic links: %s (the symlinks loop)")
+var LinkLoop = pathError(ELOOP, "Too many levels of symbolic links: %s (a loop of symlinks, or a chain of more than 40)")
 
 // IOFailed is an OS error without a Mastra message of its own.
 func IOFailed(op, path string, err error) *Error {
