@@ -279,6 +279,10 @@ func (g *grepRun) run(ctx context.Context, t *fsroot.Target) {
 		if err != nil {
 			q.add(&File{Rel: string(t.Rel()), err: fsroot.SkipReason(err)})
 		}
+	} else if !st.Mode.IsRegular() {
+		// A FIFO, a socket or a device given as the path: named as
+		// skipped, without an open (a terminal's can make it ws's).
+		q.add(&File{Rel: string(t.Rel()), err: "not a regular file"})
 	} else {
 		q.add(&File{Rel: string(t.Rel()), loc: l, named: true})
 	}
