@@ -1,7 +1,9 @@
 package fsroot
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -67,17 +69,19 @@ func (s *Ignore) childAt(rootFD int, dir string) *Ignore {
 	if dir != "" {
 		name = dir + "/.gitignore"
 	}
-	content := readSmallFileAt(rootFD, name)
+	content, _ := readSmallFileAt(rootFD, name)
 	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
 // Child is the state for the subdirectory name of this one ("" for this
 // directory itself), open at fd: its own .gitignore is added. listed says
 // whether the directory's listing holds a .gitignore; when it does not,
-// there is nothing to read.
-func (s *Ignore) Child(name string, fd int, listed bool) *Ignore {
+// there is nothing to read. err is why a .gitignore that is there could
+// not be read (no permission, an I/O error): its rules are not applied,
+// and the walk says so.
+func (s *Ignore) Child(name string, fd int, listed bool) (_ *Ignore, err error) {
 	if s == nil {
-		return nil
+		return nil, nil
 	}
 	dir := s.dir
 	if name != "" {
@@ -85,9 +89,9 @@ func (s *Ignore) Child(name string, fd int, listed bool) *Ignore {
 	}
 	var content []byte
 	if listed {
-		content = readSmallFileAt(fd, gitignore.FileName)
+		content, err = readSmallFileAt(fd, gitignore.FileName)
 	}
-	return &Ignore{m: s.m.Child(dir, content), dir: dir}
+	return &Ignore{m: s.m.Child(dir, content), dir: dir}, err
 }
 
 // Ignored reports whether the entry name of this directory is excluded.
@@ -102,8 +106,10 @@ func (s *Ignore) Ignored(name string, isDir bool) bool {
 // file is empty, and so is one that is not a regular file: a symbolic
 // link is not followed (git reads no linked .gitignore either, and the
 // walk's rules cannot come from a file elsewhere), and a FIFO, opened
-// without blocking, cannot hold the walk waiting for a writer.
-func readSmallFileAt(dirfd int, name string) []byte {
+// without blocking, cannot hold the walk waiting for a writer. The error
+// is why a file that is there could not be read (not a missing one, a
+// link or another file type, which are passed over by design).
+func readSmallFileAt(dirfd int, name string) ([]byte, error) {
 	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOFOLLOW
 	var fd int
 	var err error
@@ -112,15 +118,26 @@ func readSmallFileAt(dirfd int, name string) []byte {
 	} else {
 		fd, err = unix.Openat(dirfd, name, flags, 0)
 	}
-	if err != nil {
-		return nil
+	switch err {
+	case nil:
+	case unix.ENOENT, unix.ENOTDIR, unix.ELOOP, unix.ENXIO, unix.EXDEV:
+		return nil, nil // not there, a symlink, a socket
+	default:
+		return nil, err
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil
+		return nil, nil
 	}
-	data, _ := io.ReadAll(io.LimitReader(f, gitignore.MaxFileSize))
-	return data
+	data, err := io.ReadAll(io.LimitReader(f, gitignore.MaxFileSize))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return data, err
+	}
+	return data, nil
 }

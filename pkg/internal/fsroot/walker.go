@@ -110,7 +110,8 @@ type listing struct {
 	fd         int
 	ents       []DirEntry
 	ig         *Ignore
-	gitSkipped bool // SkipGit left out a .git here
+	gitSkipped bool  // SkipGit left out a .git here
+	igErr      error // why its .gitignore could not be read
 	err        error
 	prepared   bool
 	done       chan struct{} // closed when the work ahead is over
@@ -143,7 +144,7 @@ func (w *walker) prepare(ls *listing, parent *Ignore, name, rel string, depth in
 		ls.err = err
 		return
 	}
-	ls.ig = parent.Child(name, ls.fd, slices.ContainsFunc(all, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
+	ls.ig, ls.igErr = parent.Child(name, ls.fd, slices.ContainsFunc(all, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
 	ents := all[:0]
 	for _, e := range all {
 		switch {
@@ -237,6 +238,12 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name s
 	if ls.err != nil {
 		w.failed(rel, ls.err)
 		return
+	}
+	if ls.igErr != nil && w.opts.Unreadable != nil {
+		// Its rules are not applied: what they leave out is met. Said
+		// as of an unreadable directory, so that nothing shows more
+		// than it should without a word.
+		w.opts.Unreadable(JoinRel(rel, gitignore.FileName), ls.igErr)
 	}
 	if ls.gitSkipped && w.opts.GitSkipped != nil {
 		w.opts.GitSkipped(JoinRel(rel, ".git"))

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -315,5 +317,80 @@ func TestWalkGitignoreSymlink(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWalkGitignoreUnreadable: a .gitignore that is there but cannot be
+// read is told to Unreadable (as sub/.gitignore), so the tools name it as
+// skipped: its rules are not applied, and what they leave out was shown
+// without a word. Root reads any file, so as root the test runs itself
+// again as nobody.
+func TestWalkGitignoreUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		asNobody(t, "TestWalkGitignoreUnreadable")
+		return
+	}
+	root := t.TempDir()
+	for _, f := range []string{"sub/.gitignore", "sub/a.log", "sub/b.txt"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("*.log\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(root, "sub/.gitignore"), 0); err != nil {
+		t.Fatal(err)
+	}
+	fsys, top := openRoot(t, root)
+	var met, unreadable []string
+	opts := WalkOptions{Ignore: fsys.IgnoreFor(top), Unreadable: func(rel string, err error) {
+		unreadable = append(unreadable, rel+": "+SkipReason(err))
+	}}
+	if _, err := fsys.Walk(context.Background(), top.Loc(), "", opts, nil, func(e *WalkEntry) (bool, any) {
+		met = append(met, e.Rel())
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(met, unreadable), "[sub sub/a.log sub/b.txt] [sub/.gitignore: permission denied]"; got != want {
+		t.Errorf("met, unreadable: %s\nwant               %s", got, want)
+	}
+}
+
+// asNobody runs the test name of this binary again as the user nobody
+// (uid and gid 65534), in a directory of its own that nobody may use,
+// and fails when that run fails.
+func asNobody(t *testing.T, name string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	// The test binary must be readable and its directories searchable.
+	bin := filepath.Join(dir, "test.bin")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = []string{"TMPDIR=" + dir, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }
