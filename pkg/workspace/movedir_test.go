@@ -139,3 +139,46 @@ func TestUndoMoveBigFile(t *testing.T) {
 		t.Errorf("warnings: %q", warnings)
 	}
 }
+
+// A tree an undo puts back appears whole or not at all: it is built under
+// a hidden temporary name and renamed into place. Here its second file
+// cannot be made (below a file), as when ws is killed part way: nothing
+// is left at the path nor beside it. Before, the tree was made in place,
+// and a killed undo left part of it, which the next undo then took away
+// as the change it took back. A temporary tree that a killed undo left is
+// removed by the next one made in the directory.
+func TestRestoreTreeWholeOrNothing(t *testing.T) {
+	w, root := newTestWorkspace(t, nil, "keep.txt")
+	left := filepath.Join(root, ".ws-tmp-4194305-1-0123456789abcdef") // its maker gone
+	must(t, os.MkdirAll(filepath.Join(left, "d"), 0o755))
+	must(t, os.WriteFile(filepath.Join(left, "d", "f"), []byte("part"), 0o644))
+	tg, err := w.fs.Resolve("tree")
+	must(t, err)
+	bad := history.DirState(0o755, []history.Node{
+		{Path: "x", Kind: history.KindFile, Mode: 0o644, Data: []byte("one\n")},
+		{Path: "x/y", Kind: history.KindFile, Mode: 0o644, Data: []byte("two\n")},
+	})
+	if err := w.restoreTree(tg.Loc(), bad); err == nil {
+		t.Fatal("a tree with a file below a file was put back")
+	}
+	if _, err := os.Lstat(filepath.Join(root, "tree")); !os.IsNotExist(err) {
+		t.Errorf("a tree that could not be put back whole is at its path: %v", err)
+	}
+	names, _ := os.ReadDir(root)
+	for _, n := range names {
+		if strings.HasPrefix(n.Name(), ".ws-tmp-") {
+			t.Errorf("left beside it: %s", n.Name())
+		}
+	}
+	good := history.DirState(0o755, []history.Node{
+		{Path: "d", Kind: history.KindDir, Mode: 0o700},
+		{Path: "d/f", Kind: history.KindFile, Mode: 0o600, Data: []byte("whole\n")},
+	})
+	must(t, w.restoreTree(tg.Loc(), good))
+	if data, err := os.ReadFile(filepath.Join(root, "tree", "d", "f")); err != nil || string(data) != "whole\n" {
+		t.Errorf("tree/d/f = %q, %v", data, err)
+	}
+	if st, err := os.Stat(filepath.Join(root, "tree", "d")); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("tree/d: %v, %v; want mode 0700", st, err)
+	}
+}

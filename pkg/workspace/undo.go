@@ -533,12 +533,37 @@ func (w *Workspace) restore(g *writeGuard, st history.State) error {
 }
 
 // restoreTree makes a directory with everything it held at l, where
-// nothing is. The directories get their modes and owners last, deepest
-// first, so that one that was read-only is filled before it is closed.
+// nothing is. It is built under a hidden temporary name beside l and
+// renamed into place whole, so a undo killed part way leaves no part of
+// the tree at l (before, it left some of the files, and undoing that
+// undo then took away the part, the whole tree no longer in reach of
+// undo); a later write in the directory removes what it left. The
+// directories get their modes and owners last, deepest first, so that one
+// that was read-only is filled before it is closed.
 func (w *Workspace) restoreTree(l fsroot.Loc, st history.State) error {
-	if err := w.fs.MkdirAll(l); err != nil {
+	p, _ := l.Parent()
+	if err := w.fs.MkdirAll(p); err != nil {
 		return err
 	}
+	w.fs.SweepTemps(p)
+	tmp := p.Child(fsroot.NewTempName())
+	if err := w.fs.MkdirAll(tmp); err != nil {
+		return err
+	}
+	if err := w.fillTree(tmp, st); err != nil {
+		_ = w.fs.Remove(tmp, true)
+		return err
+	}
+	if err := w.fs.Rename(tmp, l, true); err != nil {
+		_ = w.fs.Remove(tmp, true)
+		return err
+	}
+	return nil
+}
+
+// fillTree makes at the empty directory l everything st holds, and gives
+// l st's mode and owner.
+func (w *Workspace) fillTree(l fsroot.Loc, st history.State) error {
 	for _, n := range st.Tree { // sorted: a directory before what it holds
 		c := l.Child(n.Path)
 		var err error

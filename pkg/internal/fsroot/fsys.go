@@ -792,11 +792,30 @@ func RemoveStaleTemps(dirfd int, now time.Time) {
 	}
 }
 
+// SweepTemps removes the temporary files and directories that writers
+// now gone left in the directory l, as every write does in its own.
+func (fsys *FS) SweepTemps(l Loc) {
+	fd, err := fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	RemoveStaleTemps(fd, fsys.now())
+}
+
 // staleTemp reports whether the temporary file n of the directory was left
-// by a writer that is gone.
+// by a writer that is gone; a temporary directory (a tree an undo was
+// putting back) too, when its name says whose it was.
 func staleTemp(dirfd int, n string, now time.Time) bool {
 	var st unix.Stat_t
-	if unix.Fstatat(dirfd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if unix.Fstatat(dirfd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return false
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		gone, ok := tempWriterGone(n)
+		return ok && gone
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return false
 	}
 	if gone, ok := tempWriterGone(n); ok {
@@ -806,10 +825,17 @@ func staleTemp(dirfd int, n string, now time.Time) bool {
 }
 
 // removeUnlocked removes the file n of the directory unless a writer holds
-// its lock.
+// its lock; a directory, with all it holds (staleTemp found its maker
+// gone).
 func removeUnlocked(dirfd int, n string) {
 	tfd, err := unix.Openat(dirfd, n, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Fstat(tfd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		unix.Close(tfd)
+		_ = RemoveAt(dirfd, n, true)
 		return
 	}
 	if unix.Flock(tfd, unix.LOCK_EX|unix.LOCK_NB) == nil {
