@@ -383,6 +383,12 @@ func NothingToUndoOfThread(path, other string) *Error {
 	return e
 }
 
+// StartLockTimeout: a background process was not started because ws
+// destroy kept the state directory's start lock for ms milliseconds.
+func StartLockTimeout(ms int) *Error {
+	return newf(LockTimeout, "background process not started: ws destroy is removing this workspace's processes and kept the state directory's start lock for %dms (tools.writeLockTimeoutMs)", ms)
+}
+
 // NothingToUndoMoved: no change of path kept since its directory was
 // moved there; hint says where the move came from and how to take it back.
 func NothingToUndoMoved(path, hint string) *Error {

@@ -2,6 +2,7 @@ package procstate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,9 +93,12 @@ func (s *Store) Commit(tmpDir string, rec *Record) error {
 const startLockName = ".start.lock"
 
 // LockStart takes the store's start lock shared (see startLockName),
-// waiting while destroy holds it.
-func (s *Store) LockStart() (*statefile.Lock, error) {
-	return s.lockStarts(func(path string) (*statefile.Lock, error) { return statefile.AcquireShared(path) })
+// waiting while destroy holds it, at most timeout (statefile.ErrLockTimeout)
+// and not past the end of ctx.
+func (s *Store) LockStart(ctx context.Context, timeout time.Duration) (*statefile.Lock, error) {
+	return s.lockStarts(func(path string) (*statefile.Lock, error) {
+		return statefile.AcquireSharedWait(ctx, path, timeout)
+	})
 }
 
 // LockOutStarts takes the store's start lock exclusively (see

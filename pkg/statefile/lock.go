@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -63,6 +64,41 @@ func AcquireShared(path string) (*Lock, error) {
 			unix.Close(fd)
 			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
 		}
+	}
+}
+
+// AcquireSharedWait is AcquireShared bounded: it gives up with
+// ErrLockTimeout when an exclusive holder keeps the lock for timeout, and
+// with ctx's cause when ctx ends first (a ws interrupted while it waits
+// goes no further).
+func AcquireSharedWait(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
+	fd, err := openLockFile(path, true)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	wait := time.Millisecond
+	for {
+		err := unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB)
+		if err == nil {
+			return &Lock{fd: fd}, nil
+		}
+		if err != unix.EWOULDBLOCK && err != unix.EINTR {
+			unix.Close(fd)
+			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			unix.Close(fd)
+			return nil, ErrLockTimeout
+		}
+		select {
+		case <-ctx.Done():
+			unix.Close(fd)
+			return nil, context.Cause(ctx)
+		case <-time.After(min(wait, left)):
+		}
+		wait = min(wait*2, 20*time.Millisecond)
 	}
 }
 

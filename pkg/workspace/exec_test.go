@@ -567,3 +567,60 @@ func TestPruneKeepsLeftovers(t *testing.T) {
 		t.Fatalf("prune once they are stopped: %+v", ps)
 	}
 }
+
+// A background start waits for ws destroy (which holds the start lock
+// while it stops the workspace's processes) at most
+// tools.writeLockTimeoutMs, and an interrupted one gives up at once:
+// either way it starts nothing. Before, it waited as long as the lock was
+// held, without a word, and a ws interrupted meanwhile still started the
+// process once the lock was let go.
+func TestBackgroundStartWaitBounded(t *testing.T) {
+	cfg := config.Default()
+	cfg.Tools.WriteLockTimeoutMs = 50
+	w := newSupervisedWorkspace(t, cfg)
+	held, err := w.procStore().LockOutStarts()
+	must(t, err)
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			held.Release()
+		}
+	}
+	defer release()
+	start := func(ctx context.Context) error {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			res, err := w.Exec(ctx, ExecRequest{Command: "true", Background: boolp(true)})
+			if err == nil {
+				syscall.Kill(-res.PID, syscall.SIGKILL)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(20 * time.Second):
+			release() // let it go on, to end the test
+			t.Fatal("the start still waits for the start lock after 20s")
+			return nil
+		}
+	}
+	if err := start(context.Background()); errs.CodeOf(err) != errs.LockTimeout {
+		t.Errorf("start while destroy holds the lock: %v, want LOCK_TIMEOUT", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg.Tools.WriteLockTimeoutMs = 60_000
+	if err := start(ctx); errs.CodeOf(err) != errs.Timeout {
+		t.Errorf("interrupted start: %v, want TIMEOUT (interrupted)", err)
+	}
+	if all, _ := w.procStore().All(); len(all) != 0 {
+		t.Errorf("%d processes were started", len(all))
+	}
+	release()
+	if err := start(context.Background()); err != nil {
+		t.Errorf("start once the lock is let go: %v", err)
+	}
+}

@@ -2,9 +2,11 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/procstate"
@@ -29,8 +31,17 @@ func (w *Workspace) startBackground(ctx context.Context, sb *sandbox.Sandbox, re
 		return nil, sandboxError(err)
 	}
 	store := procstate.Open(w.stateDir)
-	held, err := store.LockStart() // until the record is made: see ws destroy
-	if err != nil {
+	// Held until the record is made: see ws destroy, which holds it while
+	// it stops the processes, as long as that takes; the wait is bounded
+	// as a write lock's, and an interrupted ws starts nothing after it.
+	ms := w.cfg.Tools.WriteLockTimeoutMs
+	held, err := store.LockStart(ctx, time.Duration(ms)*time.Millisecond)
+	switch {
+	case errors.Is(err, statefile.ErrLockTimeout):
+		return nil, errs.StartLockTimeout(ms)
+	case err != nil && ctx.Err() != nil:
+		return nil, errs.InterruptedBy(context.Cause(ctx), "waiting to start a background process")
+	case err != nil:
 		return nil, w.stateError(err)
 	}
 	defer held.Release()
