@@ -458,7 +458,7 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 		p.Arguments, p.Meta = m["arguments"], m["_meta"]
 	}
 	if !h.known[p.Name] {
-		return nil, errorf(codeInvalidParams, "unknown tool %q", p.Name)
+		return nil, h.unknownTool(p.Name)
 	}
 	args := p.Arguments
 	if len(args) == 0 {
@@ -469,6 +469,20 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 	_, res, err := h.ws.Call(workspace.WithApprover(ctx, h.approver(ctx)), p.Name, args)
 	stop()
 	return toResult(h.ws.Base(), res, err), nil
+}
+
+// unknownTool is the protocol error for a tool the session does not offer,
+// with the reason ws call gives when ws has that tool (the config switches
+// it off, it is one of ws's own, the filesystem is read-only, the config
+// names it otherwise…).
+func (h *Handler) unknownTool(name string) *rpcError {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	if _, err := h.ws.Lookup(name); err != nil {
+		if why, ok := strings.CutPrefix(err.Error(), "tool not available: "+name+" ("); ok {
+			msg += " (" + why
+		}
+	}
+	return errorf(codeInvalidParams, "%s", msg)
 }
 
 // validBase64 reports whether s is standard base64 with padding and

@@ -119,6 +119,8 @@ func TestHandle(t *testing.T) {
 			contains: []string{`root: Invalid input: expected object, received array`, `"isError":true}}`}},
 		{name: "tools/call of an unknown tool", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
 			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown tool \"nope\""}}`},
+		{name: "tools/call of a tool the workspace does not offer", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"glob","arguments":{}}}`,
+			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown tool \"glob\" (one of ws's own tools: the config's tools.wsTools: true offers it)"}}`},
 		{name: "tools/call without a name", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}`,
 			want: `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown tool \"\""}}`},
 		{name: "tools/call without params", in: `{"jsonrpc":"2.0","id":4,"method":"tools/call"}`,
