@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wstools/ws/pkg/statefile"
@@ -336,17 +337,37 @@ func (s *Store) readManifest(sha string) ([]storedNode, error) {
 	return m.Nodes, nil
 }
 
-// lock takes the store's lock, waiting at most LockTimeout. A process
-// that dies releases it with it.
+// lock takes the store's lock, waiting at most LockTimeout for another
+// process to let it go. A process that dies releases it with it. The
+// calls of this process (ws mcp runs many at once) take turns first, and
+// their turns do not count against LockTimeout: each holds the lock
+// briefly, and a queue of them is not another process holding it (before,
+// the 200th of 200 parallel writes gave up on its undo record, saying the
+// history was locked by another ws process).
 func (s *Store) lock() (unlock func(), err error) {
-	l, err := statefile.Acquire(s.path(lockName), s.opts.LockTimeout)
-	if errors.Is(err, statefile.ErrLockTimeout) {
-		return nil, fmt.Errorf("%w (waited %s)", ErrLockTimeout, s.opts.LockTimeout)
-	}
+	path := s.path(lockName)
+	turn := inProcess(path)
+	turn.Lock()
+	l, err := statefile.Acquire(path, s.opts.LockTimeout)
 	if err != nil {
+		turn.Unlock()
+		if errors.Is(err, statefile.ErrLockTimeout) {
+			return nil, fmt.Errorf("%w (waited %s)", ErrLockTimeout, s.opts.LockTimeout)
+		}
 		return nil, err
 	}
-	return l.Release, nil
+	return func() {
+		l.Release()
+		turn.Unlock()
+	}, nil
+}
+
+// turns are the in-process mutexes of the stores' lock files, by path.
+var turns sync.Map
+
+func inProcess(path string) *sync.Mutex {
+	m, _ := turns.LoadOrStore(path, new(sync.Mutex))
+	return m.(*sync.Mutex)
 }
 
 // tryOrphan reports whether the process that began txn is gone: its lock

@@ -976,14 +976,22 @@ func TestCheckReasons(t *testing.T) {
 	}
 }
 
-func TestLockTimeout(t *testing.T) {
-	s, _ := open(t, Options{LockTimeout: 30 * time.Millisecond})
-	unlock, err := s.lock()
+// otherProcessLock takes s's lock file as another process would: without
+// this process's turns.
+func otherProcessLock(t *testing.T, s *Store) (unlock func()) {
+	t.Helper()
+	l, err := statefile.Acquire(s.path(lockName), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l.Release
+}
+
+func TestLockTimeout(t *testing.T) {
+	s, _ := open(t, Options{LockTimeout: 30 * time.Millisecond})
+	unlock := otherProcessLock(t, s)
 	start := time.Now()
-	_, err = s.Begin(OpWrite, Change{Key: key("a"), Before: AbsentState()})
+	_, err := s.Begin(OpWrite, Change{Key: key("a"), Before: AbsentState()})
 	if !errors.Is(err, ErrLockTimeout) {
 		t.Errorf("Begin under a held lock: %v", err)
 	}
@@ -996,7 +1004,7 @@ func TestLockTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A Commit that times out leaves the change pending; a retry commits.
-	unlock, _ = s.lock()
+	unlock = otherProcessLock(t, s)
 	if _, err := p.Commit(AbsentFingerprint()); !errors.Is(err, ErrLockTimeout) {
 		t.Errorf("Commit under a held lock: %v", err)
 	}
@@ -1068,5 +1076,30 @@ func TestValidNodePath(t *testing.T) {
 		if got := validNodePath(p); got != want {
 			t.Errorf("validNodePath(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// Calls of one process take turns on the lock, and the turns do not count
+// against LockTimeout: a call queued behind a sibling that holds the lock
+// longer than LockTimeout still gets it (before, it gave up as if another
+// process held it, and its change was not kept for undo).
+func TestLockTurnsInProcess(t *testing.T) {
+	s, _ := open(t, Options{LockTimeout: 50 * time.Millisecond})
+	unlock, err := s.lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		u, err := s.lock()
+		if err == nil {
+			u()
+		}
+		got <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // four times LockTimeout
+	unlock()
+	if err := <-got; err != nil {
+		t.Fatalf("a sibling's turn after a long hold: %v", err)
 	}
 }
