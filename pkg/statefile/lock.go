@@ -23,29 +23,8 @@ type Lock struct{ fd int }
 // go; a timeout of 0 tries once. It returns ErrLockTimeout when the wait
 // ran out.
 func Acquire(path string, timeout time.Duration) (*Lock, error) {
-	fd, err := openLockFile(path, true)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(timeout)
-	wait := time.Millisecond
-	for {
-		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return &Lock{fd: fd}, nil
-		}
-		if err != unix.EWOULDBLOCK && err != unix.EINTR {
-			unix.Close(fd)
-			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			unix.Close(fd)
-			return nil, ErrLockTimeout
-		}
-		time.Sleep(min(wait, left))
-		wait = min(wait*2, 5*time.Millisecond) // short: holders keep locks briefly
-	}
+	// Short polls: holders keep exclusive locks briefly.
+	return acquireWait(context.Background(), path, unix.LOCK_EX, timeout, 5*time.Millisecond)
 }
 
 // AcquireShared takes a shared lock on the file at path (created as
@@ -72,6 +51,13 @@ func AcquireShared(path string) (*Lock, error) {
 // with ctx's cause when ctx ends first (a ws interrupted while it waits
 // goes no further).
 func AcquireSharedWait(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
+	return acquireWait(ctx, path, unix.LOCK_SH, timeout, 20*time.Millisecond)
+}
+
+// acquireWait is the one wait for a lock (how: LOCK_EX or LOCK_SH) on the
+// file at path: polls from 1 ms, doubling up to maxPoll, until it is
+// taken, timeout has passed (ErrLockTimeout), or ctx ends (its cause).
+func acquireWait(ctx context.Context, path string, how int, timeout, maxPoll time.Duration) (*Lock, error) {
 	fd, err := openLockFile(path, true)
 	if err != nil {
 		return nil, err
@@ -79,7 +65,7 @@ func AcquireSharedWait(ctx context.Context, path string, timeout time.Duration) 
 	deadline := time.Now().Add(timeout)
 	wait := time.Millisecond
 	for {
-		err := unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB)
+		err := unix.Flock(fd, how|unix.LOCK_NB)
 		if err == nil {
 			return &Lock{fd: fd}, nil
 		}
@@ -93,12 +79,12 @@ func AcquireSharedWait(ctx context.Context, path string, timeout time.Duration) 
 			return nil, ErrLockTimeout
 		}
 		select {
-		case <-ctx.Done():
+		case <-ctx.Done(): // never, for context.Background
 			unix.Close(fd)
 			return nil, context.Cause(ctx)
 		case <-time.After(min(wait, left)):
 		}
-		wait = min(wait*2, 20*time.Millisecond)
+		wait = min(wait*2, maxPoll)
 	}
 }
 
