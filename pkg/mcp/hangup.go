@@ -6,6 +6,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wstools/ws/pkg/internal/hangup"
 )
 
 // errReaderGone is Serve's error when the client closed its end of ws's
@@ -26,12 +28,8 @@ func watchReader(out io.Writer, gone func()) (stop func()) {
 	if !ok {
 		return func() {}
 	}
-	rc, err := sc.SyscallConn()
+	fd, err := hangup.Dup(sc)
 	if err != nil {
-		return func() {}
-	}
-	fd := -1
-	if rc.Control(func(f uintptr) { fd, err = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }) != nil || err != nil {
 		return func() {}
 	}
 	var st unix.Stat_t
@@ -49,21 +47,8 @@ func watchReader(out io.Writer, gone func()) (stop func()) {
 		defer close(done)
 		defer unix.Close(fd)
 		defer unix.Close(p[0])
-		fds := []unix.PollFd{{Fd: int32(fd)}, {Fd: int32(p[0]), Events: unix.POLLIN}}
-		for {
-			fds[0].Revents, fds[1].Revents = 0, 0
-			if _, err := unix.Poll(fds, -1); err == unix.EINTR {
-				continue
-			} else if err != nil || fds[1].Revents != 0 {
-				return
-			}
-			if fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
-				gone()
-				return
-			}
-			if fds[0].Revents&unix.POLLNVAL != 0 {
-				return // not a descriptor poll can watch: no watch, no busy loop
-			}
+		if hangup.Wait(fd, p[0]) {
+			gone()
 		}
 	}()
 	return func() {

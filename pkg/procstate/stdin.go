@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wstools/ws/pkg/internal/hangup"
 	"github.com/wstools/ws/pkg/runner"
 	"github.com/wstools/ws/pkg/statefile"
 	"golang.org/x/sys/unix"
@@ -134,28 +135,14 @@ func (s *stdinRelay) run() {
 func (s *stdinRelay) watch(wake int) {
 	defer close(s.watched)
 	defer unix.Close(wake)
-	rc, err := s.w.SyscallConn()
+	fd, err := hangup.Dup(s.w)
 	if err != nil {
 		return
 	}
-	fd := -1
-	if rc.Control(func(f uintptr) { fd, err = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }) != nil || err != nil {
-		return
-	}
 	defer unix.Close(fd)
-	fds := []unix.PollFd{{Fd: int32(fd)}, {Fd: int32(wake), Events: unix.POLLIN}}
-	for {
-		fds[0].Revents, fds[1].Revents = 0, 0
-		if _, err := unix.Poll(fds, -1); err == unix.EINTR {
-			continue
-		} else if err != nil || fds[1].Revents != 0 {
-			return
-		}
-		if fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
-			close(s.gone)
-			_ = s.fifo.SetReadDeadline(time.Now())
-			return
-		}
+	if hangup.Wait(fd, wake) {
+		close(s.gone)
+		_ = s.fifo.SetReadDeadline(time.Now())
 	}
 }
 
