@@ -307,14 +307,7 @@ func TestServeReaderGone(t *testing.T) {
 			if err != nil || !strings.Contains(line, `"id":0,"result"`) {
 				t.Fatalf("initialize: %q %v", line, err)
 			}
-			var pid int
-			for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatal("the command did not start")
-				}
-				b, _ := os.ReadFile(filepath.Join(root, "pid"))
-				pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-			}
+			pid := waitPID(t, root)
 			outR.Close() // the client is gone
 			if err := await(t, done, 15*time.Second, "Serve still waits for a call whose client has gone"); err != errReaderGone {
 				t.Errorf("Serve: %v, want %v", err, errReaderGone)
@@ -347,5 +340,20 @@ func TestServeInputEndsReaderStays(t *testing.T) {
 	must(t, await(t, done, 15*time.Second, "Serve did not return"))
 	if !strings.Contains(string(out), `"id":1,"result":{"content":[{"type":"text","text":"late\n"}]`) {
 		t.Errorf("answers: %s", out)
+	}
+}
+
+// waitPID waits up to 10 s for the command of a test call to write its
+// pid to root/pid (echo $$ > pid) and returns it.
+func waitPID(t *testing.T, root string) int {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(root, "pid"))
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid != 0 {
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command did not start")
+		}
 	}
 }

@@ -177,14 +177,7 @@ func TestStdioClientStopsReading(t *testing.T) {
 	}
 	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"echo $$ > pid; exec sleep 30"}}}`+"\n"+
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mastra_workspace_execute_command","arguments":{"command":"sleep 0.5; echo done"}}}`+"\n")
-	var pid int
-	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the command did not start")
-		}
-		b, _ := os.ReadFile(filepath.Join(root, "pid"))
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	}
+	pid := waitPID(t, root)
 	stdout.Close() // the client stops reading
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
