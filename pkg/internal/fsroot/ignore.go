@@ -20,8 +20,9 @@ type Ignore struct {
 }
 
 // IgnoreFor prepares the rules that apply above a walk's start directory:
-// the .gitignore files from the root of the allowed path that holds it down
-// to its parent. The start directory's own file is read by child when the
+// the repository's own excludes (.git/info/exclude, when the root of the
+// allowed path that holds it is a git work tree), then the .gitignore files
+// from that root down to the start directory's parent. The start directory's own file is read by child when the
 // walk lists it. When the start directory is itself ignored, filtering is
 // off for the call (listing or searching an ignored directory on purpose
 // shows its content), as in Mastra.
@@ -33,7 +34,7 @@ func (fsys *FS) IgnoreFor(t *Target) *Ignore {
 	if err != nil {
 		return nil
 	}
-	st := &Ignore{m: gitignore.New()}
+	st := &Ignore{m: gitignore.New(repoExcludes(rootFD)...)}
 	sub := t.sub
 	if sub == "." {
 		return st
@@ -53,6 +54,21 @@ func (fsys *FS) IgnoreFor(t *Target) *Ignore {
 	}
 	st.dir = dir
 	return st.withDir(sub)
+}
+
+// ExcludeFile is where a git repository keeps the patterns it ignores
+// without a .gitignore, relative to the work tree's root.
+const ExcludeFile = ".git/info/exclude"
+
+// repoExcludes are the rules of the root's .git/info/exclude, which git
+// applies below every .gitignore: what `git status` hides is hidden here
+// too. A root whose .git is a file (a linked worktree, a submodule) keeps
+// that file elsewhere, outside the tree, and has none; so has one whose
+// .git or info is a link that leads out of it (where the kernel has
+// openat2, as readSmallFileAt resolves the path beneath the root).
+func repoExcludes(rootFD int) []gitignore.Rule {
+	content, _ := readSmallFileAt(rootFD, ExcludeFile)
+	return gitignore.Parse(content, "")
 }
 
 // withDir moves the state to dir without reading anything.
