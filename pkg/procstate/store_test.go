@@ -12,18 +12,25 @@ import (
 	"github.com/wstools/ws/pkg/statefile"
 )
 
+// commitRecord makes a record directory in s and commits r in it, as a
+// supervisor does for the process it starts.
+func commitRecord(t *testing.T, s *Store, r *Record) {
+	t.Helper()
+	dir, err := s.NewDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestStoreListFind(t *testing.T) {
 	s := Open(t.TempDir())
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	add := func(pid int, start uint64, root string, at time.Duration) {
 		t.Helper()
-		dir, err := s.NewDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Commit(dir, &Record{PID: pid, StartTime: start, Root: statefile.String(root), StartedAt: t0.Add(at)}); err != nil {
-			t.Fatal(err)
-		}
+		commitRecord(t, s, &Record{PID: pid, StartTime: start, Root: statefile.String(root), StartedAt: t0.Add(at)})
 	}
 	if all, err := s.All(); err != nil || all != nil {
 		t.Fatalf("empty store: %v %v", all, err)
@@ -180,13 +187,7 @@ func TestWriteCursorRemovedRecord(t *testing.T) {
 // are deleted, Load of its id says it does not exist.
 func TestRemoveNeverShowsRecordWithoutExit(t *testing.T) {
 	s := Open(t.TempDir())
-	dir, err := s.NewDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Commit(dir, &Record{PID: 21, StartTime: 7, Root: "/a"}); err != nil {
-		t.Fatal(err)
-	}
+	commitRecord(t, s, &Record{PID: 21, StartTime: 7, Root: "/a"})
 	const id = "21-7"
 	if err := s.WriteExit(id, &Exit{ExitCode: 3}); err != nil {
 		t.Fatal(err)
@@ -234,13 +235,7 @@ func TestRemoveNeverShowsRecordWithoutExit(t *testing.T) {
 // no exit.json and must not take that for a process without an exit.
 func TestLoadExitOfRemovedRecord(t *testing.T) {
 	s := Open(t.TempDir())
-	dir, err := s.NewDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Commit(dir, &Record{PID: 22, StartTime: 8, Root: "/a"}); err != nil {
-		t.Fatal(err)
-	}
+	commitRecord(t, s, &Record{PID: 22, StartTime: 8, Root: "/a"})
 	if x, err := s.loadExit("22-8"); x != nil || err != nil {
 		t.Fatalf("no exit yet: %+v %v, want none", x, err)
 	}
