@@ -57,59 +57,54 @@ func FuzzAppendString(f *testing.F) {
 	})
 }
 
-func TestSkipSpace(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		i    int
-		want int
-	}{
-		{"", 0, 0},
-		{" \t\r\n1", 0, 4},
-		{"1 ", 0, 0},
-		{"[ \n]", 1, 3},
-		{"  ", 1, 2},
-		{"\v1", 0, 0}, // not JSON whitespace
-	} {
-		if got := SkipSpace([]byte(tc.in), tc.i); got != tc.want {
-			t.Errorf("SkipSpace(%q, %d) = %d, want %d", tc.in, tc.i, got, tc.want)
-		}
+// TestScanEnds: where SkipSpace, StringEnd and ValueEnd stop in in,
+// from i. ValueEnd: brackets and quotes inside strings not counted, and
+// text that does not end running to the end.
+func TestScanEnds(t *testing.T) {
+	type pos struct {
+		in      string
+		i, want int
 	}
-}
-
-func TestStringEnd(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		i    int
-		want int
-	}{
-		{`""`, 0, 2},
-		{`"ab",1`, 0, 4},
-		{`"a\"b"`, 0, 6},
-		{`"a\\"b"`, 0, 5},
-		{`"a\\\"b"`, 0, 8},
-		{`["x","y"]`, 5, 8},
-		{`"\\"`, 0, 4},
-		{`"open`, 0, 5},
-	} {
-		if got := StringEnd([]byte(tc.in), tc.i); got != tc.want {
-			t.Errorf("StringEnd(%s, %d) = %d, want %d", tc.in, tc.i, got, tc.want)
-		}
-	}
-}
-
-// TestValueEnd: where a value ends, brackets and quotes inside strings
-// not counted, and text that does not end running to the end.
-func TestValueEnd(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int
-	}{
-		{`"a\"]}" ,`, 7}, {`[1,"]",{"a":[2]}] x`, 17}, {`{"k":"\\"} ,`, 10}, {`12.5e3,`, 6},
-		{`true}`, 4}, {`null`, 4}, {`[[[`, 3}, {`"open`, 5}, {`[["]]"`, 6},
-	} {
-		if got := ValueEnd([]byte(tc.in), 0); got != tc.want {
-			t.Errorf("ValueEnd(%q) = %d, want %d", tc.in, got, tc.want)
-		}
+	for _, fc := range []struct {
+		name  string
+		fn    func([]byte, int) int
+		cases []pos
+	}{{
+		name: "SkipSpace", fn: SkipSpace,
+		cases: []pos{
+			{"", 0, 0},
+			{" \t\r\n1", 0, 4},
+			{"1 ", 0, 0},
+			{"[ \n]", 1, 3},
+			{"  ", 1, 2},
+			{"\v1", 0, 0}, // not JSON whitespace
+		},
+	}, {
+		name: "StringEnd", fn: StringEnd,
+		cases: []pos{
+			{`""`, 0, 2},
+			{`"ab",1`, 0, 4},
+			{`"a\"b"`, 0, 6},
+			{`"a\\"b"`, 0, 5},
+			{`"a\\\"b"`, 0, 8},
+			{`["x","y"]`, 5, 8},
+			{`"\\"`, 0, 4},
+			{`"open`, 0, 5},
+		},
+	}, {
+		name: "ValueEnd", fn: ValueEnd,
+		cases: []pos{
+			{`"a\"]}" ,`, 0, 7}, {`[1,"]",{"a":[2]}] x`, 0, 17}, {`{"k":"\\"} ,`, 0, 10}, {`12.5e3,`, 0, 6},
+			{`true}`, 0, 4}, {`null`, 0, 4}, {`[[[`, 0, 3}, {`"open`, 0, 5}, {`[["]]"`, 0, 6},
+		},
+	}} {
+		t.Run(fc.name, func(t *testing.T) {
+			for _, tc := range fc.cases {
+				if got := fc.fn([]byte(tc.in), tc.i); got != tc.want {
+					t.Errorf("%s(%q, %d) = %d, want %d", fc.name, tc.in, tc.i, got, tc.want)
+				}
+			}
+		})
 	}
 }
 
