@@ -5,19 +5,6 @@ import (
 	"testing"
 )
 
-// wordCase is what a function of a string gives for in: want.
-type wordCase struct{ in, want string }
-
-// checkWords checks that fn, named name, gives each case's want.
-func checkWords(t *testing.T, name string, fn func(string) string, cases []wordCase) {
-	t.Helper()
-	for _, tc := range cases {
-		if got := fn(tc.in); got != tc.want {
-			t.Errorf("%s(%q) = %q, want %q", name, tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestPlural(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
@@ -46,26 +33,73 @@ func TestJoinAnd(t *testing.T) {
 	}
 }
 
-func TestFirstLine(t *testing.T) {
-	checkWords(t, "FirstLine", FirstLine, []wordCase{
-		{"", ""},
-		{"one", "one"},
-		{"\n  \n\t two  \nthree\n", "two"},
-		{"a\r\nb", "a"},
-		{" \n\t\n", ""},
-	})
-}
-
-func TestShellWord(t *testing.T) {
-	checkWords(t, "ShellWord", ShellWord, []wordCase{
-		{"src/cmd", "src/cmd"},
-		{"a-b_c.d/E9", "a-b_c.d/E9"},
-		{"my dir", "'my dir'"},
-		{"it's", `'it'\''s'`},
-		{"$HOME", "'$HOME'"},
-		{"é", "'é'"},
-		{"", ""},
-	})
+// TestStringWords: what FirstLine, ShellWord, OneLine and Closest give
+// for each case's in.
+func TestStringWords(t *testing.T) {
+	type wordCase struct{ in, want string }
+	known := []string{"wording.go", "wording_test.go", "README.md", "main.go", "mian.go", "a", "tools"}
+	for _, fc := range []struct {
+		name  string
+		fn    func(string) string
+		cases []wordCase
+	}{{
+		name: "FirstLine", fn: FirstLine,
+		cases: []wordCase{
+			{"", ""},
+			{"one", "one"},
+			{"\n  \n\t two  \nthree\n", "two"},
+			{"a\r\nb", "a"},
+			{" \n\t\n", ""},
+		},
+	}, {
+		name: "ShellWord", fn: ShellWord,
+		cases: []wordCase{
+			{"src/cmd", "src/cmd"},
+			{"a-b_c.d/E9", "a-b_c.d/E9"},
+			{"my dir", "'my dir'"},
+			{"it's", `'it'\''s'`},
+			{"$HOME", "'$HOME'"},
+			{"é", "'é'"},
+			{"", ""},
+		},
+	}, {
+		name: "OneLine", fn: OneLine,
+		cases: []wordCase{
+			{"echo 'a  b'", "echo 'a  b'"},
+			{"for i in 1 2\ndo\n  echo $i\ndone", "for i in 1 2 do echo $i done"},
+			{"a\tb \r\n c", "a b c"},
+			{"  lead", "  lead"},
+			{"", ""},
+			// Other control characters show as ?, as ps(1) shows them: a
+			// command's escape sequence must not drive the terminal that
+			// shows the table (a title, a colour, the cursor).
+			{"echo \x1b[31mred\x1b[0m", "echo ?[31mred?[0m"},
+			{"printf '\x1b]0;title\x07'", "printf '?]0;title?'"},
+			{"a\x00b\x7fc", "a?b?c"},
+			{"csi \u009b2J, nel \u0085", "csi ?2J, nel ?"},
+			{"caf\u00e9 \xff\xfe", "caf\u00e9 \xff\xfe"}, // text and bytes that are no character stay
+		},
+	}, {
+		name: "Closest", fn: func(word string) string { return Closest(word, known) },
+		cases: []wordCase{
+			{"wordng.go", "wording.go"}, // a letter left out
+			{"wrodings.go", ""},         // three off: too far
+			{"readme.md", "README.md"},  // case alone
+			{"wording_tset.go", "wording_test.go"},
+			{"man.go", ""},    // one off from main.go and from mian.go: no telling
+			{"b", ""},         // one off, but a third of a one-letter word is none
+			{"tool", "tools"}, // one off in four letters
+			{"", ""},
+		},
+	}} {
+		t.Run(fc.name, func(t *testing.T) {
+			for _, tc := range fc.cases {
+				if got := fc.fn(tc.in); got != tc.want {
+					t.Errorf("%s(%q) = %q, want %q", fc.name, tc.in, got, tc.want)
+				}
+			}
+		})
+	}
 }
 
 func TestExcerpt(t *testing.T) {
@@ -110,42 +144,6 @@ func TestCut(t *testing.T) {
 		part, before, after := Cut(tt.s, tt.from, tt.to)
 		if part != tt.part || before != tt.before || after != tt.after {
 			t.Errorf("Cut(%q, %d, %d) = %q %v %v, want %q %v %v", tt.s, tt.from, tt.to, part, before, after, tt.part, tt.before, tt.after)
-		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	checkWords(t, "OneLine", OneLine, []wordCase{
-		{"echo 'a  b'", "echo 'a  b'"},
-		{"for i in 1 2\ndo\n  echo $i\ndone", "for i in 1 2 do echo $i done"},
-		{"a\tb \r\n c", "a b c"},
-		{"  lead", "  lead"},
-		{"", ""},
-		// Other control characters show as ?, as ps(1) shows them: a
-		// command's escape sequence must not drive the terminal that
-		// shows the table (a title, a colour, the cursor).
-		{"echo \x1b[31mred\x1b[0m", "echo ?[31mred?[0m"},
-		{"printf '\x1b]0;title\x07'", "printf '?]0;title?'"},
-		{"a\x00b\x7fc", "a?b?c"},
-		{"csi \u009b2J, nel \u0085", "csi ?2J, nel ?"},
-		{"caf\u00e9 \xff\xfe", "caf\u00e9 \xff\xfe"}, // text and bytes that are no character stay
-	})
-}
-
-func TestClosest(t *testing.T) {
-	known := []string{"wording.go", "wording_test.go", "README.md", "main.go", "mian.go", "a", "tools"}
-	for _, tc := range []struct{ word, want string }{
-		{"wordng.go", "wording.go"}, // a letter left out
-		{"wrodings.go", ""},         // three off: too far
-		{"readme.md", "README.md"},  // case alone
-		{"wording_tset.go", "wording_test.go"},
-		{"man.go", ""},    // one off from main.go and from mian.go: no telling
-		{"b", ""},         // one off, but a third of a one-letter word is none
-		{"tool", "tools"}, // one off in four letters
-		{"", ""},
-	} {
-		if got := Closest(tc.word, known); got != tc.want {
-			t.Errorf("Closest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 }
