@@ -228,3 +228,11 @@ func closeInherited(keep ...uintptr) {
 		}
 	}
 }
+
+// continueIfStopped sends SIGCONT to pid if a signal stopped it (see
+// ContinueStopped).
+func continueIfStopped(pid int) {
+	if st, err := readStat(strconv.Itoa(pid)); err == nil && st.state == 'T' {
+		_ = syscall.Kill(pid, syscall.SIGCONT)
+	}
+}

@@ -246,6 +246,7 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 	// cannot be reused, so each signal reaches only what the shell started.
 	if GroupAlive(pgid) {
 		SignalGroup(pgid, syscall.SIGTERM)
+		ContinueStopped(pgid)
 		for deadline := time.Now().Add(KillGrace); GroupAlive(pgid); time.Sleep(10 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				SignalGroup(pgid, syscall.SIGKILL)
@@ -326,6 +327,7 @@ func drainPipe(r *os.File, buf []byte, sink func([]byte)) {
 // grace period, and returns the shell's status.
 func stopGroup(pgid int, sig syscall.Signal, spareLeader bool, waitCh <-chan syscall.WaitStatus) syscall.WaitStatus {
 	StopSignal(pgid, sig, spareLeader)
+	ContinueStopped(pgid)
 	select {
 	case st := <-waitCh:
 		return st
@@ -333,6 +335,20 @@ func stopGroup(pgid int, sig syscall.Signal, spareLeader bool, waitCh <-chan sys
 	}
 	SignalGroup(pgid, syscall.SIGKILL)
 	return <-waitCh
+}
+
+// ContinueStopped sends SIGCONT to the group pgid when one of its members
+// is stopped (SIGSTOP, a kill -TSTP, ws kill --signal STOP), as a
+// shell's kill does for a stopped job: a signal sent to stop it waits
+// while it is stopped, so its TERM handler never ran, and the KILL after
+// the grace period ended it (exit 137) however it would have stopped.
+// Sent after that signal, so that the signal is what it runs first.
+func ContinueStopped(pgid int) {
+	stopped := false
+	eachProcess(func(_ int, st statFields) { stopped = stopped || st.pgrp == pgid && st.state == 'T' })
+	if stopped {
+		SignalGroup(pgid, syscall.SIGCONT)
+	}
 }
 
 // SignalGroup sends sig to every process of the group pgid.

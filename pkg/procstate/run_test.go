@@ -121,3 +121,33 @@ func TestStreamCopyCatchUp(t *testing.T) {
 		t.Fatalf("logged at the end: %q", b)
 	}
 }
+
+// TestRunForegroundStoppedGetsItsSignal: a command that a signal stopped
+// (kill -STOP) is continued after the TERM that stops it, as a shell's
+// kill continues a stopped job, so its handler runs; the TERM waited
+// while it was stopped, and the KILL after the grace period ended it
+// (exit 137).
+func TestRunForegroundStoppedGetsItsSignal(t *testing.T) {
+	pidFile := t.TempDir() + "/pid"
+	argv := []string{"/bin/sh", "-c", `trap 'exit 5' TERM; echo $$ > "$1"; kill -STOP $$; exit 0`, "sh", pidFile}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		defer cancel()
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			b, _ := os.ReadFile(pidFile)
+			if pid := strings.TrimSpace(string(b)); pid != "" {
+				if st, err := readStat(pid); err == nil && st.state == 'T' {
+					return
+				}
+			}
+		}
+	}()
+	res, err := RunForeground(ctx, Foreground{Argv: argv, Dir: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 5 {
+		t.Errorf("exit code %d, want 5 (the TERM handler's)", res.ExitCode)
+	}
+}

@@ -503,7 +503,9 @@ func stopGroupAndTree(pgid int, sig syscall.Signal, spareLeader bool, grace time
 	// second TERM or INT often means "stop now, skip the clean-up").
 	for _, p := range liveDescendantsOutside(os.Getpid(), pgid) {
 		_ = syscall.Kill(p, sig)
+		continueIfStopped(p)
 	}
+	ContinueStopped(pgid)
 	if sig == syscall.SIGKILL {
 		<-ended
 		return
@@ -548,6 +550,9 @@ func stopGroupAndTree(pgid int, sig syscall.Signal, spareLeader bool, grace time
 // descendant of the supervisor, KILL to those left after the grace period.
 func stopDescendants(grace time.Duration) {
 	signalDescendants(syscall.SIGTERM)
+	for _, p := range liveDescendants(os.Getpid()) {
+		continueIfStopped(p)
+	}
 	deadline := time.Now().Add(grace)
 	for time.Now().Before(deadline) && len(liveDescendants(os.Getpid())) > 0 {
 		time.Sleep(20 * time.Millisecond)

@@ -442,6 +442,7 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		// that the pid is still the recorded process. Its status is not
 		// ours to read: the exit recorded is the last signal sent.
 		procstate.StopSignal(rec.PGID, sig, rec.SpareLeader)
+		procstate.ContinueStopped(rec.PGID)
 		deadline := time.Now().Add(procstate.KillGrace)
 		for rec.Running() && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
