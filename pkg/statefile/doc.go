@@ -6,6 +6,6 @@
 // (pkg/workspace), beneath the root.
 //
 // It also holds ws's one lock-file implementation ([Acquire],
-// [AcquireShared], [TryAcquire]): flock(2) on files in the state
+// [AcquireSharedWait], [TryAcquire]): flock(2) on files in the state
 // directory, with a bounded wait, for the write locks and the search index.
 package statefile

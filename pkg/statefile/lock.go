@@ -27,29 +27,11 @@ func Acquire(path string, timeout time.Duration) (*Lock, error) {
 	return acquireWait(context.Background(), path, unix.LOCK_EX, timeout, 5*time.Millisecond)
 }
 
-// AcquireShared takes a shared lock on the file at path (created as
-// Acquire creates it), waiting as long as an exclusive holder keeps it.
-func AcquireShared(path string) (*Lock, error) {
-	fd, err := openLockFile(path, true)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err := unix.Flock(fd, unix.LOCK_SH)
-		if err == nil {
-			return &Lock{fd: fd}, nil
-		}
-		if err != unix.EINTR {
-			unix.Close(fd)
-			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
-		}
-	}
-}
-
-// AcquireSharedWait is AcquireShared bounded: it gives up with
-// ErrLockTimeout when an exclusive holder keeps the lock for timeout, and
-// with ctx's cause when ctx ends first (a ws interrupted while it waits
-// goes no further).
+// AcquireSharedWait takes a shared lock on the file at path (created as
+// Acquire creates it). It gives up with ErrLockTimeout when an exclusive
+// holder keeps the lock for timeout (0: it tries once), and with ctx's
+// cause when ctx ends first (a ws interrupted while it waits goes no
+// further).
 func AcquireSharedWait(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
 	return acquireWait(ctx, path, unix.LOCK_SH, timeout, 20*time.Millisecond)
 }

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -36,11 +37,11 @@ func TestLock(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("waiting Acquire: %v", err)
 	}
-	s1, err := AcquireShared(path)
+	s1, err := AcquireSharedWait(context.Background(), path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := AcquireShared(path)
+	s2, err := AcquireSharedWait(context.Background(), path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -148,24 +149,30 @@ func (w *Workspace) stateError(err error) error {
 }
 
 // lockPath takes the write lock of the file at real, waiting at most
-// tools.writeLockTimeoutMs. The lock is an flock(2) on a file in the state
-// directory, so a writer that dies never leaves it held. Lock files are
-// removed by pruneLocks; to make that safe, a taker holds a shared lock
+// tools.writeLockTimeoutMs in all. The lock is an flock(2) on a file in the
+// state directory, so a writer that dies never leaves it held. Lock files
+// are removed by pruneLocks; to make that safe, a taker holds a shared lock
 // on locks/.gc from opening its lock file until it holds (or gives up) the
 // lock, and pruning takes .gc exclusively: a file can then only be removed
-// while nobody has it open to wait on.
+// while nobody has it open to wait on. The wait for .gc counts against the
+// same timeout, so a pruner that was stopped (SIGSTOP) holding it cannot
+// hold up writers for longer.
 func (w *Workspace) lockPath(real, input string) (*statefile.Lock, error) {
 	if w.stateDir == "" {
 		return nil, nil
 	}
 	dir := filepath.Join(w.stateDir, "locks")
-	gc, err := statefile.AcquireShared(filepath.Join(dir, ".gc"))
-	if err != nil {
+	ms := w.cfg.Tools.WriteLockTimeoutMs
+	deadline := time.Now().Add(time.Duration(ms) * time.Millisecond)
+	gc, err := statefile.AcquireSharedWait(context.Background(), filepath.Join(dir, ".gc"), time.Until(deadline))
+	switch {
+	case errors.Is(err, statefile.ErrLockTimeout):
+		return nil, errs.WriteLockTimeout(input, normalizeKey(input), ms)
+	case err != nil:
 		return nil, w.stateError(err)
 	}
 	defer gc.Release()
-	ms := w.cfg.Tools.WriteLockTimeoutMs
-	l, err := statefile.Acquire(filepath.Join(dir, hashHex(real, 32)+".lock"), time.Duration(ms)*time.Millisecond)
+	l, err := statefile.Acquire(filepath.Join(dir, hashHex(real, 32)+".lock"), max(time.Until(deadline), 0))
 	switch {
 	case errors.Is(err, statefile.ErrLockTimeout):
 		return nil, errs.WriteLockTimeout(input, normalizeKey(input), ms)

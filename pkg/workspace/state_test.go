@@ -16,6 +16,7 @@ import (
 	"github.com/wstools/ws/pkg/config"
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/fsroot"
+	"github.com/wstools/ws/pkg/statefile"
 )
 
 func TestCorruptReadRecord(t *testing.T) {
@@ -61,6 +62,40 @@ func TestWriteLockTimeout(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(data) != "x" {
 		t.Fatalf("content %q", data)
+	}
+}
+
+// TestWriteLockTimeoutGC: a pruner that holds locks/.gc (one stopped
+// while it pruned) holds up a write for the write-lock timeout, not for
+// ever, and the wait is the same error as a held lock's.
+func TestWriteLockTimeoutGC(t *testing.T) {
+	cfg := config.Default()
+	cfg.Tools.WriteLockTimeoutMs = 80
+	w, _ := newTestWorkspace(t, cfg, "a.txt")
+	gcPath := filepath.Join(w.stateDir, "locks", ".gc")
+	must(t, os.MkdirAll(filepath.Dir(gcPath), 0o700))
+	must(t, os.WriteFile(gcPath, nil, 0o600))
+	gc, ok := statefile.TryAcquire(gcPath)
+	if !ok {
+		t.Fatal("could not take locks/.gc")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Write(context.Background(), WriteRequest{Path: "a.txt", Content: "x"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if errs.CodeOf(err) != errs.LockTimeout || err.Error() != `write-lock timeout on "a.txt" after 80ms` {
+			t.Fatalf("write while .gc is held: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		gc.Release()
+		t.Fatal("write waited on locks/.gc past its timeout")
+	}
+	gc.Release()
+	if _, err := w.Write(context.Background(), WriteRequest{Path: "a.txt", Content: "x"}); err != nil {
+		t.Fatalf("write once .gc is free: %v", err)
 	}
 }
 
