@@ -22,7 +22,8 @@ import (
 //	json:"name,omitempty"  the parameter name; without omitempty it is required
 //	desc:"…"               the description shown to the model
 //	default:"…"            the default, as JSON
-//	min:"N" max:"N"        bounds of an integer
+//	min:"N" max:"N"        bounds of an integer; min on a list of objects
+//	                       is its minItems, which the tool itself checks
 //	enum:"a,b,c"           the allowed strings
 //	coerce:"number"        a numeric string is accepted as a number
 //	ws:"only"              a parameter Mastra's tool does not have: see Mastra
@@ -292,6 +293,9 @@ func objectSchema(fields []field, o *orderedJSON) *orderedJSON {
 			p.set("type", "object").set("propertyNames", map[string]any{"type": "string"}).set("additionalProperties", map[string]any{})
 		case kindObjects:
 			p.set("type", "array").set("items", objectSchema(f.sub, newOrdered()))
+			if f.min != nil {
+				p.set("minItems", *f.min) // the tool checks it, with its own words
+			}
 		}
 		if f.nullable {
 			if t, ok := p.vals["type"].(string); ok {

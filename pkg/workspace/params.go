@@ -202,7 +202,7 @@ type SkillReadRequest struct {
 // made in order, all or none.
 type MultiEditRequest struct {
 	Path   string   `json:"path" desc:"File to edit."`
-	Edits  []EditOp `json:"edits" desc:"The edits, applied in order to the result of the ones before; if any fails, none is made."`
+	Edits  []EditOp `json:"edits" min:"1" desc:"The edits, applied in order to the result of the ones before; if any fails, none is made."`
 	DryRun bool     `json:"-"` // ws edit --edits --dry-run
 }
 
