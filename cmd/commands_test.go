@@ -109,6 +109,11 @@ func TestCommandRequests(t *testing.T) {
 		{"index --metadata []", captured(newIndexCmd), []string{"x", "--metadata", "[]", "--content", "y"}, "", "usage: --metadata must be a JSON object"},
 		{"exec empty", captured(newExecCmd), []string{"--", " "}, "", "usage: the COMMAND after -- is empty"},
 		{"ls two paths", captured(newLsCmd), []string{"a", "b"}, "", "usage: takes at most one PATH (got 2 arguments)"},
+		{"glob", captured(newGlobCmd), []string{"**/*.go", "src", "--hidden", "--no-ignore", "--max-results", "0", "-0"}, "",
+			`{"pattern":"**/*.go","path":"src","includeHidden":true,"respectGitignore":false,"maxResults":0}`},
+		{"glob --max-results -1", captured(newGlobCmd), []string{"x", "--max-results", "-1"}, "", "usage: --max-results must be an integer ≥ 0"},
+		{"grep -0 alone", captured(newGrepCmd), []string{"-0", "x"}, "", "usage: -0 goes with -l or -c: it ends the paths they print with a NUL"},
+		{"grep -l -0", captured(newGrepCmd), []string{"-l0", "x"}, "", `{"pattern":"x"}`},
 		{"grep", captured(newGrepCmd), []string{"TODO"}, "", `{"pattern":"TODO"}`},
 		{"grep all", captured(newGrepCmd), []string{"x", "src", "-C", "2", "-m", "5", "-i", "--hidden"}, "",
 			`{"pattern":"x","path":"src","contextLines":2,"maxCount":5,"caseSensitive":false,"includeHidden":true}`},
@@ -283,8 +288,15 @@ func TestCLIOnlyFields(t *testing.T) {
 	run(newPatchCmd(app, func(_ context.Context, r *workspace.PatchRequest) error { patch = *r; return nil }), "--dry-run")
 	var move workspace.MoveRequest
 	run(newMoveCmd(app, func(_ context.Context, r *workspace.MoveRequest) error { move = *r; return nil }), "a", "b", "--dry-run")
+	var glob workspace.GlobRequest
+	run(newGlobCmd(app, func(_ context.Context, r *workspace.GlobRequest) error { glob = *r; return nil }), "*", "-0")
+	var grep workspace.GrepRequest
+	run(newGrepCmd(app, func(_ context.Context, r *workspace.GrepRequest) error { grep = *r; return nil }), "x", "-c", "--null")
 	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun || !move.DryRun {
 		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v move %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun, move.DryRun)
+	}
+	if !glob.Null || !grep.Null || !grep.CountOnly {
+		t.Errorf("glob -0 %v, grep -c --null %v %v", glob.Null, grep.Null, grep.CountOnly)
 	}
 }
 

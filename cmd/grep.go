@@ -45,6 +45,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		b.f.VarP(&listValue{p: &req.Types, typ: "NAME", want: "one of " + types, ok: grep.KnownType}, "type", "t",
 			"search only files of this type (repeatable): "+types)
 		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
+		b.f.BoolVarP(&req.Null, "null", "0", false, "with -l, end each path with a NUL, not a newline (for xargs -0); with -c, a NUL between path and count")
 		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")
 		// grep's and rg's habits that ask for what ws grep always does.
 		b.f.BoolP("line-number", "n", false, "lines are always numbered (accepted, as grep and rg take it)")
@@ -57,6 +58,14 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		}
 		if req.FilesOnly && req.CountOnly {
 			return usagef("-l and -c cannot be used together")
+		}
+		if req.Null {
+			switch {
+			case app.opts.json:
+				return usagef("--json and -0 cannot be used together")
+			case !req.FilesOnly && !req.CountOnly:
+				return usagef("-0 goes with -l or -c: it ends the paths they print with a NUL")
+			}
 		}
 		if jsonl, _ := cmd.Flags().GetBool("jsonl"); jsonl {
 			// --jsonl streams the matching lines, as rg --json does; like
@@ -99,8 +108,12 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 		// Written in blocks, as rg writes to a pipe; a line at a time to
 		// a terminal.
 		rows = bufio.NewWriterSize(a.IO.Out, 64<<10)
+		end := "\n"
+		if req.Null && req.FilesOnly {
+			end = "\x00"
+		}
 		req.Rows = func(row string) {
-			_, _ = rows.WriteString(row + "\n")
+			_, _ = rows.WriteString(row + end)
 			if a.IO.OutTTY {
 				_ = rows.Flush()
 			}

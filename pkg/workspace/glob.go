@@ -124,8 +124,27 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 		return string(res.Files[i].Path) < string(res.Files[j].Path)
 	})
 	res.Total = len(res.Files)
-	if res.Total > globCap {
-		res.Files, res.Truncated = res.Files[:globCap], true
+	limit := globCap
+	if req.MaxResults != nil {
+		limit = *req.MaxResults
+	}
+	if limit > 0 && res.Total > limit {
+		res.Files, res.Truncated = res.Files[:limit], true
+	}
+	if req.Null {
+		// The paths alone, each ended by a NUL for xargs -0; what the
+		// text would add after them is said on stderr.
+		res.text = ""
+		for _, f := range res.Files {
+			res.text += string(f.Path) + "\x00"
+		}
+		more, skipped := globNotes(res, dialectOf(ctx))
+		for _, note := range []string{more, skipped} {
+			if note != "" {
+				w.warn(note)
+			}
+		}
+		return res, nil
 	}
 	res.text = globText(res, dialectOf(ctx))
 	return res, nil
@@ -207,29 +226,39 @@ func (w *Workspace) anchorGlob(pattern, top string, d Dialect) (string, bool, er
 }
 
 func globText(res *GlobResult, d Dialect) string {
-	skipped := ""
-	if n := len(res.Skipped); n > 0 {
-		skipped = fmt.Sprintf("(%d %s skipped: %s)", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d))
+	more, skipped := globNotes(res, d)
+	if skipped != "" {
+		skipped = "(" + skipped + ")"
 	}
 	if res.Total == 0 {
-		if skipped != "" {
-			return "No files found " + skipped
-		}
-		return "No files found"
+		return strings.TrimSpace("No files found " + skipped)
 	}
 	lines := make([]string, 0, len(res.Files)+2)
 	for _, f := range res.Files {
 		lines = append(lines, string(f.Path)) // its bytes, as ls prints names
 	}
-	if res.Truncated {
-		how := "a more specific pattern or path"
-		if d == CLIFlags {
-			how = "a more specific PATTERN or a PATH"
-		}
-		lines = append(lines, fmt.Sprintf("[showing the %d newest of %d files; narrow it with %s]", len(res.Files), res.Total, how))
+	if more != "" {
+		lines = append(lines, "["+more+"]")
 	}
 	if skipped != "" {
 		lines = append(lines, skipped)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// globNotes are what glob's text says after the paths: how many more
+// matched than were shown, and the paths the walk could not look at ("" for
+// neither that is not so).
+func globNotes(res *GlobResult, d Dialect) (more, skipped string) {
+	if res.Truncated {
+		how := "a more specific pattern or path, or raise maxResults (0 shows all)"
+		if d == CLIFlags {
+			how = "a more specific PATTERN or a PATH, or raise --max-results (0 shows all)"
+		}
+		more = fmt.Sprintf("showing the %d newest of %d files; narrow it with %s", len(res.Files), res.Total, how)
+	}
+	if n := len(res.Skipped); n > 0 {
+		skipped = fmt.Sprintf("%d %s skipped: %s", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d))
+	}
+	return more, skipped
 }

@@ -153,7 +153,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		case req.FilesOnly:
 			o.OnFile = func(f *grep.File) { req.Rows(f.Rel) }
 		case req.CountOnly:
-			o.OnFile = func(f *grep.File) { req.Rows(countRow(f)) }
+			o.OnFile = func(f *grep.File) { req.Rows(countRow(f, req.Null)) }
 		}
 	}
 	paths := append([]string{req.Path}, req.MorePaths...)
@@ -249,7 +249,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		for _, f := range files {
 			res.Counts = append(res.Counts, GrepCount{Path: Bytes(f.Rel), Count: f.Count})
 			if req.Rows == nil {
-				sb.WriteString(countRow(f) + "\n")
+				sb.WriteString(countRow(f, req.Null) + "\n")
 			}
 		}
 		res.text = strings.TrimSuffix(sb.String(), "\n")
@@ -267,8 +267,15 @@ func matchOf(f *grep.File, h grep.Hit) GrepMatch {
 
 // countRow is -c's line for a file: path:count, the name as its bytes (as
 // rg -c, ls and grep's rows print it), so a script can use one that is
-// not UTF-8.
-func countRow(f *grep.File) string { return f.Rel + ":" + strconv.Itoa(f.Count) }
+// not UTF-8; with null, a NUL in place of the colon (rg -c -0), so a name
+// with a colon or a newline in it is not misread.
+func countRow(f *grep.File, null bool) string {
+	sep := ":"
+	if null {
+		sep = "\x00"
+	}
+	return f.Rel + sep + strconv.Itoa(f.Count)
+}
 
 // countHits is how many lines the files report.
 func countHits(files []*grep.File) int {

@@ -62,6 +62,9 @@ type GlobRequest struct {
 	Path             string `json:"path,omitempty" default:"\".\"" desc:"Directory to search, relative to the workspace root."`
 	IncludeHidden    *bool  `json:"includeHidden,omitempty" default:"false" desc:"Also find files in, and named, dot-names."`
 	RespectGitignore *bool  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
+	MaxResults       *int   `json:"maxResults,omitempty" min:"0" default:"100" desc:"Show at most this many files, the newest (default 100; 0 shows all)."`
+
+	Null bool `json:"-"` // ws glob -0: the paths end with NUL; the notices go to stderr
 }
 
 // DeleteRequest is the input of delete (mastra_workspace_delete).
@@ -105,6 +108,7 @@ type GrepRequest struct {
 	Globs     []string `json:"-"` // -g, repeatable, ! negates
 	Types     []string `json:"-"` // --type, repeatable
 	NoIgnore  bool     `json:"-"` // --no-ignore
+	Null      bool     `json:"-"` // -0: with -c, a NUL between path and count (the caller ends -l's paths with NUL)
 	// Events, when set, gets ripgrep's --json messages as files are
 	// found (ws grep --jsonl); the result's text is then empty.
 	Events func(grep.Event) `json:"-"`
