@@ -203,7 +203,7 @@ var Tools = sync.OnceValue(func() []*ToolSpec {
 			Description: "Write text to the stdin of a background process started with execute_command (background=true, and stdinPipe=true or tty=true): answer a prompt, drive a REPL. The text is sent as given, so end it with a newline to submit a line; eof=true closes stdin afterwards (on a tty: sends ^D, the terminal's end of file). Read the reply with get_process_output (sinceLast=true shows only what is new)."},
 			(*Workspace).SendInput),
 		tool(ToolSpec{ID: Glob, Command: "glob", WSOnly: true,
-			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most 100. Hidden names and .gitignored files are left out unless asked; directories are not listed."},
+			Description: "Find files by name pattern ('**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level), newest first, at most maxResults (default 100). Hidden names and .gitignored files are left out unless asked; directories are not listed."},
 			(*Workspace).Glob),
 		tool(ToolSpec{ID: MoveFile, Command: "move", Writes: true, Op: "move", WSOnly: true,
 			Description: "Move or rename a file, a symbolic link or a directory (with everything in it) within the workspace, in one step, never a copy: destination is its new path (missing directories are made). A file already there is replaced only with overwrite=true; a directory replaces only an empty directory (overwrite=true), never merges into or deletes one that holds anything. undo moves it back."},
