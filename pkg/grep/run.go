@@ -44,6 +44,7 @@ type File struct {
 	link  bool // a symlink (its target's path is what is opened)
 	named bool // the root itself, not a file a walk met
 	bin   bool
+	size  int64      // a binary file's size
 	err   string     // why the file could not be searched ("": it was)
 	held  int        // its weight in collector.held while it waits to be taken
 	batch *grepBatch // the batch it is in, and where, while it is scanned
@@ -96,12 +97,24 @@ type Options struct {
 	Forget bool
 }
 
+// MaxBinaryNames and BinaryProbeSize bound Result.BinaryNames: looking
+// into them again reads 16 MiB at the most.
+const (
+	MaxBinaryNames  = 8
+	BinaryProbeSize = 2 << 20
+)
+
 // Result is what Search found.
 type Result struct {
-	Files          []*File // files with hits, in walk order
-	Truncated      bool    // stopped at MaxMatches
-	BinarySkipped  int
-	BinaryRoot     string // the root's path, when it names a file skipped as binary
+	Files         []*File // files with hits, in walk order
+	Truncated     bool    // stopped at MaxMatches
+	BinarySkipped int
+	BinaryRoot    string // the root's path, when it names a file skipped as binary
+	// BinaryNames are the first binary files a walk passed over that are
+	// small enough to look into again (at most MaxBinaryNames, of at most
+	// BinaryProbeSize bytes each), in walk order: a search that found
+	// nothing can say which of them hold what it looked for.
+	BinaryNames    []string
 	Skipped        []Skip // paths that could not be searched, in walk order
 	TargetNotFound bool
 	GitDirs        []string // the .git directories the walk left out
@@ -410,8 +423,11 @@ func (c *collector) take(f *File) {
 		g.res.Skipped = append(g.res.Skipped, Skip{f.Rel, f.err})
 	case f.bin:
 		g.res.BinarySkipped++
-		if f.named {
+		switch {
+		case f.named:
 			g.res.BinaryRoot = f.Rel
+		case len(g.res.BinaryNames) < MaxBinaryNames && f.size > 0 && f.size <= BinaryProbeSize:
+			g.res.BinaryNames = append(g.res.BinaryNames, f.Rel)
 		}
 	case f.Count > 0:
 		if c.total+f.Count > g.maxMatches {
@@ -551,7 +567,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 			return buf
 		}
 		if IsBinary(f.Rel, head[:n]) && !(f.named && g.namedBin) {
-			f.bin = true
+			f.bin, f.size = true, st.Size
 			return buf
 		}
 		// A match may span windows when it may span lines: such a
@@ -568,7 +584,7 @@ func (g *grepRun) scan(f *File, buf []byte) []byte {
 		return reuse(buf)
 	}
 	if st.Size <= headFirst && IsBinary(f.Rel, buf[:min(len(buf), media.SniffLen)]) && !(f.named && g.namedBin) {
-		f.bin = true
+		f.bin, f.size = true, int64(len(buf))
 		return reuse(buf)
 	}
 	f.Size = int64(len(buf))

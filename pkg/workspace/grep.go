@@ -320,6 +320,22 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 			hints = append(hints, "hint: "+wording.ShellWord(found.BinaryRoot)+" is a binary file with matches ("+how+")")
 		}
 	}
+	// So are the binary files a walk passed over (the first few small
+	// ones): a file that only looks binary (a NUL in a log, a text in
+	// UTF-16) is not silently a "0 matches".
+	if !o.NamedBinary {
+		var with []string
+		for _, rel := range found.BinaryNames {
+			o2 := o
+			o2.NamedBinary, o2.MaxMatches, o2.MaxCount, o2.Glob, o2.Filter = true, 1, 1, "", nil
+			if again, err := grep.Search(ctx, w.fs, rel, o2); err == nil && len(again.Files) > 0 {
+				with = append(with, rel)
+			}
+		}
+		if len(with) > 0 {
+			hints = append(hints, binaryHint(with, d))
+		}
+	}
 	// The .git directories left out are searched too (for one match):
 	// the hint comes only when one of them holds what was looked for.
 	for _, dir := range found.GitDirs {
@@ -337,6 +353,27 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 		}
 	}
 	return hints
+}
+
+// binaryHint says which binary files a search that found nothing passed
+// over have matches, and, to a shell user, how to count them.
+func binaryHint(with []string, d Dialect) string {
+	if len(with) == 1 {
+		how := "its lines are not shown"
+		if d == CLIFlags {
+			how += "; ws grep -c PATTERN " + wording.ShellWord(with[0]) + " counts them"
+		}
+		return "hint: " + wording.ShellWord(with[0]) + ", a binary file the search passed over, has matches (" + how + ")"
+	}
+	how := "their lines are not shown"
+	if d == CLIFlags {
+		how += "; ws grep -c PATTERN with one of them as the PATH counts its matches"
+	}
+	names := make([]string, len(with))
+	for i, rel := range with {
+		names[i] = wording.ShellWord(rel)
+	}
+	return fmt.Sprintf("hint: %d binary files the search passed over have matches: %s (%s)", len(with), strings.Join(names, ", "), how)
 }
 
 // asksLineEnd reports a pattern that asks for a line end, which a search
