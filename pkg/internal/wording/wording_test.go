@@ -5,34 +5,6 @@ import (
 	"testing"
 )
 
-func TestPlural(t *testing.T) {
-	for _, tc := range []struct {
-		n    int
-		want string
-	}{{0, "files"}, {1, "file"}, {2, "files"}, {-1, "files"}} {
-		if got := Plural(tc.n, "file", "files"); got != tc.want {
-			t.Errorf("Plural(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}
-
-func TestJoinAnd(t *testing.T) {
-	for _, tc := range []struct {
-		in   []string
-		want string
-	}{
-		{nil, ""},
-		{[]string{"a"}, "a"},
-		{[]string{"a", "b"}, "a and b"},
-		{[]string{"a", "b", "c"}, "a, b and c"},
-		{[]string{"1", "2", "3", "4"}, "1, 2, 3 and 4"},
-	} {
-		if got := JoinAnd(tc.in); got != tc.want {
-			t.Errorf("JoinAnd(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestStringWords: what FirstLine, ShellWord, OneLine and Closest give
 // for each case's in.
 func TestStringWords(t *testing.T) {
@@ -99,6 +71,34 @@ func TestStringWords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "files"}, {1, "file"}, {2, "files"}, {-1, "files"}} {
+		if got := Plural(tc.n, "file", "files"); got != tc.want {
+			t.Errorf("Plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestJoinAnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+		{[]string{"1", "2", "3", "4"}, "1, 2, 3 and 4"},
+	} {
+		if got := JoinAnd(tc.in); got != tc.want {
+			t.Errorf("JoinAnd(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
