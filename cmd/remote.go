@@ -134,6 +134,13 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 	isExec := c.Name() == "exec" && c.Parent() == root
 	var after *remote.AfterOutput
 	switch {
+	case errors.As(err, &after) && a.opts.json && following(c, root):
+		// JSON Lines (ps-output --follow): the stream ends in an "error"
+		// line, as a local one does, so that a reader who takes the lines
+		// as they come learns how it ended (it ended with the last whole
+		// line of output, and the error on stderr only).
+		_ = render.NewStream(a.IO, true).End(workspace.GetProcessOutput, nil, err)
+		return c, &exitStatusError{exitFailure}, true
 	case errors.As(err, &after) && a.opts.json:
 		// The remote command's envelope is on stdout (what the
 		// connection cut short of a line was dropped): the error goes to
@@ -156,6 +163,13 @@ func (a *App) remoteRun(ctx context.Context, root *cobra.Command, args []string)
 		return c, &exitStatusError{code}, true
 	}
 	return c, nil, true
+}
+
+// following reports a ps-output --follow command line: its --json is
+// JSON Lines, not one envelope.
+func following(c, root *cobra.Command) bool {
+	follow, _ := c.Flags().GetBool("follow")
+	return follow && c.Name() == "ps-output" && c.Parent() == root
 }
 
 // withoutRemote is the command line args without its --remote flags: the
