@@ -123,8 +123,15 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		return w.startBackground(ctx, sb, req, cwd)
 	}
 	command, tail := req.Command, tailOf(req.Tail)
+	// A shell user whose output the default tail cut is told how to see
+	// it all (a model keeps Mastra's notice); one who asked for a tail,
+	// with --tail or a trailing | tail -N, got what was asked for.
+	hint := ""
+	if dialectOf(ctx) == CLIFlags && req.Tail == nil {
+		hint = "run it again with a larger --tail, or --tail 0 for all"
+	}
 	if c, n, ok := stripTailPipe(command); ok {
-		command, tail = c, n
+		command, tail, hint = c, n, ""
 	}
 	argv, err := sb.Argv(command, cwd)
 	if err != nil {
@@ -146,8 +153,8 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		stderr = append(stderr, "\nProcess timed out after "+js.FormatNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
 	}
 	limit := w.toolTokens(ExecuteCommand)
-	out := streamText(run.Stdout, run.Dropped[0], tail, limit, "")
-	errText := streamText(stderr, run.Dropped[1], tail, limit, "")
+	out := streamText(run.Stdout, run.Dropped[0], tail, limit, hint)
+	errText := streamText(stderr, run.Dropped[1], tail, limit, hint)
 	res.text = tokens.StripANSI(execText(out, errText, run.ExitCode))
 	return res, nil
 }
