@@ -868,7 +868,8 @@ func Umask() uint32 {
 
 // Remove removes what is at l: a file, a symlink (the link only) or, when
 // recursive, a directory and everything below it; nothing is followed.
-// The directory that held it is fsynced.
+// The directory that held it is fsynced. A directory that holds anything
+// goes as removeTree takes it away: never half of it.
 func (fsys *FS) Remove(l Loc, recursive bool) error {
 	p, name := l.Parent()
 	pfd, err := fsys.Open(p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
@@ -876,12 +877,47 @@ func (fsys *FS) Remove(l Loc, recursive bool) error {
 		return err
 	}
 	defer unix.Close(pfd)
-	if err := RemoveAt(pfd, name, recursive); err != nil {
+	if recursive {
+		err = removeTree(pfd, name)
+	} else {
+		err = RemoveAt(pfd, name, false)
+	}
+	if err != nil {
 		return err
 	}
 	_ = unix.Fsync(pfd)
 	return nil
 }
+
+// removeTree removes name inside dirfd, and everything below it when it
+// is a directory. A directory that holds anything is first renamed to a
+// temporary name beside it, in one rename(2), and emptied there: its path
+// is gone at once and whole, so a ws killed in the middle of a big tree
+// leaves no half of it at the path, only the hidden temporary directory,
+// which ls and grep never show and the next write in that directory
+// removes (its maker is gone). Where the rename is refused (the directory
+// is a mount point) the tree is removed in place, as before; where the
+// removal stops partway (a mount point or an immutable file inside), what
+// is left is renamed back to its path.
+func removeTree(dirfd int, name string) error {
+	err := RemoveAt(dirfd, name, false) // a file, a link, an empty directory
+	if err != unix.ENOTEMPTY && err != unix.EEXIST {
+		return err
+	}
+	tmp := NewTempName()
+	if unix.Renameat(dirfd, name, dirfd, tmp) != nil {
+		return RemoveAt(dirfd, name, true)
+	}
+	if err := removeAway(dirfd, tmp, true); err != nil {
+		_ = unix.Renameat(dirfd, tmp, dirfd, name)
+		return err
+	}
+	return nil
+}
+
+// removeAway is RemoveAt, for removeTree: tests make it fail, or the
+// process die, partway.
+var removeAway = RemoveAt
 
 // Rename moves what is at from (a final symlink itself, not followed) to
 // to, whose parent must exist, each name taken below its opened parent so
