@@ -23,6 +23,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
   ws grep --max-count 1 'package main'
   ws grep -l -t go -g '!*_test.go' 'context\.TODO'
   ws grep -w -F 'a.b' src docs
+  ws grep -o 'v[0-9]+\.[0-9]+' CHANGELOG.md
   if ws grep -q 'FIXME' src; then echo 'still to fix'; fi`,
 		Args: rangeArgs(1, math.MaxInt, "a PATTERN and optional PATHs"),
 	}, func(b *binder, req *workspace.GrepRequest) {
@@ -45,6 +46,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		b.f.VarP(&listValue{p: &req.Types, typ: "NAME", want: "one of " + types, ok: grep.KnownType}, "type", "t",
 			"search only files of this type (repeatable): "+types)
 		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
+		b.f.BoolVarP(&req.Only, "only-matching", "o", false, "print each match's own text, every match of a line, not the line")
 		b.f.BoolVarP(&req.Null, "null", "0", false, "with -l, end each path with a NUL, not a newline (for xargs -0); with -c, a NUL between path and count")
 		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")
 		// grep's and rg's habits that ask for what ws grep always does.
@@ -58,6 +60,16 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		}
 		if req.FilesOnly && req.CountOnly {
 			return usagef("-l and -c cannot be used together")
+		}
+		if req.Only {
+			switch {
+			case req.Invert:
+				return usagef("-o and -v cannot be used together: -v's lines have no match to show")
+			case req.Multiline != nil && *req.Multiline:
+				return usagef("-o and -U cannot be used together")
+			case changed(cmd.Flags(), "context"), changed(cmd.Flags(), "after-context"), changed(cmd.Flags(), "before-context"):
+				return usagef("-o shows matches, not lines: it does not go with -C, -A or -B")
+			}
 		}
 		if req.Null {
 			switch {

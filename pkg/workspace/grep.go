@@ -254,7 +254,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 		res.text = strings.TrimSuffix(sb.String(), "\n")
 	default:
-		res.text = w.formatGrep(res, files, m, before, after, d)
+		res.text = w.formatGrep(res, files, m, before, after, req.Only, d)
 	}
 	return res, nil
 }
@@ -441,7 +441,7 @@ func skippedNames(sk []SkippedPath, d Dialect) string {
 const skippedNameMax = 160
 
 // formatGrep lays out Mastra's textOut: textOut{the summary}, `---`, then the rows.
-func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, before, after int, d Dialect) string {
+func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, before, after int, only bool, d Dialect) string {
 	var rows []string
 	hunks := 0
 	for _, f := range files {
@@ -471,6 +471,10 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 				col, isHit := hitAt[i]
 				if !isHit {
 					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.Rel, i+1, cutContext(line)))
+					continue
+				}
+				if only {
+					rows = appendOnlyRows(rows, f.Rel, i+1, line, col, m)
 					continue
 				}
 				c := js.UTF16LenUTF8(line[:col]) + 1
@@ -544,6 +548,20 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	}
 	sb.WriteString("\n" + notice(shown))
 	return sb.String()
+}
+
+// appendOnlyRows adds -o's rows for a matching line: one for each match
+// in it (not only the first, as rg -o lists them), path:line:column: and
+// the match's own text, cut as a long line is.
+func appendOnlyRows(rows []string, rel string, n int, line []byte, col int, m *grep.Matcher) []string {
+	for _, sp := range m.AppendInLine(nil, line, col, false) {
+		if sp.End == sp.Start {
+			continue // an empty match has no text to show
+		}
+		c := js.UTF16LenUTF8(line[:sp.Start]) + 1
+		rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", rel, n, c, cutContext(line[sp.Start:sp.End])))
+	}
+	return rows
 }
 
 // cutContext shortens a long context line as a matching line is cut

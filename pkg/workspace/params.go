@@ -108,6 +108,7 @@ type GrepRequest struct {
 	Globs     []string `json:"-"` // -g, repeatable, ! negates
 	Types     []string `json:"-"` // --type, repeatable
 	NoIgnore  bool     `json:"-"` // --no-ignore
+	Only      bool     `json:"-"` // -o: each match's own text, not its line
 	Null      bool     `json:"-"` // -0: with -c, a NUL between path and count (the caller ends -l's paths with NUL)
 	// Events, when set, gets ripgrep's --json messages as files are
 	// found (ws grep --jsonl); the result's text is then empty.
