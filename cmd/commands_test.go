@@ -124,6 +124,8 @@ func TestCommandRequests(t *testing.T) {
 		{"grep -rn", captured(newGrepCmd), []string{"-rn", "x", "."}, "", "usage: unknown flag -rn: ws grep searches directories recursively already; leave it out"},
 		{"grep --include", captured(newGrepCmd), []string{"--include=*.go", "x"}, "", "usage: unknown flag --include: choose files with -g GLOB, and leave them out with -g '!GLOB'"},
 		{"grep -E", captured(newGrepCmd), []string{"-E", "a|b"}, "", "usage: unknown flag -E: the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"},
+		{"grep --files", captured(newGrepCmd), []string{"--files"}, "", "usage: unknown flag --files: ws glob lists files by name: ws glob '**/*' lists every file a search reads (--hidden, --no-ignore as here)"},
+		{"glob -name", captured(newGlobCmd), []string{".", "-name", "*.go"}, "", "usage: unknown flag -name: the PATTERN is the first argument, matched against paths below PATH: ws glob '**/*.go' (at any depth), ws glob '*.go' (the top level); directories are not listed"},
 		{"grep -e", captured(newGrepCmd), []string{"-e", "x"}, "", `usage: unknown flag -e: the PATTERN is the first argument (after --, when it starts with "-")`},
 		{"grep -z", captured(newGrepCmd), []string{"-z", "x"}, "", `usage: unknown flag -z (an argument that starts with "-" goes after "--")`},
 		{"grep --foo", captured(newGrepCmd), []string{"--foo", "d.txt"}, "", `usage: unknown flag --foo (an argument that starts with "-" goes after "--")`},

@@ -304,12 +304,12 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("--%s does not take %q", inv.GetFlag().Name, inv.GetValue())
 	case errors.As(err, &req):
 		return usagef("--%s needs a value", req.GetFlag().Name)
-	case errors.As(err, &none) && habit(c.Name(), none.GetSpecifiedName()) != "":
+	case errors.As(err, &none) && flagHabit(c.Name(), none) != "":
 		flag := "--" + none.GetSpecifiedName()
 		if s := none.GetSpecifiedShortnames(); s != "" {
 			flag = "-" + s
 		}
-		return usagef("unknown flag %s: %s", flag, habit(c.Name(), none.GetSpecifiedName()))
+		return usagef("unknown flag %s: %s", flag, flagHabit(c.Name(), none))
 	case errors.As(err, &none) && none.GetSpecifiedShortnames() != "":
 		return usagef("unknown flag -%s%s", none.GetSpecifiedShortnames(), dashHint(c))
 	case errors.As(err, &none):
@@ -323,6 +323,18 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("%s", msg)
 	}
 	return usagef("%v", err)
+}
+
+// flagHabit is habit for the flag none names: its name, or, for a run of
+// short flags, the whole run as find(1) spells its flags (-name).
+func flagHabit(command string, none *pflag.NotExistError) string {
+	if h := habit(command, none.GetSpecifiedName()); h != "" {
+		return h
+	}
+	if s := none.GetSpecifiedShortnames(); len(s) > 1 {
+		return habit(command, s)
+	}
+	return ""
 }
 
 // habit is what an unknown flag that users of grep, rg, head or ls type
@@ -340,6 +352,13 @@ func habit(command, flag string) string {
 			return "the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"
 		case "e", "regexp":
 			return `the PATTERN is the first argument (after --, when it starts with "-")`
+		case "files":
+			return "ws glob lists files by name: ws glob '**/*' lists every file a search reads (--hidden, --no-ignore as here)"
+		}
+	case "glob":
+		switch flag {
+		case "name", "iname", "type", "path":
+			return "the PATTERN is the first argument, matched against paths below PATH: ws glob '**/*.go' (at any depth), ws glob '*.go' (the top level); directories are not listed"
 		}
 	case "read":
 		switch flag {
