@@ -112,10 +112,11 @@ func TestCommandRequests(t *testing.T) {
 		{"glob", captured(newGlobCmd), []string{"**/*.go", "src", "--hidden", "--no-ignore", "--max-results", "0", "-0"}, "",
 			`{"pattern":"**/*.go","path":"src","includeHidden":true,"respectGitignore":false,"maxResults":0}`},
 		{"glob --max-results -1", captured(newGlobCmd), []string{"x", "--max-results", "-1"}, "", "usage: --max-results must be an integer ≥ 0"},
-		{"grep -0 alone", captured(newGrepCmd), []string{"-0", "x"}, "", "usage: -0 goes with -l or -c: it ends the paths they print with a NUL"},
+		{"grep -0 alone", captured(newGrepCmd), []string{"-0", "x"}, "", "usage: -0 goes with -l, -L or -c: it ends the paths they print with a NUL"},
 		{"grep -l -0", captured(newGrepCmd), []string{"-l0", "x"}, "", `{"pattern":"x"}`},
 		{"grep -o -v", captured(newGrepCmd), []string{"-ov", "x"}, "", "usage: -o and -v cannot be used together: -v's lines have no match to show"},
 		{"grep -o -A", captured(newGrepCmd), []string{"-o", "-A", "1", "x"}, "", "usage: -o shows matches, not lines: it does not go with -C, -A or -B"},
+		{"grep -L -c", captured(newGrepCmd), []string{"-Lc", "x"}, "", "usage: -L cannot be used with -l, -c, -o or -q"},
 		{"grep", captured(newGrepCmd), []string{"TODO"}, "", `{"pattern":"TODO"}`},
 		{"grep all", captured(newGrepCmd), []string{"x", "src", "-C", "2", "-m", "5", "-i", "--hidden"}, "",
 			`{"pattern":"x","path":"src","contextLines":2,"maxCount":5,"caseSensitive":false,"includeHidden":true}`},
@@ -295,7 +296,7 @@ func TestCLIOnlyFields(t *testing.T) {
 	var glob workspace.GlobRequest
 	run(newGlobCmd(app, func(_ context.Context, r *workspace.GlobRequest) error { glob = *r; return nil }), "*", "-0")
 	var grep workspace.GrepRequest
-	run(newGrepCmd(app, func(_ context.Context, r *workspace.GrepRequest) error { grep = *r; return nil }), "x", "-c", "--null", "--only-matching")
+	run(newGrepCmd(app, func(_ context.Context, r *workspace.GrepRequest) error { grep = *r; return nil }), "x", "-c", "--null", "--only-matching", "--files-without-match=false")
 	if !index.Auto || !write.DryRun || !edit.DryRun || !del.DryRun || !patch.DryRun || !move.DryRun {
 		t.Errorf("auto %v, dry runs: write %v edit %v delete %v patch %v move %v", index.Auto, write.DryRun, edit.DryRun, del.DryRun, patch.DryRun, move.DryRun)
 	}

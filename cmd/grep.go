@@ -34,6 +34,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		b.boolMapped(&req.CaseSensitive, "ignore-case", "i", false, true, "case-insensitive (caseSensitive=false)")
 		b.bool(&req.IncludeHidden, "hidden", "", false, "search dot-files and dot-directories too (includeHidden)")
 		b.f.BoolVarP(&req.FilesOnly, "files-with-matches", "l", false, "print only the paths of files with a match")
+		b.f.BoolVarP(&req.Without, "files-without-match", "L", false, "print only the paths of the files searched that have no match")
 		b.f.BoolVarP(&req.CountOnly, "count", "c", false, "print path:count for each file with a match")
 		b.f.BoolVarP(&req.Quiet, "quiet", "q", false, "print nothing; exit 0 on a match, 1 otherwise")
 		b.f.BoolVarP(&req.Word, "word-regexp", "w", false, "match whole words only")
@@ -71,12 +72,15 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 				return usagef("-o shows matches, not lines: it does not go with -C, -A or -B")
 			}
 		}
+		if req.Without && (req.FilesOnly || req.CountOnly || req.Only || req.Quiet) {
+			return usagef("-L cannot be used with -l, -c, -o or -q")
+		}
 		if req.Null {
 			switch {
 			case app.opts.json:
 				return usagef("--json and -0 cannot be used together")
-			case !req.FilesOnly && !req.CountOnly:
-				return usagef("-0 goes with -l or -c: it ends the paths they print with a NUL")
+			case !req.FilesOnly && !req.CountOnly && !req.Without:
+				return usagef("-0 goes with -l, -L or -c: it ends the paths they print with a NUL")
 			}
 		}
 		if jsonl, _ := cmd.Flags().GetBool("jsonl"); jsonl {
@@ -85,8 +89,8 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			switch {
 			case app.opts.json:
 				return usagef("--json and --jsonl cannot be used together")
-			case req.FilesOnly, req.CountOnly, req.Quiet:
-				return usagef("-l, -c and -q cannot be used with --jsonl")
+			case req.FilesOnly, req.CountOnly, req.Without, req.Quiet:
+				return usagef("-l, -L, -c and -q cannot be used with --jsonl")
 			}
 			// Written in blocks, each file's messages flushed at its
 			// end (every message on a terminal): a write per message
@@ -116,12 +120,12 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 		return a.fail(workspace.Grep, err)
 	}
 	var rows *bufio.Writer
-	if (req.FilesOnly || req.CountOnly) && !req.Quiet && !a.opts.json {
+	if (req.FilesOnly || req.CountOnly || req.Without) && !req.Quiet && !a.opts.json {
 		// Written in blocks, as rg writes to a pipe; a line at a time to
 		// a terminal.
 		rows = bufio.NewWriterSize(a.IO.Out, 64<<10)
 		end := "\n"
-		if req.Null && req.FilesOnly {
+		if req.Null && (req.FilesOnly || req.Without) {
 			end = "\x00"
 		}
 		req.Rows = func(row string) {
@@ -144,7 +148,13 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 			return perr
 		}
 	}
-	if r != nil && r.Matched() == 0 {
+	switch {
+	case r != nil && req.Without && !req.Quiet:
+		// As grep -L and rg: success is a file listed.
+		if len(r.Without) == 0 {
+			return &exitStatusError{exitFailure}
+		}
+	case r != nil && r.Matched() == 0:
 		return &exitStatusError{exitFailure}
 	}
 	return nil

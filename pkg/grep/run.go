@@ -86,6 +86,10 @@ type Options struct {
 	// goroutine, one call at a time, while the other files wait to be
 	// taken; it must not block for long or call Search.
 	OnFile func(*File)
+	// OnMiss, when set, is called with the path of each file searched that
+	// had no hits (not a binary file skipped, not one that could not be
+	// read), in walk order, as OnFile is: grep -L's files.
+	OnMiss func(rel string)
 	// Parts: with OnFile and no MaxMatches, a file searched in windows
 	// is passed in parts as they are found, once every file before it
 	// is taken, so its lines are not all held until its end (--jsonl
@@ -151,6 +155,7 @@ type grepRun struct {
 	noIgnore   bool
 	noObjects  bool
 	onFile     func(*File)
+	onMiss     func(rel string)
 	noContent  bool
 	namedBin   bool
 	count      bool
@@ -181,7 +186,7 @@ func Search(ctx context.Context, fsys *fsroot.FS, root string, o Options) (*Resu
 		return nil, err
 	}
 	g := &grepRun{fs: fsys, m: o.Matcher, maxCount: o.MaxCount, maxMatches: o.MaxMatches, hidden: o.Hidden, glob: o.Glob,
-		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, noContent: o.NoContent || o.Count,
+		filter: o.Filter, invert: o.Invert, noIgnore: o.NoIgnore, noObjects: o.NoGitObjects, onFile: o.OnFile, onMiss: o.OnMiss, noContent: o.NoContent || o.Count,
 		namedBin: o.NamedBinary, count: o.Count, before: max(o.Before, 0), after: max(o.After, 0), ctx: ctx, res: &Result{}}
 	if g.maxMatches <= 0 {
 		g.maxMatches = math.MaxInt
@@ -448,6 +453,8 @@ func (c *collector) take(f *File) {
 			g.res.Truncated = true
 			c.cancel()
 		}
+	case g.onMiss != nil:
+		g.onMiss(f.Rel)
 	}
 	f.batch = nil
 }

@@ -49,6 +49,7 @@ type GrepResult struct {
 	ReadErrors     int           `json:"read_errors"` // len(Skipped)
 	Skipped        []SkippedPath `json:"skipped"`     // in walk order
 	Hints          []string      `json:"hints,omitempty"`
+	Without        []Bytes       `json:"files_without_match,omitempty"` // -L's files, in walk order
 	TargetNotFound bool          `json:"target_not_found"`
 	OutputCut      bool          `json:"output_truncated"`
 	textOut
@@ -138,6 +139,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// No rows are shown: every match counts, and only each file's
 		// count is kept.
 		o.MaxMatches, o.Count = 0, true
+	case req.Without:
+		// A file's first match rules it out; nothing of it is kept.
+		o.MaxMatches, o.MaxCount, o.NoContent = 0, 1, true
 	case req.Events != nil:
 		o.MaxMatches = 0 // rows stream: every match counts
 	}
@@ -145,6 +149,15 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	if req.Events != nil {
 		stream = grep.NewRGStream(req.Events, m, before, after, w.now)
 		o.OnFile, o.Parts, o.Forget = stream.File, true, true
+	}
+	var without []Bytes
+	if req.Without && !req.Quiet {
+		o.OnMiss = func(rel string) {
+			without = append(without, Bytes(rel))
+			if req.Rows != nil {
+				req.Rows(rel)
+			}
+		}
 	}
 	if req.Rows != nil && !req.Quiet {
 		// -l's and -c's lines go out as the files are taken, in walk
@@ -199,7 +212,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		for _, sk := range found.Skipped {
 			res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(sk.Rel), Reason: sk.Reason})
 		}
-		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet {
+		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet && !req.Without {
 			res.Hints = w.grepHints(ctx, found, root, po, p, d)
 			if !(req.Multiline != nil && *req.Multiline) && asksLineEnd(req.Pattern) {
 				res.Hints = append(res.Hints, newlineHint(d, w.cfg.Tools.WSTools))
@@ -207,13 +220,13 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 	}
 	res.ReadErrors = len(res.Skipped)
-	if n := len(res.Skipped); n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly) {
+	if n := len(res.Skipped); n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly || req.Without) {
 		// These outputs have no summary to name them in: say it on
 		// stderr, as rg does, so -l or -q never passes over a path
 		// without a word.
 		w.warn(fmt.Sprintf("%d %s skipped: %s", n, wording.Plural(n, "path", "paths"), skippedNames(res.Skipped, d)))
 	}
-	if n := res.BinarySkipped; n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly) {
+	if n := res.BinarySkipped; n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly || req.Without) {
 		// Nor would the binary files passed over be told, which the
 		// summary counts: a tree of them looked like no match.
 		w.warn(fmt.Sprintf("%d binary %s skipped", n, wording.Plural(n, "file", "files")))
@@ -230,6 +243,15 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		res.text, res.Truncated = "", false
 		for _, f := range files {
 			res.Matches = append(res.Matches, matchOf(f, f.Hits[0]))
+		}
+	case req.Without:
+		res.Without = without
+		if req.Rows == nil {
+			names := make([]string, len(without))
+			for i, b := range without {
+				names[i] = string(b)
+			}
+			res.text = strings.Join(names, "\n")
 		}
 	case req.FilesOnly:
 		// One match a file, its first (when its line was kept: see above).

@@ -98,6 +98,7 @@ type GrepRequest struct {
 	// The subcommand's ripgrep-style flags (not JSON parameters).
 	MorePaths []string `json:"-"` // PATH arguments after the first
 	FilesOnly bool     `json:"-"` // -l: the paths of the files with a match
+	Without   bool     `json:"-"` // -L: the paths of the files searched without a match
 	CountOnly bool     `json:"-"` // -c: path:count for each file with a match
 	Quiet     bool     `json:"-"` // -q: nothing printed; the exit status says
 	After     *int     `json:"-"` // -A: context lines after a match (over -C)
@@ -113,7 +114,7 @@ type GrepRequest struct {
 	// Events, when set, gets ripgrep's --json messages as files are
 	// found (ws grep --jsonl); the result's text is then empty.
 	Events func(grep.Event) `json:"-"`
-	// Rows, when set, gets -l's paths or -c's path:count lines (names as
+	// Rows, when set, gets -l's or -L's paths or -c's path:count lines (names as
 	// their bytes) as files are found, in walk order; the result's text
 	// is then empty. The result's data is the same.
 	Rows func(row string) `json:"-"`
