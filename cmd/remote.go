@@ -274,6 +274,11 @@ func newRemoteServeCmd(app *App) *cobra.Command {
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The frames go to the transport on stderr: when it is gone
+			// (the connection dropped) a write must fail, not end ws by
+			// SIGPIPE before the hangup reaches the command, which would
+			// leave what the command started running, orphaned.
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 			code := remote.Serve(app.IO.In, app.IO.Err, version, func(s *remote.Session) int {
 				inner := newApp(&render.IO{In: s.Stdin, Out: app.IO.Out, Err: s.Stderr, InTTY: s.StdinTTY, OutTTY: s.StdoutTTY})
 				inner.session = s
