@@ -353,8 +353,14 @@ const maxHeldLine = 64 << 20
 func (o *outWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	if o.holdMax > 0 {
+		// Only the new bytes are searched: the held ones hold no newline
+		// (searching them all again made a long line's every write cost
+		// its length so far: a 50 MB envelope took half a minute).
+		i := bytes.LastIndexByte(p, '\n')
+		if i >= 0 {
+			i += len(o.held)
+		}
 		o.held = append(o.held, p...)
-		i := bytes.LastIndexByte(o.held, '\n')
 		if len(o.held)-(i+1) > o.holdMax {
 			i = len(o.held) - 1 // too long to hold: passed on as it comes
 		}

@@ -551,6 +551,29 @@ func wantTransportGone(t *testing.T, script string) {
 // With whole lines, stdout is passed on a line at a time, what follows
 // the last newline only once its line is whole, at flush, or past the
 // bound; what the connection cut short is never passed on.
+// TestOutWriterLongLine: a long line (the --json envelope of a command
+// with much output) that comes in small writes is held at the cost of
+// its bytes, not of its length at every write: each write searched all
+// that was held for a newline, and a 50 MB envelope took 30 s of CPU to
+// pass through. 2 MiB in 64-byte writes searched 32 GiB (50 s); now
+// a few milliseconds, so the bound is far from both.
+func TestOutWriterLongLine(t *testing.T) {
+	var got bytes.Buffer
+	o := &outWriter{w: &got, holdMax: maxHeldLine}
+	piece := bytes.Repeat([]byte("y"), 64)
+	start := time.Now()
+	for range (2 << 20) / len(piece) {
+		o.Write(piece)
+	}
+	o.Write([]byte("\n"))
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a 2 MiB line in 64-byte writes took %v", d)
+	}
+	if got.Len() != 2<<20+1 || len(o.held) != 0 {
+		t.Errorf("passed on %d bytes, %d held; want the whole line", got.Len(), len(o.held))
+	}
+}
+
 func TestOutWriterWholeLines(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
