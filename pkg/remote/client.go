@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -112,7 +113,7 @@ func runOnce(ctx context.Context, c Call) (code int, err error, again bool) {
 		return 0, err, false
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, errs.CannotReach(c.Target.URL, errs.Errno(err), err), false
+		return 0, errs.CannotReach(c.Target.URL, startFailure(err), err), false
 	}
 	every := c.Heartbeat
 	if every == 0 {
@@ -315,6 +316,17 @@ func tail(said string) string {
 		cut++
 	}
 	return "…" + last[cut:]
+}
+
+// startFailure says why the transport's program did not start, naming it
+// when it was given as a path (exec:/opt/bin/kubectl …): the system's
+// words alone ("no such file or directory") did not say which file.
+func startFailure(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + errs.Errno(err)
+	}
+	return errs.Errno(err)
 }
 
 // AfterOutput is an error that came once the remote command had printed
