@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/render"
 	"github.com/wstools/ws/pkg/workspace"
 )
 
@@ -85,6 +86,13 @@ func (a *App) exec(ctx context.Context, req *workspace.ExecRequest) error {
 		var we *errs.Error
 		if errors.As(err, &we) && we.Op == workspace.OperationTimeoutOp {
 			return &exitStatusError{124}
+		}
+		// Not told yet: the result could not be printed (stdout is a full
+		// disk). Said on stderr, as every other command says it: the 125
+		// alone told nothing.
+		var rep *reported
+		if !errors.As(err, &rep) {
+			render.Error(a.IO, err)
 		}
 		return &exitStatusError{exitWSFailed}
 	}
