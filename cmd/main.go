@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -93,8 +94,17 @@ func Main() int {
 	app := newApp(stdio)
 	app.lastRun = true
 	defer app.close()
-	return app.run(context.Background(), os.Args[1:])
+	code := app.run(context.Background(), os.Args[1:])
+	stopping.Lock() // not while a second signal ends ws: it has the status
+	defer stopping.Unlock()
+	return code
 }
+
+// stopping is taken for good by the second signal's path, which kills
+// the foreground commands' process groups and then ws itself: a command
+// killed so ends at once, and without the lock ws could exit with that
+// command's status (137) before its own signal came.
+var stopping sync.Mutex
 
 // run executes one command line and returns the exit status: the one place
 // that tells usage from failure and maps errors to statuses.
@@ -169,6 +179,7 @@ func passRepeats(sigc chan os.Signal, first syscall.Signal, finished <-chan stru
 			if s == first && time.Since(at) < within {
 				continue
 			}
+			stopping.Lock() // for good: ws ends here
 			procstate.KillForeground()
 			signal.Stop(sigc)
 			syscall.Kill(os.Getpid(), s.(syscall.Signal))
