@@ -134,10 +134,11 @@ func (w *Workspace) Glob(ctx context.Context, req GlobRequest) (*GlobResult, err
 	if req.Null {
 		// The paths alone, each ended by a NUL for xargs -0; what the
 		// text would add after them is said on stderr.
-		res.text = ""
+		var sb strings.Builder
 		for _, f := range res.Files {
-			res.text += string(f.Path) + "\x00"
+			sb.WriteString(string(f.Path) + "\x00")
 		}
+		res.text = sb.String()
 		more, skipped := globNotes(res, dialectOf(ctx))
 		for _, note := range []string{more, skipped} {
 			if note != "" {
