@@ -212,7 +212,10 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		for _, sk := range found.Skipped {
 			res.Skipped = append(res.Skipped, SkippedPath{Path: Bytes(sk.Rel), Reason: sk.Reason})
 		}
-		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet && !req.Without {
+		// Hints are for the summary: -l's, -c's and -L's rows and --jsonl
+		// have none to show them in, so their probes (a binary file read
+		// again, a deeper glob, the .git directories) are not run.
+		if len(paths) == 1 && len(found.Files) == 0 && !req.Quiet && !req.Without && req.Rows == nil && req.Events == nil {
 			res.Hints = w.grepHints(ctx, found, root, po, p, d)
 			if !(req.Multiline != nil && *req.Multiline) && asksLineEnd(req.Pattern) {
 				res.Hints = append(res.Hints, newlineHint(d, w.cfg.Tools.WSTools))

@@ -904,6 +904,9 @@ func removeTree(dirfd int, name string) error {
 	if err != unix.ENOTEMPTY && err != unix.EEXIST {
 		return err
 	}
+	if IsTempName(name) {
+		return RemoveAt(dirfd, name, true) // hidden already, and swept if left
+	}
 	tmp := NewTempName()
 	if unix.Renameat(dirfd, name, dirfd, tmp) != nil {
 		return RemoveAt(dirfd, name, true)
