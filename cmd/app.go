@@ -168,7 +168,11 @@ func (a *App) runToolResult(ctx context.Context, id string, req any) (workspace.
 	if err != nil {
 		return nil, a.fail(id, err)
 	}
-	res, err := ws.Run(workspace.WithDialect(ctx, workspace.CLIFlags), id, req)
+	ctx = workspace.WithDialect(ctx, workspace.CLIFlags)
+	if a.session != nil {
+		ctx = workspace.ServedRemotely(ctx)
+	}
+	res, err := ws.Run(ctx, id, req)
 	return res, a.printRun(id, res, err)
 }
 

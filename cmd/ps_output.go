@@ -22,7 +22,8 @@ func newPSOutputCmd(app *App, runF func(context.Context, *workspace.ProcessOutpu
 	c := toolCmd(app, workspace.GetProcessOutput, runF, &cobra.Command{
 		Use:   "ps-output PID",
 		Short: "Show a background process's output (and exit code once it ended)",
-		Long: `Show what a background process printed, and its exit code once it has ended.
+		Long: `Show what a background process printed, and its exit code once it has ended
+(or the whole output of a foreground run whose text ws exec cut, which it kept).
 --wait waits for it to end (--wait-timeout bounds the wait, and implies --wait);
 --since-last shows only what this thread has not been shown yet; --filter keeps the
 lines that match a regular expression. --follow streams new output as it comes

@@ -20,8 +20,10 @@ func BootID() string {
 	return strings.TrimSpace(string(data))
 }
 
-// Running reports whether the record's process is still the live one.
-func (r *Record) Running() bool { return Same(r.PID, r.StartTime, r.BootID) }
+// Running reports whether the record's process is still the live one
+// (never a kept foreground run's: it was reaped before it was filed, and
+// its start time only names it).
+func (r *Record) Running() bool { return !r.Foreground && Same(r.PID, r.StartTime, r.BootID) }
 
 // Stopped reports whether the record's process is alive and stopped by a
 // signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) or a tracer: it runs again

@@ -87,6 +87,7 @@ func KillForeground() {
 
 // RunResult is how a foreground command ended and what it printed.
 type RunResult struct {
+	PID            int // the command's first process (the shell)
 	Stdout, Stderr []byte
 	Dropped        [2]int64 // bytes dropped from the start of each stream (over the cap)
 	ExitCode       int      // 128+N when killed by signal N; 124 on timeout
@@ -225,7 +226,7 @@ func RunForeground(ctx context.Context, c Foreground) (*RunResult, error) {
 		defer t.Stop()
 		timer = t.C
 	}
-	res := &RunResult{}
+	res := &RunResult{PID: pid}
 	var st syscall.WaitStatus
 	select {
 	case st = <-waitCh:

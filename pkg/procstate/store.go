@@ -40,6 +40,9 @@ type Record struct {
 	// TTY: the process runs on a pseudo-terminal (Spec.TTY): stdout.log
 	// holds all its output, and its input goes to the terminal.
 	TTY bool `json:"tty,omitempty"`
+	// Foreground: a foreground command's run, filed once it had ended
+	// (KeepRun): it had no supervisor, and its group is not recorded.
+	Foreground bool `json:"foreground,omitempty"`
 }
 
 // Exit is how a background process ended.
@@ -76,11 +79,17 @@ func (s *Store) NewDir() (string, error) {
 // Commit moves a NewDir directory to the record's id and writes the record,
 // and the room its exit will take (see WriteExit).
 func (s *Store) Commit(tmpDir string, rec *Record) error {
+	_ = os.WriteFile(filepath.Join(tmpDir, exitRoomName), bytes.Repeat([]byte{' '}, exitRoomSize), 0o600)
+	return s.commit(tmpDir, rec)
+}
+
+// commit writes the record into a NewDir directory and moves it to the
+// record's id.
+func (s *Store) commit(tmpDir string, rec *Record) error {
 	rec.ID = fmt.Sprintf("%d-%d", rec.PID, rec.StartTime)
 	if err := statefile.WriteJSON(filepath.Join(tmpDir, "record.json"), rec); err != nil {
 		return err
 	}
-	_ = os.WriteFile(filepath.Join(tmpDir, exitRoomName), bytes.Repeat([]byte{' '}, exitRoomSize), 0o600)
 	return os.Rename(tmpDir, s.Dir(rec.ID))
 }
 

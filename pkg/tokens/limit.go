@@ -75,7 +75,11 @@ func LimitTail(text string, limit int) (out string, truncated bool, total int) {
 // (with an em dash, U+2014). The head, the notice and the tail are joined by
 // newlines, an empty head or tail being left out. Empty text and text within
 // the budget come back unchanged.
-func Sandwich(text string, limit int) string {
+func Sandwich(text string, limit int) string { return SandwichHint(text, limit, "") }
+
+// SandwichHint is Sandwich whose notice, when it cuts, also says hint
+// (how to see what it left out): "[...output truncated — … tokens; hint...]".
+func SandwichHint(text string, limit int, hint string) string {
 	total, over := overBudget(text, limit)
 	if !over {
 		return text
@@ -90,7 +94,11 @@ func Sandwich(text string, limit int) string {
 		tail = slice(text, -tailBudget, End, total)
 	}
 	notice := "[...output truncated \u2014 showing first ~" + strconv.Itoa(headBudget) +
-		" + last ~" + strconv.Itoa(tailBudget) + " of ~" + strconv.Itoa(total) + " tokens...]"
+		" + last ~" + strconv.Itoa(tailBudget) + " of ~" + strconv.Itoa(total) + " tokens"
+	if hint != "" {
+		notice += "; " + hint
+	}
+	notice += "...]"
 	var sb strings.Builder
 	sb.Grow(len(head) + len(notice) + len(tail) + 2)
 	if head != "" {

@@ -48,3 +48,14 @@ func (d Dialect) setting(name, flag string, value any) string {
 	}
 	return fmt.Sprintf("%s=%v", name, value)
 }
+
+type remoteKey struct{}
+
+// ServedRemotely returns a context for calls that a ws on another
+// machine sent (ws __remote): a path in a hint is one of this machine's,
+// which the caller cannot open as it is.
+func ServedRemotely(ctx context.Context) context.Context {
+	return context.WithValue(ctx, remoteKey{}, true)
+}
+
+func servedRemotely(ctx context.Context) bool { return ctx.Value(remoteKey{}) != nil }

@@ -3,13 +3,16 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wstools/ws/pkg/errs"
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/js"
 	"github.com/wstools/ws/pkg/procstate"
+	"github.com/wstools/ws/pkg/statefile"
 	"github.com/wstools/ws/pkg/tokens"
 )
 
@@ -27,6 +30,9 @@ type ExecResult struct {
 	Stdout     Bytes `json:"stdout"`
 	Stderr     Bytes `json:"stderr"`
 	DurationMs int64 `json:"duration_ms"`
+	// KeptPID: the text left output out, which ws kept as a record of its
+	// own (a subcommand's run only): ps-output of this pid reads it all.
+	KeptPID int `json:"kept_pid,omitempty"`
 	textOut
 }
 
@@ -123,15 +129,11 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		return w.startBackground(ctx, sb, req, cwd)
 	}
 	command, tail := req.Command, tailOf(req.Tail)
-	// A shell user whose output the default tail cut is told how to see
-	// it all (a model keeps Mastra's notice); one who asked for a tail,
-	// with --tail or a trailing | tail -N, got what was asked for.
-	hint := ""
-	if dialectOf(ctx) == CLIFlags && req.Tail == nil {
-		hint = "run it again with a larger --tail, or --tail 0 for all"
-	}
+	// A tail asked for, with --tail or a trailing | tail -N, is what was
+	// asked for: only the default one's cut is told how to see the rest.
+	askedTail := req.Tail != nil
 	if c, n, ok := stripTailPipe(command); ok {
-		command, tail, hint = c, n, ""
+		command, tail, askedTail = c, n, true
 	}
 	argv, err := sb.Argv(command, cwd)
 	if err != nil {
@@ -153,46 +155,149 @@ func (w *Workspace) Exec(ctx context.Context, req ExecRequest) (*ExecResult, err
 		stderr = append(stderr, "\nProcess timed out after "+js.FormatNumber(float64(timeout)/float64(time.Millisecond))+"ms"...)
 	}
 	limit := w.toolTokens(ExecuteCommand)
-	out := streamText(run.Stdout, run.Dropped[0], tail, limit, hint)
-	errText := streamText(stderr, run.Dropped[1], tail, limit, hint)
+	cuts := [2]streamCut{cutStream(run.Stdout, tail, limit), cutStream(stderr, tail, limit)}
+	var hints [2]cutHints
+	if dialectOf(ctx) == CLIFlags {
+		hints, res.KeptPID = w.keptHints(ctx, req, cwd, start, run, cuts, askedTail)
+	}
+	out := cuts[0].text(run.Dropped[0], hints[0])
+	errText := cuts[1].text(run.Dropped[1], hints[1])
 	res.text = tokens.StripANSI(execText(out, errText, run.ExitCode))
 	return res, nil
 }
 
-// streamText prepares one captured stream for the model: each line as a
-// terminal leaves it (a progress bar redrawn with carriage returns shows
-// its last drawing, tokens.Redraw), the newest lines (tail), then the
-// token sandwich. hint, when not empty, is added to the
-// tail notice: how to see more, for tools that can be called again with
-// another tail (see tailHint).
-func streamText(b []byte, dropped int64, tail, limit int, hint string) string {
-	s := tokens.Redraw(jsString(b))
-	return limitText(s, tokens.TailLines(s, tail), dropped, limit, hint)
+// streamCut is one captured stream of a command prepared for its text:
+// s, each line as a terminal leaves it (a progress bar redrawn with
+// carriage returns shows its last drawing, tokens.Redraw); t, its newest
+// lines (the tail); l, those within the token limit (tokens.Sandwich).
+type streamCut struct {
+	s, t, l string
+	limit   int
 }
 
-// tailText is streamText for a stream of which only the last tail lines
-// were read (procstate.ReadLogTail): the same text, from what was read.
+func cutStream(b []byte, tail, limit int) streamCut {
+	s := tokens.Redraw(jsString(b))
+	return tailCutStream(s, tokens.TailLines(s, tail), limit)
+}
+
+func tailCutStream(s, t string, limit int) streamCut {
+	return streamCut{s, t, tokens.Sandwich(t, limit), limit}
+}
+
+// tailCut reports that the tail left lines out; overLimit, that the
+// token limit cut what the tail kept.
+func (c streamCut) tailCut() bool   { return c.t != c.s }
+func (c streamCut) overLimit() bool { return c.l != c.t }
+
+// cutHints say how to see what a stream's text left out: tail in the
+// tail's notice, limit in the token limit's.
+type cutHints struct{ tail, limit string }
+
+// text is the stream's text: its tail, then the token sandwich, each
+// notice with its hint, and the notice of output dropped over the
+// per-stream cap.
+func (c streamCut) text(dropped int64, h cutHints) string {
+	t := c.l
+	if h.tail != "" && c.tailCut() {
+		t = strings.Replace(c.t, " lines]\n", " lines; "+h.tail+"]\n", 1)
+		t = tokens.SandwichHint(t, c.limit, h.limit)
+	} else if h.limit != "" {
+		t = tokens.SandwichHint(c.t, c.limit, h.limit)
+	}
+	if dropped > 0 && t != "" {
+		t = fmt.Sprintf("[%d bytes of earlier output were dropped (over the per-stream cap)]\n", dropped) + t
+	}
+	return t
+}
+
+// keptHints are a subcommand's hints for a foreground run whose text
+// leaves output out that was not asked to be left out: cut by the
+// default tail, or by the token limit. Rather than say to run it again
+// (it may take long, or not do the same twice), ws keeps the run's
+// output as a record (procstate.KeepRun, the newest 10 a workspace) and
+// says where it is: ps-output reads it, --filter picks lines from it,
+// and its log files hold all of it. When it cannot be kept, the
+// default tail's cut says to run the command again with a larger one.
+// The pid is the kept run's, 0 when none was kept. A model keeps
+// Mastra's notices: it is given no hints.
+func (w *Workspace) keptHints(ctx context.Context, req ExecRequest, cwd string, start time.Time, run *procstate.RunResult, cuts [2]streamCut, askedTail bool) ([2]cutHints, int) {
+	var hints [2]cutHints
+	tailCut := [2]bool{!askedTail && cuts[0].tailCut(), !askedTail && cuts[1].tailCut()}
+	limitCut := [2]bool{cuts[0].overLimit(), cuts[1].overLimit()}
+	if !tailCut[0] && !tailCut[1] && !limitCut[0] && !limitCut[1] {
+		return hints, 0
+	}
+	dir, ok := w.keepRun(ctx, req, cwd, start, run)
+	if !ok {
+		for i := range hints {
+			if tailCut[i] {
+				hints[i].tail = cuts[i].againHint()
+			}
+		}
+		return hints, 0
+	}
+	for i := range hints {
+		switch {
+		case tailCut[i]:
+			hints[i].tail = keptHint(dir, i, run.PID, servedRemotely(ctx))
+		case limitCut[i]:
+			hints[i].limit = keptHint(dir, i, run.PID, servedRemotely(ctx))
+		}
+	}
+	return hints, run.PID
+}
+
+// againHint says how to see more of a stream the default tail cut by
+// running the command again: --tail 0 only when the whole output is within
+// the token limit.
+func (c streamCut) againHint() string {
+	if tokens.Sandwich(c.s, c.limit) != c.s {
+		return "run it again with a larger --tail (all of it is over the output token limit)"
+	}
+	return "run it again with a larger --tail, or --tail 0 for all"
+}
+
+// keptHint says where a kept run's stream is: its log file, and the
+// ps-output that searches it. A ws served remotely names no file: it is
+// on the other machine.
+func keptHint(dir string, stream, pid int, remote bool) string {
+	if remote {
+		return fmt.Sprintf("all of it is kept: ws ps-output %d --filter RE searches it, --tail 0 shows it", pid)
+	}
+	return fmt.Sprintf("all of it is kept in %s (ws ps-output %d --filter RE searches it)",
+		wording.ShellWord(filepath.Join(dir, procstate.LogNames[stream])), pid)
+}
+
+// keepRun files a foreground run as a record of this workspace
+// (procstate.KeepRun) and returns its directory; false when it could not
+// be (a full or read-only state directory, ws destroy under way): the
+// command has run, and only the hint is less good.
+func (w *Workspace) keepRun(ctx context.Context, req ExecRequest, cwd string, start time.Time, run *procstate.RunResult) (string, bool) {
+	store := w.procStore()
+	held, err := store.LockStart(ctx, time.Duration(w.cfg.Tools.WriteLockTimeoutMs)*time.Millisecond)
+	if err != nil {
+		return "", false
+	}
+	defer held.Release()
+	rec := &procstate.Record{PID: run.PID, Command: statefile.String(req.Command), Cwd: statefile.String(cwd),
+		Root: statefile.String(w.fs.RealBase()), Thread: statefile.String(w.thread), StartedAt: start.UTC()}
+	x := &procstate.Exit{ExitCode: run.ExitCode, Signal: run.Signal, TimedOut: run.TimedOut, EndedAt: w.now().UTC()}
+	if err := store.KeepRun(rec, x, [2][]byte{run.Stdout, run.Stderr}, run.Dropped); err != nil {
+		return "", false
+	}
+	return store.Dir(rec.ID), true
+}
+
+// tailText is a stream's text (streamCut.text) from a log of which only
+// the last tail lines were read (procstate.ReadLogTail); hint goes into
+// the tail notice.
 func tailText(t *procstate.LogTail, dropped int64, tail, limit int, hint string) string {
 	s := tokens.Redraw(jsString(t.Data))
 	shown := s
 	if t.Cut() {
 		shown = tokens.TailNotice(tail, t.Lines) + s
 	}
-	return limitText(s, shown, dropped, limit, hint)
-}
-
-// limitText finishes a stream's text: t is s cut to its tail; the hint
-// goes into the tail notice, then the token limit and the notice of
-// dropped output apply.
-func limitText(s, t string, dropped int64, limit int, hint string) string {
-	if hint != "" && t != s {
-		t = strings.Replace(t, " lines]\n", " lines; "+hint+"]\n", 1)
-	}
-	t = tokens.Sandwich(t, limit)
-	if dropped > 0 && t != "" {
-		t = fmt.Sprintf("[%d bytes of earlier output were dropped (over the per-stream cap)]\n", dropped) + t
-	}
-	return t
+	return tailCutStream(s, shown, limit).text(dropped, cutHints{tail: hint})
 }
 
 // tailHint says how to see more of a stream whose head a tail cut off.

@@ -79,6 +79,28 @@ func TestExecText(t *testing.T) {
 	}
 }
 
+// A kept run's hint names its log file, quoted for a shell where the
+// state directory's path needs it; served to a ws on another machine it
+// names no file, which is not there.
+func TestKeptHint(t *testing.T) {
+	tests := []struct {
+		dir    string
+		stream int
+		remote bool
+		want   string
+	}{
+		{"/s/procs/42-7", 0, false, "all of it is kept in /s/procs/42-7/stdout.log (ws ps-output 42 --filter RE searches it)"},
+		{"/s/procs/42-7", 1, false, "all of it is kept in /s/procs/42-7/stderr.log (ws ps-output 42 --filter RE searches it)"},
+		{"/my state/procs/42-7", 0, false, "all of it is kept in '/my state/procs/42-7/stdout.log' (ws ps-output 42 --filter RE searches it)"},
+		{"/s/procs/42-7", 0, true, "all of it is kept: ws ps-output 42 --filter RE searches it, --tail 0 shows it"},
+	}
+	for _, tt := range tests {
+		if got := keptHint(tt.dir, tt.stream, 42, tt.remote); got != tt.want {
+			t.Errorf("keptHint(%q, %d, remote %v) = %q, want %q", tt.dir, tt.stream, tt.remote, got, tt.want)
+		}
+	}
+}
+
 func TestStripTailPipe(t *testing.T) {
 	tests := []struct {
 		in, cmd string

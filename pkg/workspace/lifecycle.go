@@ -150,13 +150,14 @@ type InfoIsolation struct {
 }
 
 // InfoProcesses counts the workspace's background process records by
-// state.
+// state, and the foreground runs kept for their output (Kept).
 type InfoProcesses struct {
 	Running  int `json:"running"`
 	Exited   int `json:"exited"`
 	Killed   int `json:"killed"`
 	TimedOut int `json:"timed_out"`
 	Lost     int `json:"lost"`
+	Kept     int `json:"kept_runs"`
 }
 
 // InfoIndex describes the search index.
@@ -223,6 +224,10 @@ func (w *Workspace) Info(ctx context.Context, req InfoRequest) (*InfoResult, err
 			return nil, w.stateError(err)
 		}
 		for _, e := range entries {
+			if e.Record.Foreground {
+				res.Processes.Kept++
+				continue
+			}
 			switch processOf(e).State {
 			case "running", "stopped":
 				res.Processes.Running++
@@ -323,7 +328,7 @@ func (r *InfoResult) Text() string {
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{p.Killed, "killed"}, {p.TimedOut, "timed out"}, {p.Lost, "lost"}} {
+	}{{p.Killed, "killed"}, {p.TimedOut, "timed out"}, {p.Lost, "lost"}, {p.Kept, wording.Plural(p.Kept, "foreground run", "foreground runs") + " kept"}} {
 		if x.n > 0 {
 			procs = append(procs, strconv.Itoa(x.n)+" "+x.what)
 		}

@@ -46,6 +46,9 @@ type Process struct {
 	// has one output stream: stdout holds all of it, stderr only ws's
 	// notes (a timeout).
 	TTY bool `json:"tty,omitempty"`
+	// Foreground: a foreground command's run, kept because its text left
+	// output out (ws exec): it has ended, and is listed for ps-output.
+	Foreground bool `json:"foreground,omitempty"`
 	// Callbacks says how the config's backgroundProcesses callbacks fared
 	// (ws ps only).
 	Callbacks *procstate.CallbacksStatus `json:"callbacks,omitempty"`
@@ -56,7 +59,7 @@ func (p *Process) alive() bool { return p.State == "running" || p.State == "stop
 
 func processOf(e *procstate.Entry) Process {
 	p := Process{PID: e.Record.PID, Command: Bytes(e.Record.Command), Cwd: Bytes(e.Record.Cwd), Thread: Bytes(e.Record.Thread),
-		StartedAt: e.Record.StartedAt, State: "running", TTY: e.Record.TTY}
+		StartedAt: e.Record.StartedAt, State: "running", TTY: e.Record.TTY, Foreground: e.Record.Foreground}
 	switch {
 	case e.Exit != nil:
 		code := e.Exit.ExitCode
@@ -279,12 +282,12 @@ type shownOutput struct {
 	since bool     // only what the reader had not seen
 }
 
-// text is stream i's text (see streamText).
+// text is stream i's text (see streamCut.text).
 func (o *shownOutput) text(i, tail, limit int, hint string) string {
 	if t := o.tails[i]; t != nil {
 		return tailText(t, o.lost[i], tail, limit, hint)
 	}
-	return streamText([][]byte{o.stdout, o.stderr}[i], o.lost[i], tail, limit, hint)
+	return cutStream([][]byte{o.stdout, o.stderr}[i], tail, limit).text(o.lost[i], cutHints{tail: hint})
 }
 
 // readOutput reads a process's kept output: all of it, or (since) what
@@ -572,7 +575,11 @@ func (r *PSResult) Text() string {
 	var sb strings.Builder
 	sb.WriteString("PID\tSTATE\tEXIT\tAGE\tCOMMAND")
 	leftovers, stopped := false, 0
+	var kept []string
 	for _, p := range r.Processes {
+		if p.Foreground {
+			kept = append(kept, strconv.Itoa(p.PID))
+		}
 		exit := "-"
 		if p.ExitCode != nil {
 			exit = strconv.Itoa(*p.ExitCode)
@@ -590,6 +597,10 @@ func (r *PSResult) Text() string {
 	}
 	if leftovers {
 		sb.WriteString("\n(*: processes it started are still running; ws kill PID stops them)")
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(&sb, "\n(%s: %s in the foreground whose output ws exec cut, kept for ws ps-output; the newest %d stay until ws ps --prune)",
+			strings.Join(kept, ", "), wording.Plural(len(kept), "a run", "runs"), procstate.KeptRuns)
 	}
 	if stopped != 0 {
 		fmt.Fprintf(&sb, "\n(stopped: a signal stopped it, and it waits to be continued; ws kill %d --signal CONT does that)", stopped)

@@ -131,7 +131,7 @@ func TestOutputReadsTheTail(t *testing.T) {
 		all, dropped, err := procstate.ReadLog(dir, "stdout.log")
 		must(t, err)
 		hint := tailHint(CLIFlags, false)
-		want := streamText(all, dropped, tt.tail, defaultExecTok, hint)
+		want := cutStream(all, tt.tail, defaultExecTok).text(dropped, cutHints{tail: hint})
 		if want == "" {
 			want = "(no output)"
 		}
