@@ -223,6 +223,20 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 	}
 	res.ReadErrors = len(res.Skipped)
+	if res.TargetNotFound && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly || req.Without) {
+		// Nor would a PATH that is not there: the summary says "target
+		// path not found"; without one, a typo read as "no file matched"
+		// (or, for -L, "every file matched").
+		root := paths[0]
+		if glob.Has(root) {
+			root = glob.Base(root)
+		}
+		msg := wording.ShellWord(root) + " does not exist: nothing searched"
+		if n := w.nearestPath(root); n != "" {
+			msg += " (did you mean " + wording.ShellWord(n) + "?)"
+		}
+		w.warn(msg)
+	}
 	if n := len(res.Skipped); n > 0 && (stream != nil || req.Quiet || req.FilesOnly || req.CountOnly || req.Without) {
 		// These outputs have no summary to name them in: say it on
 		// stderr, as rg does, so -l or -q never passes over a path
