@@ -121,9 +121,9 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	}
 	o := grep.Options{Matcher: m, MaxCount: maxCount, MaxMatches: grepMaxMatches, Hidden: req.IncludeHidden != nil && *req.IncludeHidden,
 		Invert: req.Invert, NoIgnore: req.NoIgnore, Before: before, After: after}
-	// -l, -c and -q show no line: a binary file named as a PATH is
+	// -l, -L, -c and -q show no line: a binary file named as a PATH is
 	// searched, as rg searches it.
-	o.NamedBinary = req.FilesOnly || req.CountOnly || req.Quiet
+	o.NamedBinary = req.FilesOnly || req.Without || req.CountOnly || req.Quiet
 	if len(req.Globs) > 0 || len(req.Types) > 0 {
 		o.Filter = &grep.Filter{Globs: req.Globs, Types: req.Types}
 	}
