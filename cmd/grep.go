@@ -48,7 +48,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 			"search only files of this type (repeatable): "+types)
 		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
 		b.f.BoolVarP(&req.Only, "only-matching", "o", false, "print each match's own text, every match of a line, not the line")
-		b.f.BoolVarP(&req.Null, "null", "0", false, "with -l, end each path with a NUL, not a newline (for xargs -0); with -c, a NUL between path and count")
+		b.f.BoolVarP(&req.Null, "null", "0", false, "with -l or -L, end each path with a NUL, not a newline (for xargs -0); with -c, a NUL between path and count")
 		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")
 		// grep's and rg's habits that ask for what ws grep always does.
 		b.f.BoolP("line-number", "n", false, "lines are always numbered (accepted, as grep and rg take it)")
