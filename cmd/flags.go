@@ -353,12 +353,16 @@ func habit(command, flag string) string {
 		case "e", "regexp":
 			return `the PATTERN is the first argument (after --, when it starts with "-")`
 		case "files":
-			return "ws glob lists files by name: ws glob '**/*' lists every file a search reads (--hidden, --no-ignore as here)"
+			return "ws glob lists files by name: ws glob '**/*' --max-results 0 lists every file a search reads (--hidden, --no-ignore as here)"
+		case "Z":
+			return "-0 (--null) ends each of -l's and -L's paths with a NUL, for xargs -0"
 		}
 	case "glob":
 		switch flag {
-		case "name", "iname", "type", "path":
+		case "name", "iname", "type", "path", "maxdepth", "mindepth":
 			return "the PATTERN is the first argument, matched against paths below PATH: ws glob '**/*.go' (at any depth), ws glob '*.go' (the top level); directories are not listed"
+		case "print0":
+			return "-0 (--null) ends each path with a NUL, for xargs -0"
 		}
 	case "read":
 		switch flag {
