@@ -568,6 +568,11 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	}
 	res.OutputCut = true
 	notice := func(shown int) string {
+		if only {
+			// -o's rows are matches, many to a line: --max-count, which
+			// counts lines, may not cut them.
+			return fmt.Sprintf("[output truncated: showing %d of %d matches; narrow the search with a more specific path or pattern]", shown, len(rows))
+		}
 		return fmt.Sprintf("[output truncated: showing %d of %d lines; narrow the search with a more specific path or pattern, or set %s]", shown, len(rows), d.param("maxCount", "max-count"))
 	}
 	// Only the content is charged, as Mastra's cut charges it: the
