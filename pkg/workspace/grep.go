@@ -179,7 +179,10 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 	for _, p := range paths {
 		po := o
 		root := p
-		if glob.Has(p) {
+		// A path with glob characters that is there as written (a
+		// Next.js app/[slug]/page.tsx) is that path; Mastra reads it as
+		// a glob, which matches app/s/page.tsx, and finds nothing.
+		if glob.Has(p) && !w.pathExists(p) {
 			root = glob.Base(p)
 			po.Glob = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/") // a backslash escapes, as in Mastra's picomatch
 		}
