@@ -151,7 +151,7 @@ func (a *App) grep(ctx context.Context, req *workspace.GrepRequest) error {
 	switch {
 	case r != nil && req.Without && !req.Quiet:
 		// As grep -L and rg: success is a file listed.
-		if len(r.Without) == 0 {
+		if r.Without == nil || len(*r.Without) == 0 {
 			return &exitStatusError{exitFailure}
 		}
 	case r != nil && r.Matched() == 0:

@@ -49,7 +49,7 @@ type GrepResult struct {
 	ReadErrors     int           `json:"read_errors"` // len(Skipped)
 	Skipped        []SkippedPath `json:"skipped"`     // in walk order
 	Hints          []string      `json:"hints,omitempty"`
-	Without        []Bytes       `json:"files_without_match,omitempty"` // -L's files, in walk order
+	Without        *[]Bytes      `json:"files_without_match,omitempty"` // -L's files, in walk order: set only then, [] when none
 	TargetNotFound bool          `json:"target_not_found"`
 	OutputCut      bool          `json:"output_truncated"`
 	textOut
@@ -265,7 +265,10 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 			res.Matches = append(res.Matches, matchOf(f, f.Hits[0]))
 		}
 	case req.Without:
-		res.Without = without
+		if without == nil {
+			without = []Bytes{} // -L's key is there when it found none, as -c's counts are
+		}
+		res.Without = &without
 		if req.Rows == nil {
 			names := make([]string, len(without))
 			for i, b := range without {
