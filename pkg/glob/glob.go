@@ -9,6 +9,19 @@ import (
 // Has reports whether p holds a glob character (* ? { } [ ]).
 func Has(p string) bool { return strings.ContainsAny(p, "*?{}[]") }
 
+// Escape returns p with a backslash before each glob character (and each
+// backslash), so that as a pattern it matches p itself only.
+func Escape(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if strings.IndexByte(`*?{}[]\`, p[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
 // Base is the directory a glob is walked from: the part before the
 // first glob character, up to its last slash ("." when there is none).
 func Base(p string) string {

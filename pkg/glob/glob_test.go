@@ -27,3 +27,23 @@ func TestMatch(t *testing.T) {
 		t.Error("Base")
 	}
 }
+
+func TestEscape(t *testing.T) {
+	// Each case: a name, and a path its escaped form must not match.
+	for _, c := range []struct{ name, other string }{
+		{"app/[slug]", "app/s"},
+		{"a*b", "axxb"},
+		{"q?.txt", "qa.txt"},
+		{"{a,b}.go", "a.go"},
+		{`back\slash`, "backslash"},
+		{"plain", "plainer"},
+	} {
+		p := Escape(c.name)
+		if !Match(p, c.name, true) {
+			t.Errorf("Escape(%q) = %q does not match the name", c.name, p)
+		}
+		if Match(p, c.other, true) {
+			t.Errorf("Escape(%q) = %q matches %q", c.name, p, c.other)
+		}
+	}
+}

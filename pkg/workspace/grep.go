@@ -185,6 +185,11 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		if glob.Has(p) && !w.pathExists(p) {
 			root = glob.Base(p)
 			po.Glob = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/") // a backslash escapes, as in Mastra's picomatch
+			// So is a directory at its start (app/[slug]/*.tsx): the glob
+			// is the rest, below it.
+			if dir, ok := w.literalGlobDir(p); ok {
+				root, po.Glob = dir, glob.Escape(strings.TrimPrefix(strings.TrimPrefix(dir, "./"), "/"))+strings.TrimPrefix(p, dir)
+			}
 		}
 		if o.MaxMatches > 0 {
 			po.MaxMatches = o.MaxMatches - countHits(files)
@@ -302,6 +307,18 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		res.text = w.formatGrep(res, files, m, before, after, req.Only, d)
 	}
 	return res, nil
+}
+
+// literalGlobDir is the longest run of the glob p's leading names that is
+// a directory there as written and has glob characters itself (app/[slug]
+// of app/[slug]/*.tsx); ok is false when there is none.
+func (w *Workspace) literalGlobDir(p string) (dir string, ok bool) {
+	for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+		if dir := p[:i]; glob.Has(dir) && w.pathExists(dir) {
+			return dir, true
+		}
+	}
+	return "", false
 }
 
 // matchOf is hit h of f as data: its place and its line, which f keeps.
