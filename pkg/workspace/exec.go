@@ -289,15 +289,14 @@ func (w *Workspace) keepRun(ctx context.Context, req ExecRequest, cwd string, st
 }
 
 // tailText is a stream's text (streamCut.text) from a log of which only
-// the last tail lines were read (procstate.ReadLogTail); hint goes into
-// the tail notice.
-func tailText(t *procstate.LogTail, dropped int64, tail, limit int, hint string) string {
+// the last tail lines were read (procstate.ReadLogTail).
+func tailText(t *procstate.LogTail, dropped int64, tail, limit int, h cutHints) string {
 	s := tokens.Redraw(jsString(t.Data))
 	shown := s
 	if t.Cut() {
 		shown = tokens.TailNotice(tail, t.Lines) + s
 	}
-	return tailCutStream(s, shown, limit).text(dropped, cutHints{tail: hint})
+	return tailCutStream(s, shown, limit).text(dropped, h)
 }
 
 // tailHint says how to see more of a stream whose head a tail cut off.

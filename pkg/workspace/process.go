@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -211,12 +212,17 @@ func (w *Workspace) ProcessOutput(ctx context.Context, req ProcessOutputRequest)
 	}
 	out.stdout, out.stderr = filter.keep(out.stdout), filter.keep(out.stderr)
 	limit := w.toolTokens(GetProcessOutput)
-	hint := tailHint(dialectOf(ctx), sinceLast)
+	hints := [2]cutHints{{tail: tailHint(dialectOf(ctx), sinceLast)}, {tail: tailHint(dialectOf(ctx), sinceLast)}}
+	if dialectOf(ctx) == CLIFlags && !servedRemotely(ctx) {
+		for i := range hints {
+			hints[i].limit = logHint(w.procStore().Dir(e.Record.ID), procstate.LogNames[i])
+		}
+	}
 	res := &ProcessOutputResult{Process: processOf(e), Stdout: out.stdout, Stderr: out.stderr}
 	if lost {
 		res.State = "lost"
 	}
-	parts := streamParts(out.text(0, tail, limit, hint), out.text(1, tail, limit, hint))
+	parts := streamParts(out.text(0, tail, limit, hints[0]), out.text(1, tail, limit, hints[1]))
 	if len(parts) == 0 {
 		parts = []string{noOutputText(e.Exit != nil || lost, out.since, filter != nil)}
 	}
@@ -283,11 +289,22 @@ type shownOutput struct {
 }
 
 // text is stream i's text (see streamCut.text).
-func (o *shownOutput) text(i, tail, limit int, hint string) string {
+func (o *shownOutput) text(i, tail, limit int, h cutHints) string {
 	if t := o.tails[i]; t != nil {
-		return tailText(t, o.lost[i], tail, limit, hint)
+		return tailText(t, o.lost[i], tail, limit, h)
 	}
-	return cutStream([][]byte{o.stdout, o.stderr}[i], tail, limit).text(o.lost[i], cutHints{tail: hint})
+	return cutStream([][]byte{o.stdout, o.stderr}[i], tail, limit).text(o.lost[i], h)
+}
+
+// logHint tells a shell user, in the token limit's notice, where the
+// whole of a stream the limit cut is: its log file, or once the log has
+// rotated (see procstate.Log) its two parts, the older first.
+func logHint(dir, name string) string {
+	path := filepath.Join(dir, name)
+	if _, err := os.Stat(path + ".1"); err == nil {
+		return "what is kept of it is in " + wording.ShellWord(path+".1") + ", then " + wording.ShellWord(path)
+	}
+	return "all of it is in " + wording.ShellWord(path)
 }
 
 // readOutput reads a process's kept output: all of it, or (since) what
@@ -479,14 +496,14 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 		// the kernel takes it late).
 		parts[0] = notExitedText(dialectOf(ctx), req.PID, unix.SignalName(sig))
 	}
-	if text := out.text(0, 50, limit, ""); text != "" {
+	if text := out.text(0, 50, limit, cutHints{}); text != "" {
 		name := "stdout"
 		if e.Record.TTY {
 			name = "terminal" // its one stream: stdout and stderr both
 		}
 		parts = append(parts, "", "--- "+name+" (last output) ---", text)
 	}
-	if text := out.text(1, 50, limit, ""); text != "" {
+	if text := out.text(1, 50, limit, cutHints{}); text != "" {
 		parts = append(parts, "", "--- stderr (last output) ---", text)
 	}
 	if e.Exit != nil {

@@ -131,7 +131,7 @@ func TestOutputReadsTheTail(t *testing.T) {
 		all, dropped, err := procstate.ReadLog(dir, "stdout.log")
 		must(t, err)
 		hint := tailHint(CLIFlags, false)
-		want := cutStream(all, tt.tail, defaultExecTok).text(dropped, cutHints{tail: hint})
+		want := cutStream(all, tt.tail, defaultExecTok).text(dropped, cutHints{tail: hint, limit: logHint(dir, "stdout.log")})
 		if want == "" {
 			want = "(no output)"
 		}
@@ -217,5 +217,19 @@ func TestSendSupervisorGone(t *testing.T) {
 		if want := "the stdin of process " + pid + " is closed (its supervisor is gone: it was killed, so nothing passes input on)"; err == nil || err.Error() != want {
 			t.Errorf("send (eof %v) after the supervisor was killed: %v, want %q", eof, err, want)
 		}
+	}
+}
+
+// The token limit's notice names a log's one file, or once it has
+// rotated its two parts, older first.
+func TestLogHint(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "stdout.log"), []byte("x\n"), 0o600))
+	if got, want := logHint(dir, "stdout.log"), "all of it is in "+filepath.Join(dir, "stdout.log"); got != want {
+		t.Errorf("one part: %q, want %q", got, want)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "stdout.log.1"), []byte("x\n"), 0o600))
+	if got, want := logHint(dir, "stdout.log"), "what is kept of it is in "+filepath.Join(dir, "stdout.log.1")+", then "+filepath.Join(dir, "stdout.log"); got != want {
+		t.Errorf("rotated: %q, want %q", got, want)
 	}
 }
