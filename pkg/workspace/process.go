@@ -444,8 +444,13 @@ func (w *Workspace) Kill(ctx context.Context, req KillRequest) (*KillResult, err
 	rec := e.Record
 	if !stops {
 		// Any other signal is only delivered (HUP to reload, USR1 …):
-		// to the group (bwrap spared), with no escalation and no wait.
+		// to the group (bwrap spared), with no escalation and no wait. A
+		// stopped group is continued to take a HUP, as a shell's kill
+		// does for a stopped job (a TERM or an INT is, below).
 		procstate.StopSignal(rec.PGID, sig, rec.SpareLeader)
+		if sig == syscall.SIGHUP {
+			procstate.ContinueStopped(rec.PGID)
+		}
 		return &KillResult{Process: processOf(e), Signal: unix.SignalName(sig), textOut: textOut{
 			fmt.Sprintf("Sent %s to process %s (and its process group).", unix.SignalName(sig), req.PID)}}, nil
 	}
