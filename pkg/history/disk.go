@@ -283,13 +283,17 @@ func (s *Store) nextID() (string, error) {
 }
 
 // writeBlob stores data under its hash unless the same bytes are there
-// already (a damaged blob is replaced).
-func (s *Store) writeBlob(sha string, data []byte) error {
+// already (a damaged blob is replaced): synced, or for a change of many
+// blobs left to one statefile.SyncFS after the last (see Begin).
+func (s *Store) writeBlob(sha string, data []byte, sync bool) error {
 	p := s.path(blobsDir, sha)
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
 		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
 			return nil
 		}
+	}
+	if !sync {
+		return statefile.WriteUnsynced(p, data)
 	}
 	return statefile.Write(p, data)
 }

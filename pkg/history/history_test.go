@@ -1103,3 +1103,37 @@ func TestLockTurnsInProcess(t *testing.T) {
 		t.Fatalf("a sibling's turn after a long hold: %v", err)
 	}
 }
+
+// A change of more files than syncEach writes its blobs unsynced and
+// syncs them together: each reads back whole, as in a change of a few.
+func TestBeginManyBlobs(t *testing.T) {
+	for _, n := range []int{syncEach, syncEach + 1, 40} {
+		s := Open(filepath.Join(t.TempDir(), "history"), Options{})
+		var changes []Change
+		for i := range n {
+			data := []byte(fmt.Sprintf("file %d of %d\n", i, n))
+			changes = append(changes, Change{Key: fmt.Sprintf("/ws/f%d", i), Path: fmt.Sprintf("f%d", i), Before: FileState(data, 0o644, 1)})
+		}
+		p, err := s.Begin(OpDelete, changes...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := make([]Fingerprint, n)
+		for i := range after {
+			after[i] = AbsentFingerprint()
+		}
+		if _, err := p.Commit(after...); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range changes {
+			e, err := s.Last(c.Key)
+			if err != nil || e == nil {
+				t.Fatalf("%d files: %s: %v %v", n, c.Key, e, err)
+			}
+			st, err := s.Content(e)
+			if err != nil || string(st.Data) != fmt.Sprintf("file %d of %d\n", i, n) {
+				t.Errorf("%d files: %s: %q %v", n, c.Key, st.Data, err)
+			}
+		}
+	}
+}

@@ -99,18 +99,27 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 		os.Remove(lockPath)
 		return nil, err
 	}
-	// Blobs first, fsynced, then the record that refers to them. A crash
+	// Blobs first, on disk, then the record that refers to them. A crash
 	// in between leaves blobs nothing refers to; a collection removes them.
+	// Past syncEach blobs (a directory removed whole, say) they are
+	// written unsynced and the file system synced once after the last:
+	// two fsyncs a blob made deleting 10 000 files take 10 s. A blob a
+	// crash left empty or in part is refused by its hash when read, and
+	// rewritten by the next change that keeps those bytes.
 	shas := make([]string, 0, len(blobs))
 	for sha := range blobs {
 		shas = append(shas, sha)
 	}
 	sort.Strings(shas)
+	each := len(shas) <= syncEach
 	for _, sha := range shas {
-		err = s.writeBlob(sha, blobs[sha])
+		err = s.writeBlob(sha, blobs[sha], each)
 		if err != nil {
 			break
 		}
+	}
+	if err == nil && !each {
+		err = statefile.SyncFS(s.path(blobsDir))
 	}
 	if err == nil {
 		err = statefile.WriteJSON(s.path(pendingDir, p.rec.Txn+".json"), &p.rec)
@@ -123,6 +132,10 @@ func (s *Store) Begin(op Op, changes ...Change) (*Pending, error) {
 	p.held = held
 	return p, nil
 }
+
+// syncEach is how many blobs a change syncs one by one; more are synced
+// together (see Begin).
+const syncEach = 8
 
 // checkRename refuses a rename that is not one: its two files, the path
 // left (a directory or a file known by its inode) and the path taken (was

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/wstools/ws/pkg/internal/fdread"
+	"golang.org/x/sys/unix"
 )
 
 // Read returns the content of the state file at path, as os.ReadFile does
@@ -42,8 +43,31 @@ func SyncClose(f *os.File, err error) error {
 }
 
 // Write replaces the file at path with data, creating its directory
-// (owner-only) if needed.
-func Write(path string, data []byte) error {
+// (owner-only) if needed. It is on disk, at its name, when Write returns.
+func Write(path string, data []byte) error { return write(path, data, true) }
+
+// WriteUnsynced is Write without the syncs: path has the whole of data
+// or what it had before, never a part, but a crash may lose it (or leave
+// it empty) until the file system is synced (SyncFS). For many files at
+// once, none of which counts until that sync.
+func WriteUnsynced(path string, data []byte) error { return write(path, data, false) }
+
+// SyncFS writes to disk all that was written on the file system dir is
+// on (syncfs(2)): one sync for many files, where each file's fsync and
+// its directory's took two apiece.
+func SyncFS(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = unix.Syncfs(int(f.Fd()))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func write(path string, data []byte, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -54,12 +78,20 @@ func Write(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err = SyncClose(f, err); err == nil {
+	if sync {
+		err = SyncClose(f, err)
+	} else if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return err
+	}
+	if !sync {
+		return nil
 	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()

@@ -2,6 +2,8 @@ package statefile
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,5 +86,29 @@ func TestStringKeepsBytes(t *testing.T) {
 	var bad String
 	if err := json.Unmarshal([]byte(`{"bytes":"!!"}`), &bad); err == nil {
 		t.Error("bad base64 accepted")
+	}
+}
+
+// WriteUnsynced replaces a file as Write does, leaving no temporary file;
+// SyncFS syncs the file system of a directory, and says when it cannot.
+func TestWriteUnsyncedSyncFS(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "blobs")
+	p := filepath.Join(dir, "a")
+	for _, data := range []string{"one", "two, longer"} {
+		if err := WriteUnsynced(p, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(p); err != nil || string(got) != data {
+			t.Errorf("read %q %v, want %q", got, err, data)
+		}
+	}
+	if des, _ := os.ReadDir(dir); len(des) != 1 {
+		t.Errorf("%d files in the directory, want 1", len(des))
+	}
+	if err := SyncFS(dir); err != nil {
+		t.Errorf("SyncFS: %v", err)
+	}
+	if err := SyncFS(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("SyncFS of a missing directory: %v", err)
 	}
 }
