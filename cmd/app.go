@@ -37,6 +37,9 @@ type App struct {
 	// lastRun: the process ends once run returns (Main), so run leaves
 	// its signal handling in place rather than taking it off.
 	lastRun bool
+	// helpInRun is the usage error of an -h that came inside a run of
+	// short flags (see helpFunc): no help was shown.
+	helpInRun error
 }
 
 type globalOpts struct {

@@ -160,6 +160,9 @@ func (a *App) run(ctx context.Context, args []string) int {
 	root.SetOut(a.IO.Out)
 	root.SetErr(a.IO.Err)
 	cmd, err = root.ExecuteContextC(ctx)
+	if err == nil && a.helpInRun != nil {
+		err = a.helpInRun
+	}
 	return a.exitStatus(root, cmd, args, err)
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -138,6 +139,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	app.bindGlobalFlags(root)
+	root.SetHelpFunc(app.helpFunc(root.HelpFunc()))
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(),
 		"{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}",
 		"{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}\n\nA boolean flag takes =true or =false too, as in --json=false.{{end}}", 1))
@@ -410,4 +412,62 @@ func pathArg[Req any](field func(*Req) *string) func(*cobra.Command, []string, *
 		*field(req) = args[0]
 		return nil
 	}
+}
+
+// helpFunc wraps cobra's help, which -h asks for wherever it stands in a
+// run of short flags: `ws grep -hi x` (grep's -h, no file names) or
+// `ws ls -lah` (ls's -h, sizes) printed the help and exited 0, which a
+// script or an agent reads as a search that found nothing. An -h that
+// came in a run is a usage error instead (App.helpInRun), naming the run
+// and what it is without the h; -h or --help alone shows the help.
+func (a *App) helpFunc(show func(*cobra.Command, []string)) func(*cobra.Command, []string) {
+	return func(c *cobra.Command, args []string) {
+		if run, rest := helpRun(c, args); run != "" {
+			msg := fmt.Sprintf("-h in %s asks for help, and goes alone (ws %s -h)", run, c.Name())
+			if rest != "" {
+				msg += "; without it: -" + rest
+			}
+			a.helpInRun = usagef("%s", msg)
+			return
+		}
+		show(c, args)
+	}
+}
+
+// helpRun finds the run of short flags on a command line that set c's
+// help flag, and the run without its h; "" when help was not asked by a
+// flag, or was asked alone (-h, --help). A flag of the run that takes a
+// value takes the rest of the run, as pflag reads it.
+func helpRun(c *cobra.Command, args []string) (run, rest string) {
+	if f := c.Flags().Lookup("help"); f == nil || !f.Changed {
+		return "", ""
+	}
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if arg == "-h" || arg == "--help" || strings.HasPrefix(arg, "--help=") {
+			return "", ""
+		}
+	}
+	for _, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
+			continue
+		}
+		var others strings.Builder
+		for i := 1; i < len(arg); i++ {
+			ch := arg[i : i+1]
+			if ch == "h" {
+				return arg, others.String() + strings.ReplaceAll(arg[i+1:], "h", "")
+			}
+			if f := c.Flags().ShorthandLookup(ch); f == nil || f.NoOptDefVal == "" {
+				break // an unknown flag, or one whose value is the rest
+			}
+			others.WriteString(ch)
+		}
+	}
+	return "", ""
 }
