@@ -367,8 +367,8 @@ func (d *dispatcher) exitPayload(code int) map[string]any {
 		data, start, _ := ReadLogFrom(d.dir, name, max(end-exitTailBytes, 0))
 		return js.DecodeUTF8(data), start > 0, start
 	}
-	out, outCut, outDropped := tail("stdout.log")
-	errText, errCut, errDropped := tail("stderr.log")
+	out, outCut, outDropped := tail(LogNames[0])
+	errText, errCut, errDropped := tail(LogNames[1])
 	return map[string]any{"pid": d.pid, "command": d.command, "exitCode": code, "stdout": out, "stderr": errText,
 		"stdoutTruncated": outCut, "stderrTruncated": errCut, "stdoutDroppedBytes": outDropped, "stderrDroppedBytes": errDropped}
 }

@@ -14,10 +14,6 @@ import (
 // filing another removes the oldest beyond that.
 const KeptRuns = 10
 
-// LogNames are the names of the two output logs of a record, stdout's
-// and stderr's.
-var LogNames = [2]string{"stdout.log", "stderr.log"}
-
 // KeepRun files a foreground command that has ended as a record of its
 // own: its output (each stream with the bytes dropped from its start, as
 // RunResult has them) as logs, its exit written at once, so that

@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// LogNames are the names of the two output logs of a record, stdout's
+// and stderr's (a TTY record's stderr.log holds only ws's notes).
+var LogNames = [2]string{"stdout.log", "stderr.log"}
+
 // DefaultLogCap is how much output is kept per stream of a background
 // process: 64 MiB, the newest part.
 const DefaultLogCap = 64 << 20

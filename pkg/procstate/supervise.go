@@ -120,12 +120,12 @@ func Supervise(dir string, ready io.WriteCloser) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, SignalCloseStdin, SignalKillNow)
 
-	outLog, err := CreateLog(dir, "stdout.log", spec.LogCap)
+	outLog, err := CreateLog(dir, LogNames[0], spec.LogCap)
 	if err != nil {
 		reply("error %v", err)
 		return 1
 	}
-	errLog, err := CreateLog(dir, "stderr.log", spec.LogCap)
+	errLog, err := CreateLog(dir, LogNames[1], spec.LogCap)
 	if err != nil {
 		reply("error %v", err)
 		return 1

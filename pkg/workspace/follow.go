@@ -41,7 +41,7 @@ func (w *Workspace) Follow(ctx context.Context, req ProcessOutputRequest, emit f
 		return nil, err
 	}
 	dir := w.procStore().Dir(e.Record.ID)
-	streams := []*followed{{name: "stdout", log: "stdout.log"}, {name: "stderr", log: "stderr.log"}}
+	streams := []*followed{{name: "stdout", log: procstate.LogNames[0]}, {name: "stderr", log: procstate.LogNames[1]}}
 	since := req.SinceLast != nil && *req.SinceLast
 	cur, err := procstate.ReadCursor(dir, w.thread)
 	if err != nil {

@@ -330,7 +330,7 @@ func (w *Workspace) readOutput(e *procstate.Entry, since bool, tail int, filtere
 		from int64
 		data *[]byte
 		end  *int64
-	}{{"stdout.log", cur.Stdout, &res.stdout, &next.Stdout}, {"stderr.log", cur.Stderr, &res.stderr, &next.Stderr}} {
+	}{{procstate.LogNames[0], cur.Stdout, &res.stdout, &next.Stdout}, {procstate.LogNames[1], cur.Stderr, &res.stderr, &next.Stderr}} {
 		// With since only what is new is read; without, s.from is 0.
 		if tail > 0 && !filtered {
 			t, err := procstate.ReadLogTail(dir, s.name, s.from, tail)
