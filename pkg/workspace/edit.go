@@ -84,6 +84,7 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 	res := &EditResult{Path: Bytes(path), Ranges: []LineRange{}, DryRun: dryRun}
 	var m *editmatch.Match
 	var notes []string
+	var after history.Fingerprint // of the new content, but for its mtime
 	if err := noFault(path, func() (err error) {
 		m, notes, err = applyEdits(ctx, res, content, edits, path)
 		if err != nil {
@@ -95,25 +96,41 @@ func (w *Workspace) editFile(ctx context.Context, path string, edits []EditOp, d
 		} else {
 			res.Diff = Bytes(udiff.Unified("a/"+name, "b/"+name, content, m.Content(), 3))
 		}
+		// An edit that changes nothing (new_string equal to old_string)
+		// is reported as Mastra reports it, but writes nothing: no new
+		// mtime for the file, no history entry for an undo that would
+		// undo nothing.
+		res.Unchanged = m.Size() == len(content) && bytes.Equal(m.Content(), content)
+		if !dryRun && !res.Unchanged {
+			// Taken before the write: the pieces of m read a mapped
+			// file, and a file rewritten in place (another user's, or in
+			// a read-only directory) changes under them, so a hash taken
+			// after would be of neither version.
+			after = w.matchPrint(m)
+		}
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	// An edit that changes nothing (new_string equal to old_string) is
-	// reported as Mastra reports it, but writes nothing: no new mtime for
-	// the file, no history entry for an undo that would undo nothing.
-	res.Unchanged = m.Size() == len(content) && bytes.Equal(m.Content(), content)
 	if !dryRun && !res.Unchanged {
-		rec := w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
-		var nst fsroot.FileStat
-		err := w.unchangedSince(g, st, path)
+		var rec *recording
+		err := noFault(path, func() error { // keptState hashes the mapped file
+			rec = w.record(history.OpEdit, history.Change{Key: g.real, Path: string(t.Rel()), Before: w.keptState(content, st)})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		err = w.unchangedSince(g, st, path)
 		if err == nil {
 			err = noFault(path, func() (err error) {
+				var nst fsroot.FileStat
 				nst, err = w.writeFrom(ctx, t, g, m)
+				after.MtimeNS = nst.MtimeNS
 				return err
 			})
 		}
-		rec.done(err, w.matchPrint(m, nst))
+		rec.done(err, after)
 		if err != nil {
 			return nil, err
 		}
@@ -269,12 +286,13 @@ func (w *Workspace) writeFrom(ctx context.Context, t *fsroot.Target, g *writeGua
 	return st, w.recordWrite(g.real, st)
 }
 
-// matchPrint is the fingerprint of an edited file just written.
-func (w *Workspace) matchPrint(m *editmatch.Match, st fsroot.FileStat) history.Fingerprint {
+// matchPrint is the fingerprint of the edited file, but for the mtime its
+// write gives it.
+func (w *Workspace) matchPrint(m *editmatch.Match) history.Fingerprint {
 	if int64(m.Size()) > w.keepLimit() {
-		return history.Fingerprint{Kind: history.KindFile, Size: int64(m.Size()), MtimeNS: st.MtimeNS}
+		return history.Fingerprint{Kind: history.KindFile, Size: int64(m.Size())}
 	}
-	return history.FileFingerprint(m.Content(), st.MtimeNS)
+	return history.FileFingerprint(m.Content(), 0)
 }
 
 // editText is Mastra's "Replaced N occurrences in PATH (lines …)", a line
