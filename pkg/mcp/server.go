@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"sync"
@@ -36,21 +34,19 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 	h.setSender(func(_ context.Context, msg []byte) error { return w.send(msg) })
 	// Reading has a goroutine of its own: a read of stdin cannot be
 	// interrupted, and a cancelled ctx must not wait for the next line.
-	lines := make(chan []byte)
+	lines := make(chan inLine)
 	readErr := make(chan error, 1)
 	go func() {
-		r := bufio.NewReaderSize(in, 64<<10)
+		lr := newLineReader(in)
 		for {
-			line, err := r.ReadBytes('\n')
-			if msg := bytes.TrimSpace(line); len(msg) > 0 {
-				select {
-				case lines <- msg:
-				case <-ctx.Done():
-					return
-				}
-			}
+			msg, tooLong, err := lr.next()
 			if err != nil {
 				readErr <- err
+				return
+			}
+			select {
+			case lines <- inLine{msg, tooLong}:
+			case <-ctx.Done():
 				return
 			}
 		}
@@ -69,7 +65,12 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 			}
 			wg.Wait()
 			return w.err()
-		case msg := <-lines:
+		case l := <-lines:
+			msg := l.msg
+			if msg == nil {
+				w.write(l.tooLong)
+				continue
+			}
 			if v := h.negotiated(); msg[0] == '[' && !hasBatches(v) {
 				// MCP 2025-06-18 dropped batches, as the HTTP transport
 				// says too; nothing of the array is run.
@@ -89,6 +90,12 @@ func Serve(ctx context.Context, ws *workspace.Workspace, version string, in io.R
 			}
 		}
 	}
+}
+
+// inLine is a line of input: a message, or the answer to a line too long
+// to read.
+type inLine struct {
+	msg, tooLong []byte
 }
 
 // lineWriter writes whole messages, one per line, from any goroutine;

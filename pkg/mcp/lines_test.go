@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestServeLongLine answers a line longer than maxLineBytes with a
+// JSON-RPC error carrying the request's id, wherever the id stands, and
+// goes on serving; a line within the bound is a call like any other.
+func TestServeLongLine(t *testing.T) {
+	defer func(n int) { maxLineBytes = n }(maxLineBytes)
+	maxLineBytes = 4096
+	ws, root := newTestWorkspace(t)
+	fill := strings.Repeat("x", 5000)
+	fits := strings.Repeat("y", 3900)
+	ts := `{"method":"tools/call","params":{"name":"mastra_workspace_write_file","arguments":{"path":"big.txt","content":"` + fill + `"}},"jsonrpc":"2.0","id":"ts-7"}`
+	first := `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"mastra_workspace_write_file","arguments":{"path":"big.txt","content":"` + fill + `","id":99}}}`
+	note := `{"jsonrpc":"2.0","method":"x","params":{"s":"` + fill + `"}}`
+	in := initialize + "\n" +
+		ts + "\n" + // the TypeScript SDK puts the id last
+		first + "\r\n" +
+		note + "\n" +
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"mastra_workspace_write_file","arguments":{"path":"fits.txt","content":"` + fits + `"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":10,"method":"ping"}` + "\n" +
+		fill // the last line, without its newline
+	var out bytes.Buffer
+	must(t, Serve(context.Background(), ws, "test", strings.NewReader(in), &out, Options{}))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	tooLong := func(id string, n int) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,"message":"Invalid Request: a line of ` + strconv.Itoa(n) +
+			` bytes, over the 4096 a message may have, was not read (tool arguments over 67108864 bytes are not accepted: send big content in smaller calls)"}}`
+	}
+	want := map[string]bool{
+		tooLong(`"ts-7"`, len(ts)+1):            true,
+		tooLong(`8`, len(first)+2):              true,
+		tooLong(`null`, len(note)+1):            true,
+		tooLong(`null`, len(fill)):              true,
+		`{"jsonrpc":"2.0","id":10,"result":{}}`: true,
+	}
+	for _, l := range lines[1:] {
+		switch {
+		case want[l]:
+			delete(want, l)
+		case strings.HasPrefix(l, `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"Wrote 3900 bytes to fits.txt`):
+		default:
+			t.Errorf("unexpected answer %.300s", l)
+		}
+	}
+	for l := range want {
+		t.Errorf("no answer %s", l)
+	}
+	if len(lines) != 7 {
+		t.Errorf("%d answers, want 6:\n%.2000s", len(lines)-1, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "big.txt")); err == nil {
+		t.Errorf("a line too long was run")
+	}
+}
+
+// TestLineReaderBounded reads a line of many times maxLineBytes holding no
+// more than the bound of it.
+func TestLineReaderBounded(t *testing.T) {
+	defer func(n int) { maxLineBytes = n }(maxLineBytes)
+	maxLineBytes = 1 << 20
+	const n = 200 << 20
+	lr := newLineReader(io.MultiReader(io.LimitReader(zeros{}, n), strings.NewReader("\n{}\n")))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	msg, tooLong, err := lr.next()
+	runtime.ReadMemStats(&after)
+	if msg != nil || tooLong == nil || err != nil {
+		t.Fatalf("next: %q, %q, %v", msg, tooLong, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("reading a line of %d bytes allocated %d bytes", n, grew)
+	}
+	if msg, _, err := lr.next(); string(msg) != "{}" || err != nil {
+		t.Errorf("the line after: %q, %v", msg, err)
+	}
+	if _, _, err := lr.next(); err != io.EOF {
+		t.Errorf("at the end: %v, want EOF", err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
+}
+
+// TestIDScanner finds a message's id as it streams by, in pieces of every
+// size.
+func TestIDScanner(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"m"}`, `1`},
+		{`{"method":"m","params":{"id":2,"a":[{"id":3}]},"id":"x\"y"}`, `"x\"y"`},
+		{`{ "id" : -1.5e3 , "x":1}`, `-1.5e3`},
+		{`{"params":{"s":"\"id\":4"},"id":5}`, `5`},
+		{`{"idx":6,"xid":7,"i":8}`, ``},
+		{`{"id":null}`, ``},
+		{`{"id":{"a":1}}`, ``},
+		{`{"id":true}`, ``},
+		{`[{"id":1}]`, ``},
+		{`{"id":"` + strings.Repeat("z", 2000) + `"}`, ``},
+		{`{"id":1`, ``}, // cut short
+		{`not json`, ``},
+	} {
+		for _, size := range []int{1, 2, 3, 7, len(c.msg)} {
+			var s idScanner
+			for p := c.msg; len(p) > 0; {
+				k := min(size, len(p))
+				s.scan([]byte(p[:k]))
+				p = p[k:]
+			}
+			if got := string(s.found()); got != c.want {
+				t.Errorf("%.60s in pieces of %d: id %q, want %q", c.msg, size, got, c.want)
+			}
+		}
+	}
+}
