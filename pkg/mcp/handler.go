@@ -457,6 +457,9 @@ func (h *Handler) callTool(ctx context.Context, params json.RawMessage) (any, *r
 		}
 		p.Arguments, p.Meta = m["arguments"], m["_meta"]
 	}
+	if p.Name == "" {
+		return nil, errorf(codeInvalidParams, "Invalid params: tools/call needs a name: the tool to call, as tools/list names it")
+	}
 	if !h.known[p.Name] {
 		return nil, h.unknownTool(p.Name)
 	}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"strings"
+	"unicode"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/internal/wording"
@@ -118,4 +119,64 @@ func (w *Workspace) dirNames(dir string) ([]string, bool) {
 		return nil, false
 	}
 	return names, true
+}
+
+// nearestTool is the offered tool that name, which no offered tool has,
+// most likely means: the same name but for case and separators
+// (mastra-workspace-read-file, MastraWorkspaceReadFile), the name behind a
+// namespace a shim put before it (functions.mastra_workspace_read_file),
+// the tool whose short name (read_file, without Mastra's prefix) or
+// subcommand (read) it is, or a misspelling of a name or a short name
+// (wording.Closest); "" when none stands out.
+func (w *Workspace) nearestTool(name string) string {
+	fold := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || r == '.' || r == ' ' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	offered := w.Offered()
+	var names, shorts []string
+	byShort := map[string]string{} // folded
+	for _, o := range offered {
+		names = append(names, o.Name)
+		byShort[fold(o.Spec.Command)] = o.Name
+		if short, ok := strings.CutPrefix(o.Spec.ID, "mastra_workspace_"); ok {
+			shorts = append(shorts, short)
+			byShort[fold(short)] = o.Name
+		}
+	}
+	one := func(match func(o Offered) bool) string {
+		found := ""
+		for _, o := range offered {
+			if match(o) {
+				if found != "" {
+					return "" // two alike: neither stands out
+				}
+				found = o.Name
+			}
+		}
+		return found
+	}
+	if n := one(func(o Offered) bool { return fold(o.Name) == fold(name) }); n != "" {
+		return n
+	}
+	if n := one(func(o Offered) bool {
+		rest, ok := strings.CutSuffix(name, o.Name)
+		return ok && rest != "" && strings.ContainsAny(rest[len(rest)-1:], ".:/_-")
+	}); n != "" {
+		return n
+	}
+	if n, ok := byShort[fold(name)]; ok && fold(name) != "" {
+		return n
+	}
+	if n := wording.Closest(name, names); n != "" {
+		return n
+	}
+	if short := wording.Closest(name, shorts); short != "" {
+		return byShort[fold(short)]
+	}
+	return ""
 }

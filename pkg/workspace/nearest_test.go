@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wstools/ws/pkg/config"
 )
 
 func TestNearestPath(t *testing.T) {
@@ -61,5 +63,39 @@ func TestNotFoundSuggests(t *testing.T) {
 	_, res, err := w.Call(ctx, Grep, []byte(`{"pattern":"x","path":"dcs"}`))
 	if err != nil || !strings.Contains(res.Text(), "\nhint: dcs does not exist; did you mean docs?\n") {
 		t.Errorf("grep of a missing path: %v, %v", res, err)
+	}
+}
+
+// TestNearestTool names the offered tool a name no tool has most likely
+// means, and none when nothing stands out.
+func TestNearestTool(t *testing.T) {
+	w, _ := newTestWorkspace(t, nil)
+	cfg := config.Default()
+	cfg.Tools.PerTool[ReadFile] = config.Tool{Name: "view"}
+	renamed, _ := newTestWorkspace(t, cfg)
+	for _, tc := range []struct {
+		w        *Workspace
+		in, want string
+	}{
+		{w, "read_file", "mastra_workspace_read_file"},                 // without Mastra's prefix
+		{w, "mastra_workspace_read_fil", "mastra_workspace_read_file"}, // a letter short
+		{w, "read_fil", "mastra_workspace_read_file"},
+		{w, "Mastra-Workspace-Read-File", "mastra_workspace_read_file"},
+		{w, "MastraWorkspaceReadFile", "mastra_workspace_read_file"},
+		{w, "functions.mastra_workspace_grep", "mastra_workspace_grep"}, // a shim's namespace
+		{w, "default_api:mastra_workspace_grep", "mastra_workspace_grep"},
+		{w, "exec", "mastra_workspace_execute_command"}, // the subcommand
+		{w, "stat", "mastra_workspace_file_stat"},
+		{w, "execute_command", "mastra_workspace_execute_command"},
+		{renamed, "read_file", "view"}, // the name the config gives it
+		{renamed, "View", "view"},
+		{w, "nope", ""},
+		{w, "list", ""},
+		{w, "mastra_workspace_frobnicate", ""},
+		{w, "", ""},
+	} {
+		if got := tc.w.nearestTool(tc.in); got != tc.want {
+			t.Errorf("nearestTool(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

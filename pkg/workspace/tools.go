@@ -368,7 +368,7 @@ func (w *Workspace) Lookup(name string) (*ToolSpec, error) {
 // wsTools is off, the workspace lacks what it needs, or (only when it is
 // offered under it) the config renamed it. A tool exposed under this name
 // is explained before one whose id it is. A name ws has no tool for is
-// only not available.
+// not available, with the offered tool it most likely means.
 func (w *Workspace) notOffered(name string) error {
 	for _, byID := range []bool{false, true} {
 		for _, s := range Tools() {
@@ -394,6 +394,9 @@ func (w *Workspace) notOffered(name string) error {
 			}
 			return errs.ToolNotOffered(name, why)
 		}
+	}
+	if n := w.nearestTool(name); n != "" {
+		return errs.ToolNotOffered(name, "did you mean "+n+"?")
 	}
 	return errs.ToolNotAvailable(name)
 }
