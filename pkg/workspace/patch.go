@@ -45,6 +45,11 @@ type patchTarget struct {
 	t    *fsroot.Target
 	g    *writeGuard
 	mode fs.FileMode
+	// st is the file there when the patch was planned, and owner its
+	// owner (nil: nothing there): what the history keeps of it, and what
+	// a file the patch removed gets back when a later write fails.
+	st    fsroot.FileStat
+	owner *[2]uint32
 }
 
 // ApplyPatch applies a patch, Codex's envelope or a unified diff: every
@@ -165,7 +170,7 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 		}
 		tg.g = g
 		if st, err := w.fs.Stat(g.loc); err == nil {
-			tg.mode = st.Mode
+			tg.mode, tg.owner, tg.st = st.Mode, &[2]uint32{st.Uid, st.Gid}, st
 		}
 	}
 	return targets, release, nil
@@ -192,7 +197,7 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 			tg := targets[n]
 			before := history.AbsentState()
 			if n == c.Path && c.Old != nil {
-				before = w.keptState(c.Old, fsroot.FileStat{Mode: tg.mode})
+				before = w.keptState(c.Old, tg.st)
 			}
 			hc = append(hc, history.Change{Key: tg.g.real, Path: string(tg.t.Rel()), Before: before})
 			present := c.Op != patch.Delete && (c.MoveTo == "" || n == c.MoveTo)
@@ -264,9 +269,10 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 		}
 		return m &^ 0o111
 	}
-	// put writes data at tg with the mode m (0: its own, or the usual one).
+	// put writes data at tg with the mode m (0: its own, or the usual
+	// one), and, when it makes the file, tg's owner (where permitted).
 	put := func(tg *patchTarget, data []byte, noReplace bool, m fs.FileMode) error {
-		st, err := w.fs.WriteAtomic(tg.g.loc, bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace, Mode: m, SetMode: c.Exec != patch.ExecKeep})
+		st, err := w.fs.WriteAtomic(tg.g.loc, bytes.NewReader(data), fsroot.WriteOptions{NoReplace: noReplace, Mode: m, SetMode: c.Exec != patch.ExecKeep, Owner: tg.owner})
 		if err != nil {
 			return errs.FromOS("write", tg.t.Input, err, false)
 		}
@@ -308,7 +314,7 @@ func (w *Workspace) writeChange(c patch.Change, targets map[string]*patchTarget,
 		*undo = append(*undo, func() error { return put(src, old, true, src.mode) })
 	case c.MoveTo != "":
 		dst := targets[c.MoveTo]
-		dst.mode = src.mode
+		dst.mode, dst.owner = src.mode, src.owner // a file moved keeps its owner, as mv keeps it
 		if err := create(dst, c.New); err != nil {
 			return err
 		}
