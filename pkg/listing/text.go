@@ -55,7 +55,7 @@ func (l *Listing) write(o Options, depth int, gitDir string) string {
 			}
 			// A path nested to PATH_MAX is tens of kilobytes: its
 			// start and end say which it is (--json has it whole).
-			parts = append(parts, wording.Middle(s.Path, 160)+": "+s.Reason)
+			parts = append(parts, wording.Middle(wording.Name(s.Path), 160)+": "+s.Reason)
 		}
 		text += "\nskipped: " + strings.Join(parts, "; ")
 	}
@@ -74,7 +74,7 @@ func (l *Listing) flatten(n *node, depth int, t *lines) {
 		for range depth {
 			t.buf = append(t.buf, '\t')
 		}
-		t.buf = append(t.buf, c.Name...)
+		t.buf = append(t.buf, wording.Name(c.Name)...)
 		if c.IsDir {
 			l.Directories++
 		} else {
@@ -82,7 +82,7 @@ func (l *Listing) flatten(n *node, depth int, t *lines) {
 		}
 		if c.IsLink && c.Target != "" {
 			t.buf = append(t.buf, " -> "...)
-			t.buf = append(t.buf, c.Target...)
+			t.buf = append(t.buf, wording.Name(c.Target)...)
 		}
 		if c.stat {
 			size := "-"

@@ -236,7 +236,7 @@ func globText(res *GlobResult, d Dialect) string {
 	}
 	lines := make([]string, 0, len(res.Files)+2)
 	for _, f := range res.Files {
-		lines = append(lines, string(f.Path)) // its bytes, as ls prints names
+		lines = append(lines, wording.Name(string(f.Path))) // as ls prints names
 	}
 	if more != "" {
 		lines = append(lines, "["+more+"]")

@@ -155,7 +155,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		o.OnMiss = func(rel string) {
 			without = append(without, Bytes(rel))
 			if req.Rows != nil {
-				req.Rows(rel)
+				req.Rows(rowName(rel, req.Null))
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		// order: nothing waits for the end of the search.
 		switch {
 		case req.FilesOnly:
-			o.OnFile = func(f *grep.File) { req.Rows(f.Rel) }
+			o.OnFile = func(f *grep.File) { req.Rows(rowName(f.Rel, req.Null)) }
 		case req.CountOnly:
 			o.OnFile = func(f *grep.File) { req.Rows(countRow(f, req.Null)) }
 		}
@@ -241,7 +241,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		}
 		msg := wording.ShellWord(root) + " does not exist: nothing searched"
 		if n := w.nearestPath(root); n != "" {
-			msg += " (did you mean " + wording.ShellWord(n) + "?)"
+			msg += " (did you mean " + wording.ShellName(n) + "?)"
 		}
 		w.warn(msg)
 	}
@@ -277,7 +277,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 		if req.Rows == nil {
 			names := make([]string, len(without))
 			for i, b := range without {
-				names[i] = string(b)
+				names[i] = rowName(string(b), req.Null)
 			}
 			res.text = strings.Join(names, "\n")
 		}
@@ -289,7 +289,7 @@ func (w *Workspace) Grep(ctx context.Context, req GrepRequest) (*GrepResult, err
 				res.Matches = append(res.Matches, matchOf(f, f.Hits[0]))
 			}
 			if req.Rows == nil {
-				sb.WriteString(f.Rel + "\n")
+				sb.WriteString(rowName(f.Rel, req.Null) + "\n")
 			}
 		}
 		res.text = strings.TrimSuffix(sb.String(), "\n")
@@ -327,16 +327,25 @@ func matchOf(f *grep.File, h grep.Hit) GrepMatch {
 	return GrepMatch{Path: Bytes(f.Rel), Line: h.Line + 1, Column: js.UTF16LenUTF8(line[:h.Col]) + 1, Text: Bytes(line)}
 }
 
-// countRow is -c's line for a file: path:count, the name as its bytes (as
-// rg -c, ls and grep's rows print it), so a script can use one that is
-// not UTF-8; with null, a NUL in place of the colon (rg -c -0), so a name
-// with a colon or a newline in it is not misread.
+// countRow is -c's line for a file: path:count, the name as ls and grep's
+// rows print it (a name that is not UTF-8 keeps its bytes, for a script to
+// use); with null, the name's bytes and a NUL in place of the colon (rg -c
+// -0), so a name with a colon in it is not misread.
 func countRow(f *grep.File, null bool) string {
-	sep := ":"
 	if null {
-		sep = "\x00"
+		return f.Rel + "\x00" + strconv.Itoa(f.Count)
 	}
-	return f.Rel + sep + strconv.Itoa(f.Count)
+	return wording.Name(f.Rel) + ":" + strconv.Itoa(f.Count)
+}
+
+// rowName is a file's name as a row of -l, -L or -c shows it: its bytes
+// with -0, which a NUL ends, else as ls shows names (wording.Name), so a
+// newline in a name cannot make a row that looks like another file.
+func rowName(rel string, null bool) string {
+	if null {
+		return rel
+	}
+	return wording.Name(rel)
 }
 
 // countHits is how many lines the files report.
@@ -356,7 +365,7 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 	var hints []string
 	if found.TargetNotFound {
 		if n := w.nearestPath(root); n != "" {
-			hints = append(hints, "hint: "+wording.ShellWord(root)+" does not exist; did you mean "+wording.ShellWord(n)+"?")
+			hints = append(hints, "hint: "+wording.ShellWord(root)+" does not exist; did you mean "+wording.ShellName(n)+"?")
 		}
 	}
 	o.OnFile = nil // the probes only look: nothing they find is a result (--jsonl streams results)
@@ -492,7 +501,7 @@ func skippedNames(sk []SkippedPath, d Dialect) string {
 			parts = append(parts, more)
 			break
 		}
-		parts = append(parts, wording.Middle(jsString([]byte(s.Path)), skippedNameMax)+": "+s.Reason)
+		parts = append(parts, wording.Middle(wording.Name(jsString([]byte(s.Path))), skippedNameMax)+": "+s.Reason)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -508,6 +517,7 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	hunks := 0
 	for _, f := range files {
 		n := f.Lines.Count()
+		name := wording.Name(f.Rel)
 		// Hunks: [hit-C, hit+C], merged when they touch or overlap.
 		type span struct{ from, to int }
 		var spans []span
@@ -532,16 +542,16 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 				line := f.Lines.Get(f.Buf, i)
 				col, isHit := hitAt[i]
 				if !isHit {
-					rows = append(rows, fmt.Sprintf("%s:%d- %s", f.Rel, i+1, cutContext(line)))
+					rows = append(rows, fmt.Sprintf("%s:%d- %s", name, i+1, cutContext(line)))
 					continue
 				}
 				if only {
-					rows = appendOnlyRows(rows, f.Rel, i+1, line, col, m)
+					rows = appendOnlyRows(rows, name, i+1, line, col, m)
 					continue
 				}
 				c := js.UTF16LenUTF8(line[:col]) + 1
 				text := cutAround(line, c-1, js.UTF16LenUTF8(line[col:min(len(line), col+m.MatchLen(line, col))]))
-				rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", f.Rel, i+1, c, text))
+				rows = append(rows, fmt.Sprintf("%s:%d:%d: %s", name, i+1, c, text))
 			}
 		}
 		for _, h := range f.Hits {

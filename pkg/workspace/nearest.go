@@ -23,8 +23,15 @@ func (w *Workspace) withNearest(err error) error {
 	if !errors.As(err, &e) || e.Code != errs.ENOENT || e.Path == "" {
 		return err
 	}
+	if name, ok := wording.Unname(e.Path); ok && w.pathExists(name) {
+		// Copied from ls, glob or grep, which quote a name with a
+		// character that does not print: it is that name.
+		e.Message += " (ws shows that name in quotes, for a character in it that does not print; the name itself is " +
+			e.Path + " as a JSON string, " + wording.ShellName(name) + " in bash)"
+		return err
+	}
 	if n := w.nearestPath(e.Path); n != "" {
-		e.Message += " (did you mean " + wording.ShellWord(n) + "?)"
+		e.Message += " (did you mean " + wording.ShellName(n) + "?)"
 	}
 	return err
 }

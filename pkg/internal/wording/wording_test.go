@@ -1,6 +1,7 @@
 package wording
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,29 @@ func TestStringWords(t *testing.T) {
 			{"a\x00b\x7fc", "a?b?c"},
 			{"csi \u009b2J, nel \u0085", "csi ?2J, nel ?"},
 			{"caf\u00e9 \xff\xfe", "caf\u00e9 \xff\xfe"}, // text and bytes that are no character stay
+		},
+	}, {
+		name: "Name", fn: Name,
+		cases: []wordCase{
+			{"src/main.go", "src/main.go"},
+			{"my file (1).txt", "my file (1).txt"},
+			{`say "hi".txt`, `say "hi".txt`}, // a quote inside reads as itself
+			{`back\slash`, `back\slash`},     // so does a backslash
+			{"caf\u00e9 \u65e5\u672c.md", "caf\u00e9 \u65e5\u672c.md"},
+			{"bad\xffname", "bad\xffname"},   // bytes that are no character stay, for a script
+			{"\u200d\u200c", "\u200d\u200c"}, // the joiners emoji and Persian need
+			{"a\nb.txt", `"a\nb.txt"`},       // a newline would make a second name
+			{"tab\tx", `"tab\tx"`},
+			{"cr\r, bs\b, ff\f", `"cr\r, bs\b, ff\f"`},
+			{"esc\x1b[31mred", `"esc\u001b[31mred"`}, // no escape sequence reaches the terminal
+			{"del\x7f, nul\x00", `"del\u007f, nul\u0000"`},
+			{"csi \u009b2J", `"csi \u009b2J"`},
+			{"invoice\u202etxt.exe", `"invoice\u202etxt.exe"`}, // a right-to-left override
+			{"zero\u200bwidth\ufeff", `"zero\u200bwidth\ufeff"`},
+			{"line\u2028sep", `"line\u2028sep"`},
+			{`"quoted"`, `"\"quoted\""`}, // a leading quote is quoted, so the form is never in doubt
+			{"a\n\\\"b\xff", `"a\n\\\"b\xff"`},
+			{"", ""},
 		},
 	}, {
 		name: "Closest", fn: func(word string) string { return Closest(word, known) },
@@ -162,6 +186,43 @@ func TestMiddle(t *testing.T) {
 	} {
 		if got := Middle(tc.s, tc.max); got != tc.want {
 			t.Errorf("Middle(%.20q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestNameIsJSON: a quoted name of valid UTF-8 is a JSON string that
+// decodes to the name, so a model can pass it back as a path.
+func TestNameIsJSON(t *testing.T) {
+	for _, name := range []string{"a\nb", "esc\x1b[0m", "\u202e\u2066x", `"q"\`, "t\t\r\b\f\x00\x7f\u0085"} {
+		q := Name(name)
+		var back string
+		if err := json.Unmarshal([]byte(q), &back); err != nil || back != name {
+			t.Errorf("Name(%q) = %s: decodes to %q, %v", name, q, back, err)
+		}
+	}
+}
+
+// TestUnname: Unname undoes Name for every name Name quotes, bytes that
+// are not UTF-8 included, and takes nothing Name would not write.
+func TestUnname(t *testing.T) {
+	names := []string{"a\nb", "esc\x1b[0m", "\u202ex", `"q"\`, "t\t\r\b\f\x00\x7f\u0085", "bad\xff\nx", "\xc3\n"}
+	for i := range 256 {
+		names = append(names, "x"+string([]byte{byte(i)})+"\n")
+	}
+	for _, name := range names {
+		q := Name(name)
+		if back, ok := Unname(q); !ok || back != name {
+			t.Errorf("Unname(Name(%q) = %s) = %q, %v", name, q, back, ok)
+		}
+	}
+	for _, bad := range []string{"", `"`, `plain`, `"a\"`, `"a\q"`, `"a\u12"`, `"a\x1"`, `"a"b"`, `"\`} {
+		if got, ok := Unname(bad); ok {
+			t.Errorf("Unname(%s) = %q, want not ok", bad, got)
+		}
+	}
+	for in, want := range map[string]string{"src/a.go": "src/a.go", "my dir": "'my dir'", "a\nb's": `$'a\nb\'s'`, "\x1b": `$'\u001b'`} {
+		if got := ShellName(in); got != want {
+			t.Errorf("ShellName(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
