@@ -40,6 +40,9 @@ type App struct {
 	// helpInRun is the usage error of an -h that came inside a run of
 	// short flags (see helpFunc): no help was shown.
 	helpInRun error
+	// argv is the command line being run (after ws), for the errors of
+	// flags that want its words as typed (see flagError).
+	argv []string
 }
 
 type globalOpts struct {

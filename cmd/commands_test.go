@@ -126,7 +126,12 @@ func TestCommandRequests(t *testing.T) {
 		{"grep --include", captured(newGrepCmd), []string{"--include=*.go", "x"}, "", "usage: unknown flag --include: choose files with -g GLOB, and leave them out with -g '!GLOB'"},
 		{"grep -E", captured(newGrepCmd), []string{"-E", "a|b"}, "", "usage: unknown flag -E: the pattern is a regular expression already (RE2, or ECMAScript for lookaround and backreferences); leave it out"},
 		{"grep --files", captured(newGrepCmd), []string{"--files"}, "", "usage: unknown flag --files: ws glob lists files by name: ws glob '**/*' --max-results 0 lists every file a search reads (--hidden, --no-ignore as here)"},
-		{"grep -lZ", captured(newGrepCmd), []string{"-lZ", "x"}, "", "usage: unknown flag -Z: -0 (--null) ends each of -l's and -L's paths with a NUL, for xargs -0"},
+		{"grep -lZ", captured(newGrepCmd), []string{"-lZ", "x"}, "", "usage: unknown flag -Z in -lZ: -0 (--null) ends each of -l's and -L's paths with a NUL, for xargs -0"},
+		{"grep -name", captured(newGrepCmd), []string{"x", "-name", "*.go"}, "", "usage: unknown flag -name: choose the files searched by name with -g GLOB: ws grep PATTERN -g '*.go'"},
+		{"grep -type", captured(newGrepCmd), []string{"x", "-type", "f"}, "", "usage: unknown flag -type: -t TYPE chooses files by type (-t go, -t py); ws grep reads files only"},
+		{"grep -nz", captured(newGrepCmd), []string{"-nz", "x"}, "", `usage: unknown flag -z in -nz (an argument that starts with "-" goes after "--")`},
+		{"ls -name", captured(newLsCmd), []string{"-name", "*.go"}, "", "usage: unknown flag -name: --pattern GLOB shows only the files that match it: ws ls --pattern '**/*.go'"},
+		{"ls -type", captured(newLsCmd), []string{"-type", "d"}, "", "usage: unknown flag -type: --dirs-only shows directories only"},
 		{"glob -print0", captured(newGlobCmd), []string{"*.go", "-print0"}, "", "usage: unknown flag -print0: -0 (--null) ends each path with a NUL, for xargs -0"},
 		{"glob -maxdepth", captured(newGlobCmd), []string{".", "-maxdepth", "1"}, "", "usage: unknown flag -maxdepth: the PATTERN is the first argument, matched against paths below PATH: ws glob '**/*.go' (at any depth), ws glob '*.go' (the top level); directories are not listed"},
 		{"glob -name", captured(newGlobCmd), []string{".", "-name", "*.go"}, "", "usage: unknown flag -name: the PATTERN is the first argument, matched against paths below PATH: ws glob '**/*.go' (at any depth), ws glob '*.go' (the top level); directories are not listed"},
@@ -189,7 +194,7 @@ func TestCommandRequests(t *testing.T) {
 			var got string
 			c := tt.cmd(app, &got)
 			c.SetArgs(tt.args)
-			c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
+			c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err, tt.args) })
 			c.SilenceErrors, c.SilenceUsage = true, true
 			err := c.Execute()
 			if want, ok := strings.CutPrefix(tt.want, "usage: "); ok {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -290,12 +291,31 @@ func (b *binder) choice(p *string, name, param, usage string) {
 // error that names the flag, in the command line's words. An unknown
 // short flag on a command that takes arguments may be one of them (a
 // PATTERN or TEXT such as -1 or -foo): the error says where those go.
-func flagError(c *cobra.Command, err error) error {
+// argv is the command line (after ws), where a run of short flags that
+// pflag took in part (-name: -n, then -a unknown) is found whole.
+func flagError(c *cobra.Command, err error, argv []string) error {
 	var bad *badValue
 	var inv *pflag.InvalidValueError
 	var req *pflag.ValueRequiredError
 	var none *pflag.NotExistError
 	switch {
+	case errors.As(err, &inv) && inv.GetFlag().Shorthand != "" &&
+		habit(c.Name(), inv.GetFlag().Shorthand+inv.GetValue()) != "" &&
+		slices.Contains(argv, "-"+inv.GetFlag().Shorthand+inv.GetValue()):
+		// find's -type, read as -t with the value ype.
+		run := inv.GetFlag().Shorthand + inv.GetValue()
+		return usagef("unknown flag -%s: %s", run, habit(c.Name(), run))
+	case errors.As(err, &none) && len(shortRun(argv, none.GetSpecifiedShortnames())) > len(none.GetSpecifiedShortnames()):
+		// A run whose first flags were known: name the one that is not,
+		// in its run, and what the run means from habit (-name).
+		s, run := none.GetSpecifiedShortnames(), shortRun(argv, none.GetSpecifiedShortnames())
+		if h := habit(c.Name(), run); h != "" {
+			return usagef("unknown flag -%s: %s", run, h)
+		}
+		if h := flagHabit(c.Name(), none); h != "" {
+			return usagef("unknown flag -%c in -%s: %s", s[0], run, h)
+		}
+		return usagef("unknown flag -%c in -%s%s", s[0], run, dashHint(c))
 	case errors.As(err, &inv) && errors.As(err, &bad):
 		return usagef("--%s %s", inv.GetFlag().Name, bad.Error())
 	case errors.As(err, &inv) && inv.GetFlag().Value.Type() == "bool":
@@ -323,6 +343,24 @@ func flagError(c *cobra.Command, err error) error {
 		return usagef("%s", msg)
 	}
 	return usagef("%v", err)
+}
+
+// shortRun is the run of short flags on the command line (before "--")
+// that ends with rest, the part pflag had yet to read when it met a flag
+// it does not know, without its dash: "name" for rest "ame"; "" for none.
+func shortRun(argv []string, rest string) string {
+	if rest == "" {
+		return ""
+	}
+	for _, a := range argv {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, rest) {
+			return a[1:]
+		}
+	}
+	return ""
 }
 
 // flagHabit is habit for the flag none names: its name, or, for a run of
@@ -356,6 +394,10 @@ func habit(command, flag string) string {
 			return "ws glob lists files by name: ws glob '**/*' --max-results 0 lists every file a search reads (--hidden, --no-ignore as here)"
 		case "Z":
 			return "-0 (--null) ends each of -l's and -L's paths with a NUL, for xargs -0"
+		case "name", "iname", "path":
+			return "choose the files searched by name with -g GLOB: ws grep PATTERN -g '*.go'"
+		case "type":
+			return "-t TYPE chooses files by type (-t go, -t py); ws grep reads files only"
 		}
 	case "glob":
 		switch flag {
@@ -373,6 +415,10 @@ func habit(command, flag string) string {
 		switch flag {
 		case "R", "recursive", "depth", "L":
 			return "ws ls shows a tree; --max-depth N sets how deep (default 2)"
+		case "name", "iname", "path":
+			return "--pattern GLOB shows only the files that match it: ws ls --pattern '**/*.go'"
+		case "type":
+			return "--dirs-only shows directories only"
 		}
 	}
 	return ""

@@ -109,6 +109,7 @@ var stopping sync.Mutex
 // run executes one command line and returns the exit status: the one place
 // that tells usage from failure and maps errors to statuses.
 func (a *App) run(ctx context.Context, args []string) int {
+	a.argv = args
 	root := newRootFor(a, args)
 	cmd, err, remote := a.remoteRun(ctx, root, args)
 	if remote {

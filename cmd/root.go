@@ -199,7 +199,7 @@ tool from JSON arguments and 'ws tools' describes them for function calling.`,
 		}
 	}
 	for _, c := range allCommands(root) {
-		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err) })
+		c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c, err, app.argv) })
 		if run := c.RunE; run != nil && c != root {
 			c.RunE = func(cmd *cobra.Command, args []string) error {
 				if err := run(cmd, args); err != nil {
