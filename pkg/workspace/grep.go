@@ -515,6 +515,7 @@ const skippedNameMax = 160
 func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matcher, before, after int, only bool, d Dialect) string {
 	var rows []string
 	hunks := 0
+	emptyOnly := 0 // -o's matching lines whose matches were all empty: no rows
 	for _, f := range files {
 		n := f.Lines.Count()
 		name := wording.Name(f.Rel)
@@ -546,7 +547,10 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 					continue
 				}
 				if only {
-					rows = appendOnlyRows(rows, name, i+1, line, col, m)
+					k := len(rows)
+					if rows = appendOnlyRows(rows, name, i+1, line, col, m); len(rows) == k {
+						emptyOnly++
+					}
 					continue
 				}
 				c := js.UTF16LenUTF8(line[:col]) + 1
@@ -566,6 +570,11 @@ func (w *Workspace) formatGrep(res *GrepResult, files []*grep.File, m *grep.Matc
 	}
 	total := len(res.Matches)
 	summary := fmt.Sprintf("%d %s across %d %s", total, wording.Plural(total, "match", "matches"), res.Files, wording.Plural(res.Files, "file", "files"))
+	if emptyOnly > 0 {
+		// grep -o shows no row for an empty match ('^', 'x*'): say why
+		// the rows are fewer than the count.
+		summary += fmt.Sprintf(" (%d matched only an empty string, which shows no row)", emptyOnly)
+	}
 	if res.Truncated {
 		summary += " (truncated at 1000; narrow the path or pattern, or set " + d.param("maxCount", "max-count") + ")"
 	}
