@@ -534,48 +534,43 @@ func (w *Workspace) restore(g *writeGuard, st history.State) error {
 
 // restoreTree makes a directory with everything it held at l, where
 // nothing is. It is built under a hidden temporary name beside l and
-// renamed into place whole, so a undo killed part way leaves no part of
-// the tree at l (before, it left some of the files, and undoing that
-// undo then took away the part, the whole tree no longer in reach of
-// undo); a later write in the directory removes what it left. The
-// directories get their modes and owners last, deepest first, so that one
-// that was read-only is filled before it is closed.
+// renamed into place whole (fsroot.TreeBuilder), so a undo killed part
+// way leaves no part of the tree at l (before, it left some of the files,
+// and undoing that undo then took away the part, the whole tree no longer
+// in reach of undo); a later write in the directory removes what it left.
+// Its files are written unsynced and the file system synced once, before
+// the rename: a sync of each file and of its directory made the undo of
+// a delete of 10 000 small files take 7.5 s. The directories get their
+// modes and owners last, deepest first, so that one that was read-only
+// is filled before it is closed.
 func (w *Workspace) restoreTree(l fsroot.Loc, st history.State) error {
-	p, _ := l.Parent()
+	p, name := l.Parent()
 	if err := w.fs.MkdirAll(p); err != nil {
 		return err
 	}
-	w.fs.SweepTemps(p)
-	tmp := p.Child(fsroot.NewTempName())
-	if err := w.fs.MkdirAll(tmp); err != nil {
+	b, err := w.fs.NewTree(p)
+	if err != nil {
 		return err
 	}
-	if err := w.fillTree(tmp, st); err != nil {
-		_ = w.fs.Remove(tmp, true)
+	defer b.Abort() // after Commit, nothing
+	if err := fillTree(b, st); err != nil {
 		return err
 	}
-	if err := w.fs.Rename(tmp, l, true); err != nil {
-		_ = w.fs.Remove(tmp, true)
-		return err
-	}
-	return nil
+	return b.Commit(name)
 }
 
-// fillTree makes at the empty directory l everything st holds, and gives
-// l st's mode and owner.
-func (w *Workspace) fillTree(l fsroot.Loc, st history.State) error {
+// fillTree makes in b everything st holds, and gives b's top st's mode
+// and owner.
+func fillTree(b *fsroot.TreeBuilder, st history.State) error {
 	for _, n := range st.Tree { // sorted: a directory before what it holds
-		c := l.Child(n.Path)
 		var err error
 		switch n.Kind {
 		case history.KindDir:
-			err = w.fs.MkdirAll(c)
+			err = b.Mkdir(n.Path)
 		case history.KindSymlink:
-			if err = w.fs.Symlink(c, n.Target); err == nil {
-				w.fs.Lchown(c, ownerArg(n.Owner))
-			}
+			err = b.Symlink(n.Path, n.Target, ownerArg(n.Owner))
 		case history.KindFile:
-			_, err = w.fs.WriteAtomic(c, bytes.NewReader(n.Data), fsroot.WriteOptions{Mode: n.Mode, Owner: ownerArg(n.Owner)})
+			err = b.File(n.Path, n.Data, n.Mode, ownerArg(n.Owner))
 		}
 		if err != nil {
 			return err
@@ -583,12 +578,12 @@ func (w *Workspace) fillTree(l fsroot.Loc, st history.State) error {
 	}
 	for i := len(st.Tree) - 1; i >= 0; i-- {
 		if n := st.Tree[i]; n.Kind == history.KindDir {
-			if err := w.fs.SetDirAttrs(l.Child(n.Path), n.Mode, ownerArg(n.Owner)); err != nil {
+			if err := b.SetDirAttrs(n.Path, n.Mode, ownerArg(n.Owner)); err != nil {
 				return err
 			}
 		}
 	}
-	return w.fs.SetDirAttrs(l, st.Mode, ownerArg(st.Owner))
+	return b.SetDirAttrs(".", st.Mode, ownerArg(st.Owner))
 }
 
 // restoreFile writes a file's old bytes back and updates this thread's read

@@ -700,3 +700,103 @@ func TestSymlinkSwapRace(t *testing.T) {
 		t.Errorf("%d escapes", escapes)
 	}
 }
+
+// bigTreeFiles is how many files makeBigTree makes: enough that an undo
+// putting them back takes a while, to be killed in.
+const bigTreeFiles = 400
+
+// makeBigTree makes bigTreeFiles small files at dir, 40 to a folder, each
+// holding its name and tag.
+func makeBigTree(t *testing.T, dir, tag string) {
+	t.Helper()
+	for i := range bigTreeFiles {
+		rel := fmt.Sprintf("d%02d/f%03d.txt", i/40, i)
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(rel+" "+tag+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// bigTreeAt says whether dir holds the tree makeBigTree made with tag,
+// whole, or is absent; a part of it, or other bytes, is an error.
+func bigTreeAt(t *testing.T, dir, tag string) (present bool) {
+	t.Helper()
+	if _, err := os.Lstat(dir); os.IsNotExist(err) {
+		return false
+	}
+	n := 0
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if got, err := os.ReadFile(p); err != nil || string(got) != rel+" "+tag+"\n" {
+			t.Errorf("%s holds %q (%v), want %q", p, got, err, rel+" "+tag+"\n")
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Errorf("walking %s: %v", dir, err)
+	}
+	if n != bigTreeFiles {
+		t.Errorf("%s holds %d files of the tree's %d: not whole", dir, n, bigTreeFiles)
+	}
+	return true
+}
+
+// TestKillDuringTreeUndo kills `ws undo` of a recursive delete (putting
+// back a tree of 400 files, written unsynced and synced together, then
+// renamed into place) with SIGKILL at random moments of its run: the
+// tree must then be whole at its path or not there at all, never a part
+// of it, and an undo run to its end afterwards must leave it so too (put
+// back, or, when the killed undo had put it back, taken away again as the
+// redo). The kills straddle the rename: the test fails unless some left
+// the tree back and some did not.
+func TestKillDuringTreeUndo(t *testing.T) {
+	n := iterations(t, 30)
+	root := newRoot(t)
+	rng := rand.New(rand.NewSource(5))
+	window := longestRun(t, "undo of a tree's delete", func(i int) *exec.Cmd {
+		name := fmt.Sprintf("probe%d", i)
+		makeBigTree(t, filepath.Join(root, name), "")
+		if out, err := ws(root, "delete", "-r", name).CombinedOutput(); err != nil {
+			t.Fatalf("delete: %v: %s", err, out)
+		}
+		return ws(root, "undo", name)
+	})
+	var back, absent int
+	for i := 0; i < n; i++ {
+		dir, tag := fmt.Sprintf("t%d", i), fmt.Sprint(i)
+		makeBigTree(t, filepath.Join(root, dir), tag)
+		if out, err := ws(root, "delete", "-r", dir).CombinedOutput(); err != nil {
+			t.Fatalf("iteration %d: delete: %v: %s", i, err, out)
+		}
+		killAtRandom(t, ws(root, "undo", dir), rng, window)
+		wasBack := bigTreeAt(t, filepath.Join(root, dir), tag)
+		if wasBack {
+			back++
+		} else {
+			absent++
+		}
+		out, err := ws(root, "undo", dir).CombinedOutput()
+		if err != nil {
+			t.Errorf("iteration %d: undo after the kill: %v: %s", i, err, out)
+		}
+		if now := bigTreeAt(t, filepath.Join(root, dir), tag); err == nil && now == wasBack {
+			t.Errorf("iteration %d: undo said it took the change back, yet the tree is as it was (present: %v): %s", i, now, out)
+		}
+	}
+	if out, err := ws(root, "write", "x.txt", "--content", "x").CombinedOutput(); err != nil {
+		t.Fatalf("write: %v: %s", err, out)
+	}
+	if left := temps(t, root); len(left) != 0 {
+		t.Errorf("a write beside them left the killed undos' temporary trees: %v", left)
+	}
+	straddled(t, n, back, absent, fmt.Sprintf("%d kills within %v of the start of an undo of a tree's delete: the tree was back %d times, not back %d times", n, window.Round(time.Millisecond), back, absent))
+}
