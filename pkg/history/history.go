@@ -252,6 +252,12 @@ func FileFingerprint(data []byte, mtimeNS int64) Fingerprint {
 	return Fingerprint{Kind: KindFile, Size: int64(len(data)), MtimeNS: mtimeNS, SHA256: Sum(data)}
 }
 
+// UnknownFingerprint is the fingerprint of something of kind k that
+// could not be read: the same as no other (Same is never true of it), so
+// that a change known to leave it is refused as changed since by undo,
+// and taken back only when forced.
+func UnknownFingerprint(k Kind) Fingerprint { return Fingerprint{Kind: k, Size: -1} }
+
 // DirIdentity is the fingerprint of a directory by its identity alone
 // (inode number and birth time, 0 when not known), without what it holds:
 // what a directory rename compares.
@@ -412,6 +418,8 @@ func changeReason(was, now Fingerprint) string {
 		return fmt.Sprintf("it is now a %s, not a %s", kindName(now.Kind), kindName(was.Kind))
 	case was.Inode != 0 && now.Inode != 0 && !was.sameIdentity(now):
 		return "it is another " + kindName(was.Kind) + " now, not the one ws moved there"
+	case was.Size < 0: // UnknownFingerprint
+		return "what the change left could not be read when it failed partway, so it may not be as the change left it"
 	case was.Size != now.Size:
 		return fmt.Sprintf("it has been modified since (%d bytes, was %d)", now.Size, was.Size)
 	}

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -109,42 +108,36 @@ func readAll(f *os.File) ([]byte, error) {
 }
 
 // treeState keeps a directory with everything in it (hidden and ignored
-// names included), unless its files total over max.
+// names included), unless its files total over max. It goes by
+// descriptors (fsroot.WalkTree), so a tree of any depth is read whole
+// with a bounded number of them open, and a directory below that cannot
+// be read fails it: a tree kept in part would be put back in part.
 func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (history.State, error) {
 	var nodes []history.Node
 	var total int64
-	var failed error
-	_, err := w.fs.Walk(context.Background(), l, "", fsroot.WalkOptions{Hidden: true}, nil, func(e *fsroot.WalkEntry) (bool, any) {
-		if failed != nil || total > max {
+	err := w.fs.WalkTree(l, func(e *fsroot.TreeEntry) (bool, error) {
+		if total > max {
 			return false, nil
 		}
-		n := history.Node{Path: e.Rel()}
-		est, err := w.fs.Lstat(e.Loc())
-		if err == nil {
-			n.Owner = ownerOf(est)
-		}
-		switch {
-		case err != nil:
-			failed = err
-		case e.IsLink:
+		n := history.Node{Path: e.Rel, Owner: ownerOf(e.Stat)}
+		var err error
+		switch est := e.Stat; {
+		case est.Mode&fs.ModeSymlink != 0:
 			n.Kind = history.KindSymlink
-			n.Target, failed = w.fs.Readlink(e.Loc())
-		case e.IsDir:
+			n.Target, err = e.Readlink()
+		case est.IsDir():
 			n.Kind, n.Mode = history.KindDir, est.Mode
 		case est.Mode.IsRegular():
 			n.Kind, n.Mode = history.KindFile, est.Mode
 			if total += est.Size; total <= max {
-				n.Data, failed = w.readLoc(e.Loc())
+				n.Data, err = e.ReadFile()
 			}
 		default:
-			failed = fsroot.ErrNotRegular
+			err = fsroot.ErrNotRegular
 		}
 		nodes = append(nodes, n)
-		return n.Kind == history.KindDir, nil
+		return n.Kind == history.KindDir, err
 	})
-	if err == nil {
-		err = failed
-	}
 	if total > max {
 		return history.State{Kind: history.KindDir, Mode: st.Mode, Size: total}, err
 	}

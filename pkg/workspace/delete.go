@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
@@ -70,14 +71,22 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	} else {
 		rec = w.record(history.OpDelete) // a FIFO or a device: nothing to keep
 	}
-	err = commit(ctx, func() error { return w.fs.Remove(l, recursive) }) // not after the deadline
-	switch now, nerr := w.stateAt(l, w.keepLimit()); {
+	err = commit(ctx, func() error { return removeAt(w, l, recursive) }) // not after the deadline
+	switch now, nerr := stateLeft(w, l); {
 	case err == nil:
 		rec.done(nil, history.AbsentFingerprint())
 	case serr == nil && nerr == nil && !now.Fingerprint().Same(before.Fingerprint()):
 		// Part of a tree went before the failure (a mount point, an
 		// immutable file): what was there is kept, so undo can bring it back.
 		rec.done(nil, now.Fingerprint())
+	case serr == nil && nerr != nil:
+		// What is left cannot be read (the failure again: no descriptor
+		// to spare, say), so whether part of it went is not known: the
+		// change is kept all the same, known by nothing undo finds there,
+		// so that undo refuses it as changed since and undo --force puts
+		// the whole tree back. Before, it was dropped, and the part gone
+		// was gone for good.
+		rec.done(nil, history.UnknownFingerprint(before.Kind))
 	default:
 		rec.done(err)
 	}
@@ -89,6 +98,13 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 	}
 	return &DeleteResult{Path: Bytes(req.Path), Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
 }
+
+// removeAt and stateLeft are a delete's removal and its look at what is
+// left after it: tests make them fail.
+var (
+	removeAt  = func(w *Workspace, l fsroot.Loc, recursive bool) error { return w.fs.Remove(l, recursive) }
+	stateLeft = func(w *Workspace, l fsroot.Loc) (history.State, error) { return w.stateAt(l, w.keepLimit()) }
+)
 
 // entryType names what a path holds, as delete and move report it: a
 // file (any that is not a link or a directory), a symlink or a directory.
@@ -103,21 +119,21 @@ func entryType(m fs.FileMode) string {
 }
 
 // removable refuses a recursive delete of the directory l (typed as
-// path) that could not remove everything: a directory inside that this
+// dir) that could not remove everything: a directory inside that this
 // process may not list or change. Removing what it could and failing there would
 // leave half a tree, so nothing is removed.
-func (w *Workspace) removable(l fsroot.Loc, path string) error {
+func (w *Workspace) removable(l fsroot.Loc, dir string) error {
 	if err := w.fs.Access(l, unix.R_OK|unix.W_OK|unix.X_OK); err != nil {
-		return errs.FromOS("delete", path, err, false)
+		return errs.FromOS("delete", dir, err, false)
 	}
 	var blocked string
 	var cause error
-	_, err := w.fs.Walk(context.Background(), l, path, fsroot.WalkOptions{Hidden: true}, nil, func(e *fsroot.WalkEntry) (bool, any) {
-		if blocked != "" || !e.IsDir || e.IsLink {
+	err := w.fs.WalkTree(l, func(e *fsroot.TreeEntry) (bool, error) {
+		if blocked != "" || !e.Stat.IsDir() {
 			return false, nil
 		}
-		if err := w.fs.Access(e.Loc(), unix.R_OK|unix.W_OK|unix.X_OK); err != nil {
-			blocked, cause = e.Rel(), err
+		if err := e.Access(unix.R_OK | unix.W_OK | unix.X_OK); err != nil {
+			blocked, cause = path.Join(dir, e.Rel), err
 			return false, nil
 		}
 		return true, nil
@@ -126,7 +142,7 @@ func (w *Workspace) removable(l fsroot.Loc, path string) error {
 	case blocked != "":
 		return errs.FromOS("delete", blocked, cause, false)
 	case err != nil:
-		return errs.FromOS("delete", path, err, true)
+		return errs.FromOS("delete", dir, err, true)
 	}
 	return nil
 }

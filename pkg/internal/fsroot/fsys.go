@@ -373,39 +373,17 @@ func (fsys *FS) MkdirIn(p Loc, name string) error {
 }
 
 // RemoveAt removes name inside the open directory dirfd: a file, a symlink
-// (the link only) or, when recursive, a directory and everything below it.
+// (the link only) or, when recursive, a directory and everything below it,
+// with a bounded number of descriptors open however deep (removeAll).
 // Symlinks are never followed.
 func RemoveAt(dirfd int, name string, recursive bool) error {
+	if recursive {
+		return removeAll(dirfd, name)
+	}
 	err := unix.Unlinkat(dirfd, name, 0)
 	if err == nil || (err != unix.EISDIR && err != unix.EPERM) {
 		return err
 	}
-	err = unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
-	if err != unix.ENOTEMPTY && err != unix.EEXIST || !recursive {
-		return err
-	}
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	d := os.NewFile(uintptr(fd), name)
-	for {
-		names, rerr := d.Readdirnames(256)
-		for _, n := range names {
-			if err := RemoveAt(fd, n, true); err != nil && err != unix.ENOENT {
-				d.Close()
-				return err
-			}
-		}
-		if rerr == io.EOF || len(names) == 0 {
-			break
-		}
-		if rerr != nil {
-			d.Close()
-			return rerr
-		}
-	}
-	d.Close()
 	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
 }
 

@@ -1,6 +1,10 @@
 package fsroot
 
 import (
+	"io"
+	"os"
+	"slices"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -146,4 +150,229 @@ func (c *dirChain) close() {
 		}
 	}
 	c.fds, c.names, c.ids = c.fds[:0], c.names[:0], c.ids[:0]
+}
+
+// listNames is the names in the directory open at fd (not read from
+// yet), sorted bytewise.
+func listNames(fd int) ([]string, error) {
+	ents, err := ReadDirFD(fd, false)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// TreeEntry is one entry WalkTree meets, only valid during the call that
+// gets it.
+type TreeEntry struct {
+	Rel   string   // its slash-separated path below the directory walked
+	Name  string   // its name in its directory
+	Stat  FileStat // lstat: a symlink is not followed
+	dirfd int
+}
+
+// ReadFile reads the regular file the entry is, not following a symlink
+// and without blocking on a FIFO.
+func (e *TreeEntry) ReadFile() ([]byte, error) {
+	fd, err := unix.Openat(e.dirfd, e.Name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), e.Name)
+	defer f.Close()
+	st, err := Fstat(fd)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode.IsRegular() {
+		return nil, ErrNotRegular
+	}
+	buf := make([]byte, 0, st.Size+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+// Readlink is the text of the symlink the entry is.
+func (e *TreeEntry) Readlink() (string, error) {
+	if t := readlinkAt(e.dirfd, e.Name); t != "" {
+		return t, nil
+	}
+	return "", unix.EINVAL
+}
+
+// Access checks whether this process may use the entry as mode says
+// (unix.W_OK, unix.X_OK …), as access(2) does with the effective ids.
+func (e *TreeEntry) Access(mode uint32) error {
+	return unix.Faccessat(e.dirfd, e.Name, mode, unix.AT_EACCESS)
+}
+
+// WalkTree visits everything below the directory at l (not followed if
+// it is a symlink), depth-first, each directory's entries in bytewise
+// name order, ws's temporary files passed over; fn says for a directory
+// whether to go into it. Unlike Walk it goes by descriptors alone, on one
+// goroutine, with a bounded number of them open however deep the tree
+// (see dirChain), and it fails, with the first error, on any directory
+// it cannot open or list: the walks a delete and an undo make must see
+// the whole tree, or say they did not. An entry gone meanwhile is passed
+// over.
+func (fsys *FS) WalkTree(l Loc, fn func(e *TreeEntry) (enter bool, err error)) error {
+	top, err := fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	c, err := newChain(top)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	type frame struct {
+		rel   string
+		names []string
+	}
+	names, err := listNames(top)
+	if err != nil {
+		return err
+	}
+	frames := []frame{{names: names}}
+	for len(frames) > 0 {
+		f := &frames[len(frames)-1]
+		if len(f.names) == 0 {
+			if frames = frames[:len(frames)-1]; len(frames) > 0 {
+				c.pop()
+			}
+			continue
+		}
+		name := f.names[0]
+		f.names = f.names[1:]
+		if IsTempName(name) {
+			continue
+		}
+		dfd, err := c.fd()
+		if err != nil {
+			return err
+		}
+		var st unix.Stat_t
+		if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == unix.ENOENT {
+			continue
+		} else if err != nil {
+			return err
+		}
+		e := TreeEntry{Rel: JoinRel(f.rel, name), Name: name, Stat: statOf(&st), dirfd: dfd}
+		enter, err := fn(&e)
+		if err != nil {
+			return err
+		}
+		if !enter || !e.Stat.IsDir() {
+			continue
+		}
+		if err := c.push(name, false); err != nil {
+			return err
+		}
+		fd, err := c.fd()
+		if err == nil {
+			names, err = listNames(fd)
+		}
+		if err != nil {
+			return err
+		}
+		frames = append(frames, frame{rel: e.Rel, names: names})
+	}
+	return nil
+}
+
+// removeAll removes name inside the open directory dirfd and, when it is
+// a directory, everything below it, depth-first, with a bounded number of
+// descriptors open however deep it goes (see dirChain). Nothing is
+// followed. Where it stops (an entry it may not remove), what it had not
+// reached is left.
+func removeAll(dirfd int, name string) error {
+	err := unix.Unlinkat(dirfd, name, 0)
+	if err == nil || (err != unix.EISDIR && err != unix.EPERM) {
+		return err
+	}
+	err = unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+	if err != unix.ENOTEMPTY && err != unix.EEXIST {
+		return err
+	}
+	top, err := OpenDirAt(dirfd, name)
+	if err != nil {
+		return err
+	}
+	c, err := newChain(top)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	names, err := listNames(top)
+	if err != nil {
+		return err
+	}
+	frames := [][]string{names}
+	for len(frames) > 0 {
+		last := len(frames) - 1
+		if len(frames[last]) == 0 {
+			if frames = frames[:last]; len(frames) == 0 {
+				break
+			}
+			child := c.names[c.depth()]
+			c.pop()
+			pfd, err := c.fd()
+			if err != nil {
+				return err
+			}
+			if err := unix.Unlinkat(pfd, child, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
+				return err
+			}
+			continue
+		}
+		n := frames[last][0]
+		frames[last] = frames[last][1:]
+		fd, err := c.fd()
+		if err != nil {
+			return err
+		}
+		err = unix.Unlinkat(fd, n, 0)
+		if err == nil || err == unix.ENOENT {
+			continue
+		}
+		if err != unix.EISDIR && err != unix.EPERM {
+			return err
+		}
+		err = unix.Unlinkat(fd, n, unix.AT_REMOVEDIR)
+		if err == nil || err == unix.ENOENT {
+			continue
+		}
+		if err != unix.ENOTEMPTY && err != unix.EEXIST {
+			return err
+		}
+		if err := c.push(n, false); err != nil {
+			return err
+		}
+		cfd, err := c.fd()
+		if err == nil {
+			names, err = listNames(cfd)
+		}
+		if err != nil {
+			return err
+		}
+		frames = append(frames, names)
+	}
+	c.close()
+	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
 }

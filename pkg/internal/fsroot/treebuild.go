@@ -47,7 +47,7 @@ func (fsys *FS) NewTree(p Loc) (*TreeBuilder, error) {
 	}
 	if err != nil {
 		b.done = true
-		_ = RemoveAt(pfd, tmp, true)
+		_ = removeAll(pfd, tmp)
 		unix.Close(pfd)
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (b *TreeBuilder) Abort() {
 	}
 	b.done = true
 	b.c.close()
-	_ = RemoveAt(b.pfd, b.tmp, true)
+	_ = removeAll(b.pfd, b.tmp)
 	unix.Close(b.pfd)
 }
 
