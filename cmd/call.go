@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,6 +47,11 @@ exits 1 with "tool not available".`,
 			if strings.TrimSpace(input) == "" {
 				input = "{}"
 			}
+			if len(args) == 2 && args[1] != "-" {
+				if err := notAFile(args[0], input); err != nil {
+					return err
+				}
+			}
 			ws, err := app.Workspace()
 			if err != nil {
 				return app.fail(args[0], err)
@@ -69,4 +76,19 @@ exits 1 with "tool not available".`,
 			return nil
 		},
 	}
+}
+
+// notAFile refuses arguments that are not JSON but name a file (curl's
+// @FILE, or the path alone): ws call takes the JSON itself, and reads a
+// file only as its stdin.
+func notAFile(tool, input string) error {
+	if json.Valid([]byte(input)) {
+		return nil
+	}
+	name, at := strings.CutPrefix(input, "@")
+	if fi, err := os.Stat(name); name == "" || !at && (err != nil || !fi.Mode().IsRegular()) {
+		return nil
+	}
+	return usagef("%q is not JSON: ws call takes the JSON arguments themselves, or - to read them from stdin (ws call %s - < %s)",
+		input, tool, name)
 }
