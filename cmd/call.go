@@ -42,7 +42,9 @@ exits 1 with "tool not available".`,
 				if err != nil {
 					return err
 				}
-				input = string(data)
+				// A byte order mark (Windows tools write one) is not
+				// JSON, which a parser may skip (RFC 8259).
+				input = strings.TrimPrefix(string(data), "\ufeff")
 			}
 			if strings.TrimSpace(input) == "" {
 				input = "{}"
