@@ -141,6 +141,48 @@ func checkStrict(t *testing.T, name string, s any) {
 	}
 }
 
+// checkKeywordTypes requires each keyword of a schema to be one of the
+// type it stands beside: a bound of a number on a number, of a list on a
+// list. A keyword of another type is ignored by a validator, but a strict
+// one (Ajv's strictTypes) warns of it or refuses the schema, and it tells a
+// model of a bound that is not there.
+func checkKeywordTypes(t *testing.T, name string, s any) {
+	t.Helper()
+	switch s := s.(type) {
+	case map[string]any:
+		var types []any
+		switch ty := s["type"].(type) {
+		case string:
+			types = []any{ty}
+		case []any:
+			types = ty
+		}
+		for kw, fit := range map[string][]any{
+			"minimum": {"integer", "number"}, "maximum": {"integer", "number"},
+			"minItems": {"array"}, "maxItems": {"array"}, "items": {"array"},
+			"minLength": {"string"}, "maxLength": {"string"}, "pattern": {"string"},
+			"properties": {"object"}, "required": {"object"}, "additionalProperties": {"object"},
+		} {
+			if _, ok := s[kw]; ok && len(types) > 0 && !slices.ContainsFunc(fit, func(f any) bool { return slices.Contains(types, f) }) {
+				t.Errorf("%s: %s on a schema of type %v: %v", name, kw, types, s)
+			}
+		}
+		for k, v := range s {
+			if k == "properties" {
+				for _, p := range v.(map[string]any) {
+					checkKeywordTypes(t, name, p)
+				}
+				continue
+			}
+			checkKeywordTypes(t, name, v)
+		}
+	case []any:
+		for _, v := range s {
+			checkKeywordTypes(t, name, v)
+		}
+	}
+}
+
 // TestStrictSchemasEveryConfig walks the openai-strict schema of every
 // tool each config offers (ws's own tools, skills, bm25, an embedder, and
 // all of them), so that no tool, now or later, gives OpenAI's strict mode
@@ -177,6 +219,17 @@ func TestStrictSchemasEveryConfig(t *testing.T) {
 			doc, err := jsonschema.UnmarshalJSON(&buf)
 			if err != nil {
 				t.Fatal(err)
+			}
+			var plain bytes.Buffer
+			if err := json.NewEncoder(&plain).Encode(toolFormats["json"](ws, defs)); err != nil {
+				t.Fatal(err)
+			}
+			plainDoc, err := jsonschema.UnmarshalJSON(&plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, s := range schemasOf(t, "json", plainDoc) {
+				checkKeywordTypes(t, name, s)
 			}
 			schemas := schemasOf(t, "openai-strict", doc)
 			if len(schemas) != len(defs) {

@@ -314,7 +314,7 @@ func objectSchema(fields []field, o *orderedJSON) *orderedJSON {
 				hi = *f.max
 			}
 			p.set("minimum", lo).set("maximum", hi)
-		} else {
+		} else if f.kind != kindObjects { // a list's min is its minItems
 			if f.min != nil {
 				p.set("minimum", *f.min)
 			}
