@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestServeLongLine answers a line longer than maxLineBytes with a
@@ -128,4 +131,42 @@ func TestIDScanner(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSDKClientLongLine sends the official Go SDK client's call of a line
+// too long: the client gets its error at once (the answer carries the
+// request's id, which the SDK puts after the params), not at its timeout,
+// and the session goes on.
+func TestSDKClientLongLine(t *testing.T) {
+	defer func(n int) { maxLineBytes = n }(maxLineBytes)
+	maxLineBytes = 64 << 10
+	ws, root := newTestWorkspace(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), ws, "test", inR, outW, Options{}); outW.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := client.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	must(t, err)
+	big := map[string]any{"path": "big.txt", "content": strings.Repeat("x", 100<<10)}
+	start := time.Now()
+	_, err = s.CallTool(ctx, &sdk.CallToolParams{Name: "mastra_workspace_write_file", Arguments: big})
+	if err == nil || !strings.Contains(err.Error(), "over the 65536 a message may have, was not read") {
+		t.Errorf("a call too long: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the call too long failed after %v", d)
+	}
+	r, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "mastra_workspace_write_file", Arguments: map[string]any{"path": "small.txt", "content": "x"}})
+	if err != nil || r.IsError {
+		t.Fatalf("the call after: %v, %+v", err, r)
+	}
+	if _, err := os.Stat(filepath.Join(root, "big.txt")); err == nil {
+		t.Errorf("the call too long was run")
+	}
+	s.Close()
+	inW.Close()
+	must(t, await(t, done, 5*time.Second, "Serve still runs after its input ended"))
 }
