@@ -170,6 +170,12 @@ func (w *Workspace) holdPatch(p *patch.Patch) (map[string]*patchTarget, func(), 
 		}
 		tg.g = g
 		if st, err := w.fs.Stat(g.loc); err == nil {
+			if !st.Mode.IsRegular() && !st.IsDir() {
+				// A FIFO, socket or device: reading it would take a
+				// writer's bytes (or block), deleting it would keep it
+				// as an empty file that undo makes regular.
+				return targets, release, errs.NotRegular("patch", tg.t.Input, fsroot.ErrNotRegular)
+			}
 			tg.mode, tg.owner, tg.st = st.Mode, &[2]uint32{st.Uid, st.Gid}, st
 		}
 	}
