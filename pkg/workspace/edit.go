@@ -295,6 +295,11 @@ func (w *Workspace) matchPrint(m *editmatch.Match) history.Fingerprint {
 	return history.FileFingerprint(m.Content(), 0)
 }
 
+// maxRangesShown is the most places the first line of an edit's text
+// names: a replace_all over a big file would list every line (200,000 of
+// them, 1.4 MB). data.ranges keeps them all.
+const maxRangesShown = 50
+
 // editText is Mastra's "Replaced N occurrences in PATH (lines …)", a line
 // naming each fallback that was needed, and the diff of the whole change.
 func editText(res *EditResult, edits int, notes []string) string {
@@ -310,6 +315,10 @@ func editText(res *EditResult, edits int, notes []string) string {
 	}
 	sb.WriteString(" in " + string(res.Path) + " (lines ")
 	for i, r := range res.Ranges {
+		if i == maxRangesShown {
+			fmt.Fprintf(&sb, ", and %d more", len(res.Ranges)-i)
+			break
+		}
 		if i > 0 {
 			sb.WriteString(", ")
 		}

@@ -81,3 +81,39 @@ func TestNoFault(t *testing.T) {
 		t.Errorf("a call that does not fault: %v", err)
 	}
 }
+
+// TestEditTextRanges checks that the first line of an edit's text names at
+// most maxRangesShown places and says how many more there are: before, a
+// replace_all of a word on 200,000 lines printed every line number, 1.4 MB
+// of text for a model to read.
+func TestEditTextRanges(t *testing.T) {
+	ranges := func(n int) []LineRange {
+		out := make([]LineRange, n)
+		for i := range out {
+			out[i] = LineRange{Start: i + 1, End: i + 1}
+		}
+		return out
+	}
+	var nums []string
+	for i := 1; i <= 50; i++ {
+		nums = append(nums, fmt.Sprint(i))
+	}
+	first50 := strings.Join(nums, ", ")
+	tests := []struct {
+		name   string
+		ranges []LineRange
+		want   string
+	}{
+		{"few", []LineRange{{1, 1}, {3, 4}}, "Replaced 2 occurrences in f.txt (lines 1, 3-4)"},
+		{"exactly the most", ranges(50), "Replaced 50 occurrences in f.txt (lines " + first50 + ")"},
+		{"more", ranges(200000), "Replaced 200000 occurrences in f.txt (lines " + first50 + ", and 199950 more)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &EditResult{Path: Bytes("f.txt"), Replacements: len(tt.ranges), Ranges: tt.ranges}
+			if got := editText(res, 1, nil); got != tt.want {
+				t.Errorf("editText:\n got %.300q\nwant %.300q", got, tt.want)
+			}
+		})
+	}
+}
