@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ws delete -r of a tree of N small files (100 to a folder, 20-200 bytes
 # each), its undo (the tree put back) and the redo (the undo undone: the
-# tree deleted again), for N = 1 000 and 10 000, in hyperfine runs
+# tree deleted again), and the undo of a patch of N files (each put back
+# at its path), for N = 1 000 and 10 000, in hyperfine runs
 # (Debian package hyperfine). Each run starts from a fresh copy of the
 # tree, made and synced in --prepare, so no run pays for another's writeback.
 # On disk, not tmpfs: what is measured is what keeping the tree safe from a
@@ -33,6 +34,13 @@ for i in range(n):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, f"f{i:05d}.txt"), "w") as f:
         f.write("".join(rng.choice("abcdefgh \n") for _ in range(rng.randint(20, 200))))
+with open(f"patch{n}", "w") as p:
+    for i in range(n):
+        rel = f"d{i // 100:03d}/f{i:05d}.txt"
+        os.makedirs(os.path.dirname(f"pat{n}/{rel}"), exist_ok=True)
+        with open(f"pat{n}/{rel}", "w") as f:
+            f.write(f"old {i}\n")
+        p.write(f"--- a/{rel}\n+++ b/{rel}\n@@ -1 +1 @@\n-old {i}\n+new {i}\n")
 PY
 done
 sync
@@ -43,7 +51,8 @@ for bin in "${bins[@]}"; do
     hyperfine --runs "${RUNS:-3}" --export-json "$OLDPWD/bench/out/undo_tree-$name-$n.json" \
       -n "$name delete -r ($n files)" --prepare "$fresh; sync" "$bin delete -r t" \
       -n "$name undo ($n files)" --prepare "$fresh; $bin delete -r t >/dev/null; sync" "$bin undo" \
-      -n "$name redo ($n files)" --prepare "$fresh; $bin delete -r t >/dev/null; $bin undo >/dev/null; sync" "$bin undo" >/dev/null
+      -n "$name redo ($n files)" --prepare "$fresh; $bin delete -r t >/dev/null; $bin undo >/dev/null; sync" "$bin undo" \
+      -n "$name undo patch ($n files)" --prepare "rm -rf t $WS_STATE_DIR; cp -a pat$n t; cd t; $bin patch ../patch$n >/dev/null; cd ..; sync" "cd t; $bin undo" >/dev/null
     python3 - "$OLDPWD/bench/out/undo_tree-$name-$n.json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:

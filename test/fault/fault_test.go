@@ -800,3 +800,87 @@ func TestKillDuringTreeUndo(t *testing.T) {
 	}
 	straddled(t, n, back, absent, fmt.Sprintf("%d kills within %v of the start of an undo of a tree's delete: the tree was back %d times, not back %d times", n, window.Round(time.Millisecond), back, absent))
 }
+
+// TestKillDuringPatchUndo kills `ws undo` of a patch of 200 files (their
+// old bytes written beside them unsynced, the file system synced once,
+// then each renamed into place) with SIGKILL at random moments of its
+// run: every file must then hold its old bytes or its new ones, whole,
+// and an undo run to its end afterwards must leave them all alike (the
+// patch taken back, or, after a kill that had put back some of them, the
+// part put back taken back again), never some of each.
+func TestKillDuringPatchUndo(t *testing.T) {
+	const files = 200
+	n := iterations(t, 20)
+	root := newRoot(t)
+	rng := rand.New(rand.NewSource(9))
+	var patch strings.Builder
+	for i := range files {
+		fmt.Fprintf(&patch, "--- a/p%03d.txt\n+++ b/p%03d.txt\n@@ -1 +1 @@\n-old %d\n+new %d\n", i, i, i, i)
+	}
+	patchFile := filepath.Join(filepath.Dir(root), "many.patch")
+	if err := os.WriteFile(patchFile, []byte(patch.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := func() {
+		for i := range files {
+			if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("p%03d.txt", i)), []byte(fmt.Sprintf("old %d\n", i)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := ws(root, "patch", patchFile).CombinedOutput(); err != nil {
+			t.Fatalf("patch: %v: %s", err, out)
+		}
+	}
+	// states counts the files holding their old bytes and their new ones;
+	// any other content is an error.
+	states := func(i int, when string) (old, new int) {
+		for f := range files {
+			got, err := os.ReadFile(filepath.Join(root, fmt.Sprintf("p%03d.txt", f)))
+			switch {
+			case err == nil && string(got) == fmt.Sprintf("old %d\n", f):
+				old++
+			case err == nil && string(got) == fmt.Sprintf("new %d\n", f):
+				new++
+			default:
+				t.Errorf("iteration %d, %s: p%03d.txt holds %q (%v)", i, when, f, got, err)
+			}
+		}
+		return old, new
+	}
+	window := longestRun(t, "undo of a patch", func(int) *exec.Cmd {
+		fresh()
+		return ws(root, "undo")
+	})
+	var none, part, all int
+	for i := 0; i < n; i++ {
+		fresh()
+		killAtRandom(t, ws(root, "undo"), rng, window)
+		switch old, _ := states(i, "after the kill"); old {
+		case 0:
+			none++
+		case files:
+			all++
+		default:
+			part++
+		}
+		out, err := ws(root, "undo").CombinedOutput()
+		if err != nil {
+			t.Errorf("iteration %d: undo after the kill: %v: %s", i, err, out)
+		}
+		if old, new := states(i, "after the undo"); old != files && new != files {
+			t.Errorf("iteration %d: after the undo %d files are old and %d new: %s", i, old, new, out)
+		}
+	}
+	if left := temps(t, root); len(left) > 0 {
+		if out, err := ws(root, "write", "x.txt", "--content", "x").CombinedOutput(); err != nil {
+			t.Fatalf("write: %v: %s", err, out)
+		}
+		if left := temps(t, root); len(left) != 0 {
+			t.Errorf("a write beside them left the killed undos' temporary files: %v", left)
+		}
+	}
+	t.Logf("%d kills within %v of the start of an undo of a patch of %d files: none put back %d times, some %d times, all %d times", n, window.Round(time.Millisecond), files, none, part, all)
+	if none == 0 || none == n {
+		t.Errorf("the kills never (or always) caught the undo before it put a file back, so little was tested")
+	}
+}

@@ -504,42 +504,14 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	// Leftovers of killed writers go first, whatever becomes of this write.
 	RemoveStaleTemps(pfd, fsys.now())
 
-	mode := uint32(0o666) &^ Umask()
-	if opts.Mode != 0 {
-		mode = UnixMode(opts.Mode)
-	}
-	owner := opts.Owner
-	var old *FileStat
-	var st unix.Stat_t
-	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-		s := statOf(&st)
-		switch {
-		case s.IsDir():
-			return FileStat{}, unix.EISDIR
-		case opts.NoReplace:
-			return FileStat{}, unix.EEXIST
-		case !s.Mode.IsRegular():
-			return FileStat{}, ErrNotRegular
-		}
-		old = &s
-		mode = st.Mode & 0o7777
-		if opts.SetMode && opts.Mode != 0 {
-			mode = UnixMode(opts.Mode)
-		}
-		owner = &[2]uint32{old.Uid, old.Gid}
-		// Renaming needs only the directory's permission; the file's own
-		// must allow the write, as an in-place write would require.
-		if err := unix.Faccessat(pfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
-			return FileStat{}, unix.EACCES
-		}
-		if euid := os.Geteuid(); euid != 0 && int(old.Uid) != euid {
-			// A file of another user that we may write: a new file would
-			// become ours, so write this one in place and keep its owner.
-			return writeInPlace(pfd, name, r, opts)
-		}
-	} else if err != unix.ENOENT {
+	ex, err := replacing(pfd, name, opts)
+	if err != nil {
 		return FileStat{}, err
 	}
+	if ex.inPlace {
+		return writeInPlace(pfd, name, r, opts)
+	}
+	mode, owner, old := ex.mode, ex.owner, ex.old
 
 	if err := prime(); err != nil {
 		return FileStat{}, err
@@ -603,6 +575,60 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 		return FileStat{}, serr
 	}
 	return result, nil
+}
+
+// replaced is what a write learns of the file it replaces: the mode
+// and owner the new file gets, the old file's stat (nil: there was none),
+// and whether it is to be written in place instead (another user's file).
+type replaced struct {
+	mode    uint32
+	owner   *[2]uint32
+	old     *FileStat
+	inPlace bool
+}
+
+// replacing looks at what a write of name in the directory pfd replaces:
+// a directory is EISDIR, anything else not a regular file ErrNotRegular,
+// a file there with NoReplace EEXIST, and one this process may not write
+// EACCES. A new file gets opts' mode (0: 0666 less the umask) and owner;
+// an existing one keeps its own (its mode unless SetMode).
+func replacing(pfd int, name string, opts WriteOptions) (replaced, error) {
+	ex := replaced{owner: opts.Owner}
+	var st unix.Stat_t
+	if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if err != unix.ENOENT {
+			return ex, err
+		}
+		ex.mode = uint32(0o666) &^ Umask()
+		if opts.Mode != 0 {
+			ex.mode = UnixMode(opts.Mode)
+		}
+		return ex, nil
+	}
+	s := statOf(&st)
+	switch {
+	case s.IsDir():
+		return ex, unix.EISDIR
+	case opts.NoReplace:
+		return ex, unix.EEXIST
+	case !s.Mode.IsRegular():
+		return ex, ErrNotRegular
+	}
+	ex.old = &s
+	ex.mode = st.Mode & 0o7777
+	if opts.SetMode && opts.Mode != 0 {
+		ex.mode = UnixMode(opts.Mode)
+	}
+	ex.owner = &[2]uint32{s.Uid, s.Gid}
+	// Renaming needs only the directory's permission; the file's own
+	// must allow the write, as an in-place write would require.
+	if err := unix.Faccessat(pfd, name, unix.W_OK, unix.AT_EACCESS); err != nil {
+		return ex, unix.EACCES
+	}
+	// A file of another user that we may write: a new file would become
+	// ours, so it is written in place, keeping its owner.
+	ex.inPlace = os.Geteuid() != 0 && int(s.Uid) != os.Geteuid()
+	return ex, nil
 }
 
 var ErrNotRegular = errors.New("not a regular file")
