@@ -18,7 +18,7 @@ func newGlobCmd(app *App, runF func(context.Context, *workspace.GlobRequest) err
 		Long: `List the files below PATH (default: the workspace root) whose path below it
 matches PATTERN ('**' spans directories), one per line, most recently changed
 first, at most 100 (--max-results) with a notice saying how many matched.
-Hidden names and what .gitignore files exclude are left out unless asked;
+Hidden names and what .gitignore and .ignore files exclude are left out unless asked;
 directories are not listed. With -0 each path ends with a NUL instead of a
 newline, for xargs -0, and the notices go to stderr.`,
 		Example: `  ws glob '**/*.go'
@@ -28,7 +28,7 @@ newline, for xargs -0, and the notices go to stderr.`,
 		Args: rangeArgs(1, 2, "a PATTERN and an optional PATH"),
 	}, func(b *binder, req *workspace.GlobRequest) {
 		b.bool(&req.IncludeHidden, "hidden", "", false, "find dot-files and files in dot-directories too (includeHidden)")
-		b.boolMapped(&req.RespectGitignore, "no-ignore", "", false, true, "find what .gitignore files exclude too (respectGitignore=false)")
+		b.boolMapped(&req.RespectGitignore, "no-ignore", "", false, true, "find what .gitignore and .ignore files exclude too (respectGitignore=false)")
 		b.int(&req.MaxResults, "max-results", "", "maxResults", "100", "show at most N files, the newest; 0 shows all (maxResults)")
 		b.f.BoolVarP(&req.Null, "null", "0", false, "end each path with a NUL, not a newline (for xargs -0); notices go to stderr")
 	}, func(cmd *cobra.Command, args []string, req *workspace.GlobRequest) error {

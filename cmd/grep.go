@@ -46,7 +46,7 @@ func newGrepCmd(app *App, runF func(context.Context, *workspace.GrepRequest) err
 		types := strings.Join(grep.TypeNames(), ", ")
 		b.f.VarP(&listValue{p: &req.Types, typ: "NAME", want: "one of " + types, ok: grep.KnownType}, "type", "t",
 			"search only files of this type (repeatable): "+types)
-		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore files exclude too")
+		b.f.BoolVar(&req.NoIgnore, "no-ignore", false, "search what .gitignore and .ignore files exclude too")
 		b.f.BoolVarP(&req.Only, "only-matching", "o", false, "print each match's own text, every match of a line, not the line")
 		b.f.BoolVarP(&req.Null, "null", "0", false, "with -l or -L, end each path with a NUL, not a newline (for xargs -0); with -c, a NUL between path and count")
 		b.f.Bool("jsonl", false, "stream ripgrep's --json messages (begin, match, context, end, summary) as files are found")

@@ -23,7 +23,7 @@ func newLsCmd(app *App, runF func(context.Context, *workspace.ListRequest) error
 		stringVar(b.f, &req.Exclude, "exclude", "leave out '|'-separated globs or name substrings")
 		stringVar(b.f, &req.Extension, "extension", "show only files with this extension")
 		b.f.StringArrayVar((*[]string)(&req.Pattern), "pattern", nil, "show only files matching this glob (repeatable)")
-		b.bool(&req.RespectGitignore, "gitignore", "", true, "leave out what .gitignore files exclude (respectGitignore)")
+		b.bool(&req.RespectGitignore, "gitignore", "", true, "leave out what .gitignore and .ignore files exclude (respectGitignore)")
 		b.f.BoolVarP(&req.Long, "long", "l", false, "show each entry's size (files) and last change")
 	}, func(cmd *cobra.Command, args []string, req *workspace.ListRequest) error {
 		if len(args) == 1 {

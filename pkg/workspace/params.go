@@ -52,7 +52,7 @@ type ListRequest struct {
 	Exclude          string                 `json:"exclude,omitempty" desc:"Leave out entries matching any of these '|'-separated globs or name substrings, e.g. 'node_modules|*.min.js'."`
 	Extension        string                 `json:"extension,omitempty" desc:"Show only files with this extension, e.g. 'ts' or '.ts'."`
 	Pattern          schema.StringOrStrings `json:"pattern,omitempty" desc:"Show only files whose path (relative to the listed directory) matches this glob, or any of these globs, e.g. '**/*.test.ts'."`
-	RespectGitignore *bool                  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
+	RespectGitignore *bool                  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore and .ignore files exclude (default true)."`
 	Long             bool                   `json:"-"` // ws ls --long: size and mtime per entry
 }
 
@@ -61,7 +61,7 @@ type GlobRequest struct {
 	Pattern          string `json:"pattern" desc:"Glob of the files to find, matched against their paths below path: '**/*.go' at any depth, 'src/**/*.test.ts', '*.md' at the top level only."`
 	Path             string `json:"path,omitempty" default:"\".\"" desc:"Directory to search, relative to the workspace root."`
 	IncludeHidden    *bool  `json:"includeHidden,omitempty" default:"false" desc:"Also find files in, and named, dot-names."`
-	RespectGitignore *bool  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore files exclude (default true)."`
+	RespectGitignore *bool  `json:"respectGitignore,omitempty" default:"true" desc:"Leave out what .gitignore and .ignore files exclude (default true)."`
 	MaxResults       *int   `json:"maxResults,omitempty" min:"0" default:"100" desc:"Show at most this many files, the newest (default 100; 0 shows all)."`
 
 	Null bool `json:"-"` // ws glob -0: the paths end with NUL; the notices go to stderr

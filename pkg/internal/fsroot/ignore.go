@@ -79,25 +79,52 @@ func (s *Ignore) withDir(dir string) *Ignore {
 	return &Ignore{m: s.m, dir: dir}
 }
 
-// childAt adds the .gitignore of dir (relative to the root open at rootFD).
+// childAt adds the ignore files of dir (relative to the root open at
+// rootFD).
 func (s *Ignore) childAt(rootFD int, dir string) *Ignore {
-	name := ".gitignore"
+	prefix := ""
 	if dir != "" {
-		name = dir + "/.gitignore"
+		prefix = dir + "/"
 	}
-	content, _ := readSmallFileAt(rootFD, name)
+	content, _, _ := readIgnoreFiles(rootFD, prefix)
 	return &Ignore{m: s.m.Child(dir, content), dir: dir}
 }
 
+// IgnoreFiles are the names of the files whose patterns a walk applies to
+// their directory and below: git's .gitignore, and .ignore, which ripgrep,
+// fd and ag read for what only searches should pass over. A directory's
+// .ignore comes after its .gitignore, so its patterns win where they
+// disagree, as they do in ripgrep.
+var IgnoreFiles = []string{gitignore.FileName, ".ignore"}
+
+// readIgnoreFiles is the patterns of the ignore files prefix names below
+// dirfd ("" for dirfd's own, "sub/" for sub's), in IgnoreFiles' order.
+// err is why the one named bad, there, could not be read.
+func readIgnoreFiles(dirfd int, prefix string) (content []byte, bad string, err error) {
+	for _, name := range IgnoreFiles {
+		data, rerr := readSmallFileAt(dirfd, prefix+name)
+		if rerr != nil && err == nil {
+			bad, err = name, rerr
+		}
+		if len(data) > 0 {
+			if len(content) > 0 {
+				content = append(content, '\n')
+			}
+			content = append(content, data...)
+		}
+	}
+	return content, bad, err
+}
+
 // Child is the state for the subdirectory name of this one ("" for this
-// directory itself), open at fd: its own .gitignore is added. listed says
-// whether the directory's listing holds a .gitignore; when it does not,
-// there is nothing to read. err is why a .gitignore that is there could
+// directory itself), open at fd: its own ignore files are added. listed
+// says whether the directory's listing holds one of IgnoreFiles; when it
+// does not, there is nothing to read. err is why one that is there could
 // not be read (no permission, an I/O error): its rules are not applied,
-// and the walk says so.
-func (s *Ignore) Child(name string, fd int, listed bool) (_ *Ignore, err error) {
+// and the walk says so, naming it bad.
+func (s *Ignore) Child(name string, fd int, listed bool) (_ *Ignore, bad string, err error) {
 	if s == nil {
-		return nil, nil
+		return nil, "", nil
 	}
 	dir := s.dir
 	if name != "" {
@@ -105,9 +132,9 @@ func (s *Ignore) Child(name string, fd int, listed bool) (_ *Ignore, err error) 
 	}
 	var content []byte
 	if listed {
-		content, err = readSmallFileAt(fd, gitignore.FileName)
+		content, bad, err = readIgnoreFiles(fd, "")
 	}
-	return &Ignore{m: s.m.Child(dir, content), dir: dir}, err
+	return &Ignore{m: s.m.Child(dir, content), dir: dir}, bad, err
 }
 
 // Ignored reports whether the entry name of this directory is excluded.
@@ -118,7 +145,7 @@ func (s *Ignore) Ignored(name string, isDir bool) bool {
 	return s.m.Ignored(JoinRel(s.dir, name), isDir)
 }
 
-// readSmallFileAt reads a .gitignore below dirfd. A missing or unreadable
+// readSmallFileAt reads an ignore file below dirfd. A missing or unreadable
 // file is empty, and so is one that is not a regular file: a symbolic
 // link is not followed (git reads no linked .gitignore either, and the
 // walk's rules cannot come from a file elsewhere), and a FIFO, opened

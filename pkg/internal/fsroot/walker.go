@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
-	"github.com/wstools/ws/pkg/gitignore"
 	"golang.org/x/sys/unix"
 )
 
@@ -110,8 +109,9 @@ type listing struct {
 	fd         int
 	ents       []DirEntry
 	ig         *Ignore
-	gitSkipped bool  // SkipGit left out a .git here
-	igErr      error // why its .gitignore could not be read
+	gitSkipped bool   // SkipGit left out a .git here
+	igErr      error  // why its ignore file igBad could not be read
+	igBad      string // .gitignore or .ignore
 	err        error
 	prepared   bool
 	done       chan struct{} // closed when the work ahead is over
@@ -144,7 +144,7 @@ func (w *walker) prepare(ls *listing, parent *Ignore, name, rel string, depth in
 		ls.err = err
 		return
 	}
-	ls.ig, ls.igErr = parent.Child(name, ls.fd, slices.ContainsFunc(all, func(e DirEntry) bool { return e.Name == gitignore.FileName }))
+	ls.ig, ls.igBad, ls.igErr = parent.Child(name, ls.fd, slices.ContainsFunc(all, func(e DirEntry) bool { return slices.Contains(IgnoreFiles, e.Name) }))
 	ents := all[:0]
 	for _, e := range all {
 		switch {
@@ -243,7 +243,7 @@ func (w *walker) dir(ls *listing, rel string, dirLoc Loc, parent *Ignore, name s
 		// Its rules are not applied: what they leave out is met. Said
 		// as of an unreadable directory, so that nothing shows more
 		// than it should without a word.
-		w.opts.Unreadable(JoinRel(rel, gitignore.FileName), ls.igErr)
+		w.opts.Unreadable(JoinRel(rel, ls.igBad), ls.igErr)
 	}
 	if ls.gitSkipped && w.opts.GitSkipped != nil {
 		w.opts.GitSkipped(JoinRel(rel, ".git"))

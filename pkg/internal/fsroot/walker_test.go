@@ -320,8 +320,9 @@ func TestWalkGitignoreSymlink(t *testing.T) {
 	}
 }
 
-// TestWalkGitignoreUnreadable: a .gitignore that is there but cannot be
-// read is told to Unreadable (as sub/.gitignore), so the tools name it as
+// TestWalkGitignoreUnreadable: an ignore file (.gitignore, .ignore) that
+// is there but cannot be read is told to Unreadable (as sub/.gitignore),
+// so the tools name it as
 // skipped: its rules are not applied, and what they leave out was shown
 // without a word. Root reads any file, so as root the test runs itself
 // again as nobody.
@@ -330,32 +331,36 @@ func TestWalkGitignoreUnreadable(t *testing.T) {
 		asNobody(t, "TestWalkGitignoreUnreadable")
 		return
 	}
-	root := t.TempDir()
-	for _, f := range []string{"sub/.gitignore", "sub/a.log", "sub/b.txt"} {
-		p := filepath.Join(root, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("*.log\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chmod(filepath.Join(root, "sub/.gitignore"), 0); err != nil {
-		t.Fatal(err)
-	}
-	fsys, top := openRoot(t, root)
-	var met, unreadable []string
-	opts := WalkOptions{Ignore: fsys.IgnoreFor(top), Unreadable: func(rel string, err error) {
-		unreadable = append(unreadable, rel+": "+SkipReason(err))
-	}}
-	if _, err := fsys.Walk(context.Background(), top.Loc(), "", opts, nil, func(e *WalkEntry) (bool, any) {
-		met = append(met, e.Rel())
-		return true, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fmt.Sprint(met, unreadable), "[sub sub/a.log sub/b.txt] [sub/.gitignore: permission denied]"; got != want {
-		t.Errorf("met, unreadable: %s\nwant               %s", got, want)
+	for _, name := range IgnoreFiles {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range []string{"sub/" + name, "sub/a.log", "sub/b.txt"} {
+				p := filepath.Join(root, f)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("*.log\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chmod(filepath.Join(root, "sub", name), 0); err != nil {
+				t.Fatal(err)
+			}
+			fsys, top := openRoot(t, root)
+			var met, unreadable []string
+			opts := WalkOptions{Ignore: fsys.IgnoreFor(top), Unreadable: func(rel string, err error) {
+				unreadable = append(unreadable, rel+": "+SkipReason(err))
+			}}
+			if _, err := fsys.Walk(context.Background(), top.Loc(), "", opts, nil, func(e *WalkEntry) (bool, any) {
+				met = append(met, e.Rel())
+				return true, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprint(met, unreadable), "[sub sub/a.log sub/b.txt] [sub/"+name+": permission denied]"; got != want {
+				t.Errorf("met, unreadable: %s\nwant               %s", got, want)
+			}
+		})
 	}
 }
 
