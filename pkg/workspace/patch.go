@@ -255,6 +255,19 @@ func (w *Workspace) writePatch(changes []patch.Change, targets map[string]*patch
 		}
 	}
 	rec.done(nil, after...)
+	// A file the patch moved keeps this thread's read of it at its new
+	// path, as ws move keeps it, with the size and mtime of what the
+	// patch wrote there.
+	for _, c := range changes {
+		if c.MoveTo == "" {
+			continue
+		}
+		src, dst := targets[c.Path].g.real, targets[c.MoveTo].g.real
+		w.carryReads(src, dst, false)
+		if st, ok := written[c.MoveTo]; ok {
+			_ = w.recordWrite(dst, st)
+		}
+	}
 	return nil
 }
 
