@@ -29,6 +29,16 @@ func (w *Workspace) history() *history.Store {
 // directory's whole tree (its size only when its files total over max),
 // or absent.
 func (w *Workspace) stateAt(l fsroot.Loc, max int64) (history.State, error) {
+	return w.stateOf(l, max, nil)
+}
+
+// stateOf is stateAt, but with specials set a FIFO, a socket or a device
+// inside a directory, which the history cannot keep, is passed over and
+// its path added to *specials, rather than fail the whole state: a
+// delete keeps the rest of the tree for undo, and says what undo cannot
+// bring back (before, the delete of a tree holding a FIFO kept nothing,
+// and said nothing).
+func (w *Workspace) stateOf(l fsroot.Loc, max int64, specials *[]string) (history.State, error) {
 	st, err := w.fs.Lstat(l)
 	switch {
 	case errors.Is(err, unix.ENOENT):
@@ -41,7 +51,7 @@ func (w *Workspace) stateAt(l fsroot.Loc, max int64) (history.State, error) {
 		s.Owner = ownerOf(st)
 		return s, err
 	case st.IsDir():
-		s, err := w.treeState(l, st, max)
+		s, err := w.treeState(l, st, max, specials)
 		s.Owner = ownerOf(st)
 		return s, err
 	case !st.Mode.IsRegular():
@@ -111,8 +121,10 @@ func readAll(f *os.File) ([]byte, error) {
 // names included), unless its files total over max. It goes by
 // descriptors (fsroot.WalkTree), so a tree of any depth is read whole
 // with a bounded number of them open, and a directory below that cannot
-// be read fails it: a tree kept in part would be put back in part.
-func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (history.State, error) {
+// be read fails it: a tree kept in part would be put back in part. A
+// FIFO, a socket or a device fails it too, unless specials is set: see
+// stateOf.
+func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64, specials *[]string) (history.State, error) {
 	var nodes []history.Node
 	var total int64
 	err := w.fs.WalkTree(l, func(e *fsroot.TreeEntry) (bool, error) {
@@ -132,6 +144,9 @@ func (w *Workspace) treeState(l fsroot.Loc, st fsroot.FileStat, max int64) (hist
 			if total += est.Size; total <= max {
 				n.Data, err = e.ReadFile()
 			}
+		case specials != nil:
+			*specials = append(*specials, e.Rel)
+			return false, nil
 		default:
 			err = fsroot.ErrNotRegular
 		}

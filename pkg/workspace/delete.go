@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/wstools/ws/pkg/errs"
 	"github.com/wstools/ws/pkg/history"
@@ -64,7 +65,8 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 			return nil, err
 		}
 	}
-	before, serr := w.stateAt(l, w.keepLimit())
+	var specials []string
+	before, serr := w.stateOf(l, w.keepLimit(), &specials)
 	var rec *recording
 	if serr == nil {
 		rec = w.record(history.OpDelete, history.Change{Key: real, Path: string(t.Rel()), Before: before})
@@ -96,7 +98,37 @@ func (w *Workspace) Delete(ctx context.Context, req DeleteRequest) (*DeleteResul
 		}
 		return nil, errs.FromOS("delete", req.Path, err, false)
 	}
+	switch {
+	case serr != nil && typ == "directory":
+		cause := serr
+		var errno unix.Errno
+		if errors.As(serr, &errno) {
+			cause = errno
+		}
+		w.warn("the delete of " + req.Path + " is not kept for undo: what it held could not be read (" + fsroot.SkipReason(cause) + ")")
+	case len(specials) > 0:
+		w.warn("undo cannot bring back " + specialsText(req.Path, specials))
+	}
 	return &DeleteResult{Path: Bytes(req.Path), Type: typ, textOut: textOut{"Deleted " + req.Path}}, nil
+}
+
+// specialsText names the FIFOs, sockets and devices a delete of the
+// directory dir (as typed) removed, which undo cannot bring back: a few
+// of them, and how many more.
+func specialsText(dir string, specials []string) string {
+	const shown = 3
+	var names []string
+	for _, s := range specials[:min(len(specials), shown)] {
+		names = append(names, path.Join(dir, s))
+	}
+	text := strings.Join(names, ", ")
+	if n := len(specials) - shown; n > 0 {
+		text += fmt.Sprintf(" and %d more", n)
+	}
+	if len(specials) == 1 {
+		return text + " (not a file, a directory or a symlink, which the history keeps)"
+	}
+	return text + " (not files, directories or symlinks, which the history keeps)"
 }
 
 // removeAt and stateLeft are a delete's removal and its look at what is
