@@ -417,9 +417,9 @@ func (w *Workspace) grepHints(ctx context.Context, found *grep.Result, root stri
 		if again, err := grep.Search(ctx, w.fs, dir, o2); err == nil && len(again.Files) > 0 {
 			how := fmt.Sprintf("set path to %q", dir)
 			if d == CLIFlags {
-				how = "ws grep PATTERN " + wording.ShellWord(dir)
+				how = "ws grep PATTERN " + wording.ShellName(dir)
 			}
-			hints = append(hints, "hint: "+dir+" has matches, but .git directories are searched only when named ("+how+")")
+			hints = append(hints, "hint: "+wording.Name(dir)+" has matches, but .git directories are searched only when named ("+how+")")
 			break
 		}
 	}
@@ -432,9 +432,9 @@ func binaryHint(with []string, d Dialect) string {
 	if len(with) == 1 {
 		how := "its lines are not shown"
 		if d == CLIFlags {
-			how += "; ws grep -c PATTERN " + wording.ShellWord(with[0]) + " counts them"
+			how += "; ws grep -c PATTERN " + wording.ShellName(with[0]) + " counts them"
 		}
-		return "hint: " + wording.ShellWord(with[0]) + ", a binary file the search passed over, has matches (" + how + ")"
+		return "hint: " + hintName(with[0], d) + ", a binary file the search passed over, has matches (" + how + ")"
 	}
 	how := "their lines are not shown"
 	if d == CLIFlags {
@@ -442,9 +442,20 @@ func binaryHint(with []string, d Dialect) string {
 	}
 	names := make([]string, len(with))
 	for i, rel := range with {
-		names[i] = wording.ShellWord(rel)
+		names[i] = hintName(rel, d)
 	}
 	return fmt.Sprintf("hint: %d binary files the search passed over have matches: %s (%s)", len(with), strings.Join(names, ", "), how)
+}
+
+// hintName is a name found on disk as a hint names it: to a shell user as
+// a word of a command; to a model in single quotes when it has a space or
+// another character a shell would take apart, or, when ls would quote it
+// (wording.Name), in that form, which a JSON string can give back.
+func hintName(name string, d Dialect) string {
+	if q := wording.Name(name); d != CLIFlags && q != name {
+		return q
+	}
+	return wording.ShellName(name)
 }
 
 // asksLineEnd reports a pattern that asks for a line end, which a search
