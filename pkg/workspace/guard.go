@@ -119,7 +119,7 @@ func (w *Workspace) checkFresh(t *fsroot.Target, l fsroot.Loc, real, toolID stri
 	if err != nil {
 		return err
 	}
-	policy := w.cfg.RequireReadBeforeWrite(toolID)
+	policy := w.readPolicy(toolID)
 	if policy {
 		switch {
 		case rec == nil:
@@ -136,4 +136,18 @@ func (w *Workspace) checkFresh(t *fsroot.Target, l fsroot.Loc, real, toolID stri
 		return errs.ModifiedSinceRead(t.Input, readAt, now, sizes)
 	}
 	return errs.ModifiedExternally(t.Input, readAt, now, sizes)
+}
+
+// readPolicy is the requireReadBeforeWrite of the tool toolID: its own
+// setting; for ws's tools that edit files (multi_edit, apply_patch,
+// notebook_edit) without one, edit_file's. Otherwise a policy set on
+// edit_file was no policy at all for a model offered them too.
+func (w *Workspace) readPolicy(toolID string) bool {
+	switch toolID {
+	case MultiEdit, ApplyPatch, NotebookEdit:
+		if w.cfg.Tool(toolID).RequireReadBeforeWrite == nil {
+			toolID = EditFile
+		}
+	}
+	return w.cfg.RequireReadBeforeWrite(toolID)
 }
