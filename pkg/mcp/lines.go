@@ -103,7 +103,17 @@ type idScanner struct {
 const maxIDBytes = 1 << 10
 
 func (s *idScanner) scan(p []byte) {
-	for _, c := range p {
+	for i := 0; i < len(p); i++ {
+		if s.inString && !s.escaped && !s.inValue && (s.depth != 1 || !s.expectKey) {
+			// A string nothing is kept of (the content of a write): on
+			// to its end, or to an escape, at once.
+			j := bytes.IndexAny(p[i:], `"\`)
+			if j < 0 {
+				return
+			}
+			i += j
+		}
+		c := p[i]
 		if s.inValue && (s.depth > 1 || s.inString || c != ',' && c != '}') {
 			if len(s.value) <= maxIDBytes {
 				s.value = append(s.value, c)

@@ -68,18 +68,21 @@ func TestServeLongLine(t *testing.T) {
 	}
 }
 
-// TestLineReaderBounded reads a line of many times maxLineBytes holding no
-// more than the bound of it.
+// TestLineReaderBounded reads a call of many times maxLineBytes, its id
+// after the content, holding no more than the bound of it.
 func TestLineReaderBounded(t *testing.T) {
 	defer func(n int) { maxLineBytes = n }(maxLineBytes)
 	maxLineBytes = 1 << 20
-	const n = 200 << 20
-	lr := newLineReader(io.MultiReader(io.LimitReader(zeros{}, n), strings.NewReader("\n{}\n")))
+	const n = 64 << 20
+	lr := newLineReader(io.MultiReader(
+		strings.NewReader(`{"method":"tools/call","params":{"name":"mastra_workspace_write_file","arguments":{"path":"a","content":"`),
+		io.LimitReader(repeated('x'), n),
+		strings.NewReader(`"}},"jsonrpc":"2.0","id":7}`+"\n{}\n")))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	msg, tooLong, err := lr.next()
 	runtime.ReadMemStats(&after)
-	if msg != nil || tooLong == nil || err != nil {
+	if msg != nil || !strings.HasPrefix(string(tooLong), `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,`) || err != nil {
 		t.Fatalf("next: %q, %q, %v", msg, tooLong, err)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
@@ -93,11 +96,15 @@ func TestLineReaderBounded(t *testing.T) {
 	}
 }
 
-type zeros struct{}
+// repeated is an endless reader of one byte.
+type repeated byte
 
-func (zeros) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = '0'
+func (r repeated) Read(p []byte) (int, error) {
+	if len(p) > 0 {
+		p[0] = byte(r)
+		for n := 1; n < len(p); n *= 2 {
+			copy(p[n:], p[:n])
+		}
 	}
 	return len(p), nil
 }
