@@ -145,7 +145,7 @@ func (h *Handler) accept(ctx context.Context, msg []byte) *job {
 	// may be a call whose arguments nest too deeply, to be answered with
 	// the validation failure like any other bad arguments.
 	if !json.Valid(msg) && (!tooDeepForGo(msg) || !splitsDeep(msg)) {
-		j.items = []jobItem{{resp: errorResponse(nullID, errorf(codeParseError, "Parse error: the message is not JSON"))}}
+		j.items = []jobItem{{resp: notJSON(msg)}}
 		return j
 	}
 	raws := []json.RawMessage{msg}

@@ -83,6 +83,25 @@ func lineTooLong(id json.RawMessage, n int) []byte {
 	return b
 }
 
+// notJSON is the answer to a message that is not JSON: the parse error,
+// for the id the message holds when one can be read (so that the client
+// learns which request failed, rather than waiting for its answer), with
+// a hint when the message ends inside a string, as a message broken in
+// two by a raw line break does.
+func notJSON(msg []byte) *response {
+	var s idScanner
+	s.scan(msg)
+	id := s.found()
+	if id == nil {
+		id = nullID
+	}
+	why := ""
+	if s.inString {
+		why = ": it ends inside a string (a line break in a string is written \\n)"
+	}
+	return errorResponse(id, errorf(codeParseError, "Parse error: the message is not JSON%s", why))
+}
+
 // idScanner finds the id of a JSON-RPC message read piece by piece,
 // without keeping it: the value of the member "id" of the object that is
 // the whole message, when it is a string or a number of at most

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -176,4 +177,29 @@ func TestSDKClientLongLine(t *testing.T) {
 	s.Close()
 	inW.Close()
 	must(t, await(t, done, 5*time.Second, "Serve still runs after its input ended"))
+}
+
+// FuzzIDScanner checks the id the scanner finds, in pieces of 3 bytes,
+// against the top-level id encoding/json reads from the same message.
+func FuzzIDScanner(f *testing.F) {
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"m"}`)
+	f.Add(`{"method":"m","params":{"id":2,"a":[{"id":3}]},"id":"x\"y"}`)
+	f.Add(`{"a":"\\","id":5}`)
+	f.Fuzz(func(t *testing.T, msg string) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(msg), &m) != nil || strings.Count(msg, `"id"`) > 1 {
+			return // not JSON, or two ids (encoding/json keeps the last)
+		}
+		var s idScanner
+		for i := 0; i < len(msg); i += 3 {
+			s.scan([]byte(msg[i:min(i+3, len(msg))]))
+		}
+		want := bytes.TrimSpace(m["id"])
+		if !validID(want) || len(want) > maxIDBytes {
+			want = nil
+		}
+		if got := s.found(); !bytes.Equal(got, want) {
+			t.Fatalf("%q: id %q, want %q", msg, got, want)
+		}
+	})
 }
