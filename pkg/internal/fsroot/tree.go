@@ -1,10 +1,9 @@
 package fsroot
 
 import (
-	"io"
-	"os"
 	"slices"
 
+	"github.com/wstools/ws/pkg/internal/fdread"
 	"golang.org/x/sys/unix"
 )
 
@@ -123,6 +122,18 @@ func (c *dirChain) push(name string, create bool) error {
 	return nil
 }
 
+// enter goes down into the directory name (push) and lists it.
+func (c *dirChain) enter(name string) ([]string, error) {
+	if err := c.push(name, false); err != nil {
+		return nil, err
+	}
+	fd, err := c.fd()
+	if err != nil {
+		return nil, err
+	}
+	return listNames(fd)
+}
+
 // pop goes back up to the directory above (never above the top). The
 // one above, if closed, is opened again from this one's "..", when that
 // is still it; fd opens it by name otherwise.
@@ -183,8 +194,7 @@ func (e *TreeEntry) ReadFile() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), e.Name)
-	defer f.Close()
+	defer unix.Close(fd)
 	st, err := Fstat(fd)
 	if err != nil {
 		return nil, err
@@ -192,20 +202,7 @@ func (e *TreeEntry) ReadFile() ([]byte, error) {
 	if !st.Mode.IsRegular() {
 		return nil, ErrNotRegular
 	}
-	buf := make([]byte, 0, st.Size+1)
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-	}
+	return fdread.ReadAll(fd, st.Size, make([]byte, 0, st.Size+1))
 }
 
 // Readlink is the text of the symlink the entry is.
@@ -281,13 +278,7 @@ func (fsys *FS) WalkTree(l Loc, fn func(e *TreeEntry) (enter bool, err error)) e
 		if !enter || !e.Stat.IsDir() {
 			continue
 		}
-		if err := c.push(name, false); err != nil {
-			return err
-		}
-		fd, err := c.fd()
-		if err == nil {
-			names, err = listNames(fd)
-		}
+		names, err := c.enter(name)
 		if err != nil {
 			return err
 		}
@@ -361,13 +352,7 @@ func removeAll(dirfd int, name string) error {
 		if err != unix.ENOTEMPTY && err != unix.EEXIST {
 			return err
 		}
-		if err := c.push(n, false); err != nil {
-			return err
-		}
-		cfd, err := c.fd()
-		if err == nil {
-			names, err = listNames(cfd)
-		}
+		names, err := c.enter(n)
 		if err != nil {
 			return err
 		}
