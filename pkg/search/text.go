@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wstools/ws/pkg/internal/wording"
 	"github.com/wstools/ws/pkg/js"
 )
 
@@ -14,7 +15,9 @@ import (
 func FormatResults(hits []Hit, mode string) string {
 	var sb strings.Builder
 	for _, h := range hits {
-		sb.WriteString(h.ID)
+		// An id is often a path found on disk (the auto-index's): one
+		// that does not print as itself is quoted, as ls shows it.
+		sb.WriteString(wording.Name(h.ID))
 		if h.Range != nil {
 			sb.WriteString(":" + strconv.Itoa(h.Range.Start) + "-" + strconv.Itoa(h.Range.End))
 		}

@@ -206,7 +206,7 @@ func (w *Workspace) RefreshIndex(ctx context.Context, _ RefreshIndexRequest) (*R
 	for i, sk := range r.Skipped {
 		res.Skipped[i] = SkippedPath{Path: Bytes(sk.Path), Reason: sk.Reason}
 		if i < maxSkipsShown {
-			fmt.Fprintf(&b, "\n  %s: %s", sk.Path, sk.Reason)
+			fmt.Fprintf(&b, "\n  %s: %s", wording.Name(sk.Path), sk.Reason)
 		}
 	}
 	if n := len(r.Skipped); n > 0 {
