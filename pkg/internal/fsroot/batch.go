@@ -86,6 +86,9 @@ func (b *Batch) Add(l Loc, data []byte, opts WriteOptions) (int, error) {
 	if err == nil {
 		// The owner before the mode: chown(2) clears setuid and setgid.
 		chownFD(fd, ex.owner)
+		if ex.old != nil {
+			copyXattrs(pfd, name, fd)
+		}
 		err = unix.Fchmod(fd, ex.mode)
 	}
 	var st unix.Stat_t

@@ -546,6 +546,9 @@ func (fsys *FS) WriteAtomic(l Loc, r io.WriterTo, opts WriteOptions) (FileStat, 
 	}
 	// The owner before the mode: chown(2) clears setuid and setgid.
 	chownFD(fd, owner)
+	if old != nil {
+		copyXattrs(pfd, name, fd)
+	}
 	if err := unix.Fchmod(fd, mode); err != nil {
 		return fail(err)
 	}
@@ -646,6 +649,42 @@ func UnixMode(m fs.FileMode) uint32 {
 		mode |= unix.S_ISVTX
 	}
 	return mode
+}
+
+// copyXattrs gives the new file open at fd the extended attributes of the
+// file name in the directory pfd that it replaces: user attributes, a
+// POSIX ACL (system.posix_acl_access), a security label, so that a write
+// does not drop them with the old inode. Best effort, as cp -a is: one
+// this process may not set (trusted.*, security.* without the privilege)
+// is left out. Before the mode is set, which keeps the ACL's mask.
+func copyXattrs(pfd int, name string, fd int) {
+	src := "/proc/self/fd/" + strconv.Itoa(pfd) + "/" + name
+	list := make([]byte, 1024)
+	n, err := unix.Llistxattr(src, list)
+	if err == unix.ERANGE {
+		if n, err = unix.Llistxattr(src, nil); err == nil {
+			list = make([]byte, n)
+			n, err = unix.Llistxattr(src, list)
+		}
+	}
+	if err != nil || n <= 0 {
+		return
+	}
+	var val []byte
+	for _, attr := range strings.Split(strings.TrimSuffix(string(list[:n]), "\x00"), "\x00") {
+		size, err := unix.Lgetxattr(src, attr, nil)
+		if err != nil || size < 0 {
+			continue
+		}
+		if cap(val) < size {
+			val = make([]byte, size)
+		}
+		size, err = unix.Lgetxattr(src, attr, val[:size])
+		if err != nil {
+			continue
+		}
+		_ = unix.Fsetxattr(fd, attr, val[:size], 0)
+	}
 }
 
 // chownFD gives the open file fd the owner (uid, gid) when it has another
