@@ -104,10 +104,9 @@ var boundsOnly = map[string]bool{`{"path":"a","offset":0}`: true}
 // every object lists its properties, all of them required, and allows no
 // others; none has propertyNames, and none of the keywords strict mode
 // may refuse is left.
-func checkStrict(t *testing.T, name string, s any) {
+func checkStrict(t *testing.T, name string, schema any) {
 	t.Helper()
-	switch s := s.(type) {
-	case map[string]any:
+	eachSchema(schema, func(s map[string]any) {
 		for _, k := range []string{"default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 			"minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern", "format", "$schema", "propertyNames"} {
 			if _, ok := s[k]; ok {
@@ -125,20 +124,7 @@ func checkStrict(t *testing.T, name string, s any) {
 				t.Errorf("openai-strict %s: an object that is not strict: %v", name, s)
 			}
 		}
-		for k, v := range s {
-			if k == "properties" {
-				for _, p := range props {
-					checkStrict(t, name, p)
-				}
-				continue
-			}
-			checkStrict(t, name, v)
-		}
-	case []any:
-		for _, v := range s {
-			checkStrict(t, name, v)
-		}
-	}
+	})
 }
 
 // checkKeywordTypes requires each keyword of a schema to be one of the
@@ -146,10 +132,9 @@ func checkStrict(t *testing.T, name string, s any) {
 // list. A keyword of another type is ignored by a validator, but a strict
 // one (Ajv's strictTypes) warns of it or refuses the schema, and it tells a
 // model of a bound that is not there.
-func checkKeywordTypes(t *testing.T, name string, s any) {
+func checkKeywordTypes(t *testing.T, name string, schema any) {
 	t.Helper()
-	switch s := s.(type) {
-	case map[string]any:
+	eachSchema(schema, func(s map[string]any) {
 		var types []any
 		switch ty := s["type"].(type) {
 		case string:
@@ -167,18 +152,28 @@ func checkKeywordTypes(t *testing.T, name string, s any) {
 				t.Errorf("%s: %s on a schema of type %v: %v", name, kw, types, s)
 			}
 		}
+	})
+}
+
+// eachSchema calls visit on every schema object in s, a decoded JSON
+// Schema, s's own first: each value below an object is taken as a schema
+// (or a list of them), but for properties, whose values are.
+func eachSchema(s any, visit func(map[string]any)) {
+	switch s := s.(type) {
+	case map[string]any:
+		visit(s)
 		for k, v := range s {
-			if k == "properties" {
-				for _, p := range v.(map[string]any) {
-					checkKeywordTypes(t, name, p)
+			if props, ok := v.(map[string]any); ok && k == "properties" {
+				for _, p := range props {
+					eachSchema(p, visit)
 				}
 				continue
 			}
-			checkKeywordTypes(t, name, v)
+			eachSchema(v, visit)
 		}
 	case []any:
 		for _, v := range s {
-			checkKeywordTypes(t, name, v)
+			eachSchema(v, visit)
 		}
 	}
 }

@@ -27,13 +27,7 @@ func TestBatch(t *testing.T) {
 	}
 	fsys := New(Options{Base: dir, Contained: true})
 	defer fsys.Close()
-	loc := func(p string) Loc {
-		tg, err := fsys.Resolve(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tg.Loc()
-	}
+	loc := locIn(t, fsys)
 	b := fsys.NewBatch()
 	var idx []int
 	for _, w := range []struct {

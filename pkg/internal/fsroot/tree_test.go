@@ -31,13 +31,7 @@ func TestDeepTreeBoundedFDs(t *testing.T) {
 	testfs.DeepChain(t, dir, "deep", depth, 500)
 	fsys := New(Options{Base: dir, Contained: true})
 	defer fsys.Close()
-	loc := func(p string) Loc {
-		tg, err := fsys.Resolve(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tg.Loc()
-	}
+	loc := locIn(t, fsys)
 	if _, err := fsys.Lstat(loc("deep")); err != nil { // the root's descriptor, held from now on
 		t.Fatal(err)
 	}

@@ -251,6 +251,19 @@ func TestWalkGitignoreNotRegular(t *testing.T) {
 	}
 }
 
+// locIn is a test's resolver of paths in fsys: each to its Loc, failing
+// the test for one that does not resolve.
+func locIn(t *testing.T, fsys *FS) func(p string) Loc {
+	return func(p string) Loc {
+		t.Helper()
+		tg, err := fsys.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tg.Loc()
+	}
+}
+
 // openRoot is a contained FS on root, closed when the test ends, and
 // root itself resolved.
 func openRoot(t *testing.T, root string) (*FS, *Target) {

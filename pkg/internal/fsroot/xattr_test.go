@@ -28,13 +28,7 @@ func TestWriteKeepsXattrs(t *testing.T) {
 	}
 	fsys := New(Options{Base: dir, Contained: true})
 	defer fsys.Close()
-	loc := func(p string) Loc {
-		tg, err := fsys.Resolve(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tg.Loc()
-	}
+	loc := locIn(t, fsys)
 	if _, err := fsys.WriteAtomic(loc("one.txt"), bytes.NewReader([]byte("new\n")), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
