@@ -39,6 +39,25 @@ func newChain(top int) (*dirChain, error) {
 	return &dirChain{fds: []int{top}, names: []string{""}, ids: []FileKey{id}}, nil
 }
 
+// listedChain is newChain of top with top's names (listNames), the start
+// of a walk down the tree, from what opened top (err: it failed); on
+// failure top is closed.
+func listedChain(top int, err error) (*dirChain, []string, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := newChain(top)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := listNames(top)
+	if err != nil {
+		c.close()
+		return nil, nil, err
+	}
+	return c, names, nil
+}
+
 func fdKey(fd int) (FileKey, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -229,11 +248,7 @@ func (e *TreeEntry) Access(mode uint32) error {
 // the whole tree, or say they did not. An entry gone meanwhile is passed
 // over.
 func (fsys *FS) WalkTree(l Loc, fn func(e *TreeEntry) (enter bool, err error)) error {
-	top, err := fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		return err
-	}
-	c, err := newChain(top)
+	c, names, err := listedChain(fsys.Open(l, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0))
 	if err != nil {
 		return err
 	}
@@ -241,10 +256,6 @@ func (fsys *FS) WalkTree(l Loc, fn func(e *TreeEntry) (enter bool, err error)) e
 	type frame struct {
 		rel   string
 		names []string
-	}
-	names, err := listNames(top)
-	if err != nil {
-		return err
 	}
 	frames := []frame{{names: names}}
 	for len(frames) > 0 {
@@ -301,19 +312,11 @@ func removeAll(dirfd int, name string) error {
 	if err != unix.ENOTEMPTY && err != unix.EEXIST {
 		return err
 	}
-	top, err := OpenDirAt(dirfd, name)
-	if err != nil {
-		return err
-	}
-	c, err := newChain(top)
+	c, names, err := listedChain(OpenDirAt(dirfd, name))
 	if err != nil {
 		return err
 	}
 	defer c.close()
-	names, err := listNames(top)
-	if err != nil {
-		return err
-	}
 	frames := [][]string{names}
 	for len(frames) > 0 {
 		last := len(frames) - 1
